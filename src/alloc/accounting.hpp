@@ -1,0 +1,42 @@
+#pragma once
+// Allocation accounting of the timed region. This layer depends on nothing else of tare.
+//
+// Model (docs/accounting.md has the full text):
+// - region_begin() opens a region: a new epoch, counters at zero, the calling thread its
+//   owner. While the region is counting, every allocation call by any thread adds to
+//   `allocs` and `bytes` (the size the caller requested) and is tagged with the epoch.
+// - `live` is the bytes of blocks allocated inside this region and not yet freed, wherever
+//   and whenever they are freed (a free during pause() still lowers it). Frees of blocks
+//   allocated before the region or during a pause never touch it, so setup is in no figure.
+// - `peak` is the highest `live` reached while counting.
+// - pause()/resume() bracket the harness's own work between samples: allocations made while
+//   paused are not counted and are not tagged.
+
+#include <cstdint>
+
+namespace tare::alloc {
+
+struct counters {
+    std::uint64_t allocs = 0;  // allocation calls while counting
+    std::uint64_t bytes = 0;   // bytes requested by those calls
+    std::int64_t live = 0;     // bytes of this region's blocks still live
+    std::int64_t peak = 0;     // the highest `live` seen while counting
+};
+
+/// True when the allocation interposer is linked into this process and forwarding to the C
+/// library's allocator (false in sanitizer builds, where the sanitizer owns malloc).
+bool available() noexcept;
+
+/// Opens a new region owned by the calling thread and starts counting.
+void region_begin() noexcept;
+/// Stops counting allocations (frees of region blocks still lower `live`).
+void pause() noexcept;
+/// Resumes counting.
+void resume() noexcept;
+/// The region's counters so far. Exact when called by the owner while paused or after the
+/// other threads that allocated inside the region have finished their calls.
+counters snapshot() noexcept;
+/// Closes the region: later frees of its blocks are ignored.
+void region_end() noexcept;
+
+}  // namespace tare::alloc

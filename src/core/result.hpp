@@ -1,0 +1,101 @@
+#pragma once
+// The result model: what a run produces and every reporter consumes. Plain data, no
+// behaviour, so reporters stay pure functions of it and tests can build it by hand.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tare {
+
+/// Per-iteration wall time, in ns, summarised over a benchmark's samples.
+struct time_summary {
+    double mean = 0;
+    double median = 0;
+    double stddev = 0;
+    double min = 0;
+    double max = 0;
+    double ci_low = 0;   // 95 % interval of the mean (see src/stats/interval.hpp)
+    double ci_high = 0;
+};
+
+/// Tukey's fences (Tukey 1977, "Exploratory Data Analysis"): mild beyond 1.5 IQR from the
+/// quartiles, severe beyond 3 IQR.
+struct outlier_counts {
+    std::uint32_t low_severe = 0;
+    std::uint32_t low_mild = 0;
+    std::uint32_t high_mild = 0;
+    std::uint32_t high_severe = 0;
+    std::uint32_t total() const noexcept { return low_severe + low_mild + high_mild + high_severe; }
+};
+
+/// A finding about a result that the reader must see; printed under tables, kept in JSON.
+/// `kind` is a stable identifier ("retained_growth", "fresh_memory", "noisy", ...).
+struct warning {
+    std::string kind;
+    std::string message;
+};
+
+/// Why a benchmark has no figures: kind is "signal", "exception", "timeout", "skipped", ...
+struct error_info {
+    std::string kind;
+    std::string message;
+};
+
+/// One sample: `iterations` consecutive iterations timed as one block.
+struct sample {
+    std::uint64_t iterations = 0;
+    double elapsed_ns = 0;
+    std::uint64_t allocs = 0;          // allocation calls inside the sample
+    std::uint64_t bytes = 0;           // bytes requested inside the sample
+    std::uint64_t page_faults = 0;     // minor + major
+    std::int64_t live_bytes_end = 0;   // live heap of the region at the sample's end
+    std::uint64_t iterations_before = 0;  // loop iterations that ran before this sample
+};
+
+/// Everything measured for one benchmark instance.
+struct benchmark_result {
+    std::string name;
+    std::uint64_t iterations = 0;      // measured iterations (warm-up excluded)
+    std::vector<sample> samples;       // measured samples only
+    std::vector<double> samples_ns;    // per-iteration time of each sample
+    time_summary time;
+    outlier_counts outliers;
+
+    // Memory of the timed region. Empty when accounting is unavailable (never invented).
+    std::optional<double> allocs_per_iter;
+    std::optional<double> bytes_per_iter;
+    std::optional<std::int64_t> peak_live_bytes;
+    std::optional<double> retained_bytes_per_iter;
+    std::optional<double> page_faults_per_iter;
+
+    // Throughput, as declared by the body (State::set_bytes_per_iteration / items).
+    std::optional<double> bytes_per_second;
+    std::optional<double> items_per_second;
+
+    std::vector<std::pair<std::string, double>> counters;
+    std::vector<warning> warnings;
+    std::optional<error_info> error;
+};
+
+/// Where and how a run happened.
+struct run_context {
+    std::string tare_version;
+    std::string executable;
+    std::string host;
+    std::string date;        // ISO-8601, UTC
+    std::string cpu;
+    std::uint32_t num_cpus = 0;
+    double clock_overhead_ns = 0;   // cost of one clock read
+    double loop_overhead_ns = 0;    // harness cost per iteration of an empty body
+    bool accounting = false;        // is allocation accounting active in this process
+};
+
+struct run_results {
+    run_context context;
+    std::vector<benchmark_result> benchmarks;
+};
+
+}  // namespace tare

@@ -1,0 +1,3 @@
+set(tare_io_sources
+  src/io/atomic_file.cpp
+)

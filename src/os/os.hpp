@@ -1,0 +1,28 @@
+#pragma once
+// What tare asks of the operating system. One implementation file per OS (linux.cpp).
+
+#include <cstdint>
+#include <string>
+
+namespace tare::os {
+
+/// Resource usage of this process so far (all threads).
+struct usage {
+    std::uint64_t minor_faults = 0;
+    std::uint64_t major_faults = 0;
+    double user_seconds = 0;
+    double system_seconds = 0;
+    std::int64_t max_rss_kib = 0;
+};
+
+usage self_usage() noexcept;
+std::string host_name();
+/// The CPU's model name ("" when unknown).
+std::string cpu_model();
+unsigned cpu_count() noexcept;
+/// The absolute path of the running executable ("" when unknown).
+std::string executable_path();
+/// The current UTC time as ISO-8601 ("2026-11-30T05:00:00Z").
+std::string utc_now_iso8601();
+
+}  // namespace tare::os

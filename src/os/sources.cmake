@@ -1,0 +1,3 @@
+set(tare_os_sources
+  src/os/linux.cpp
+)
