@@ -32,7 +32,11 @@ public:
             if (__builtin_expect(cur_ != last_, 1)) {
                 return true;
             }
-            return batch_->next(cur_, last_);
+            // By value, as in State::iterator: no escaping address, so cur_ stays in a register.
+            chunk next = batch_->next();
+            cur_ = next.first;
+            last_ = next.last;
+            return cur_ != last_;
         }
         iterator& operator++() noexcept {
             ++cur_;
@@ -67,15 +71,18 @@ private:
         }
     }
 
-    bool next(T*& cur, T*& last) {
-        std::uint64_t n = 0;
-        if (!state_->next_chunk(n, &input_batch::refill, this)) {
+    struct chunk {
+        T* first;
+        T* last;
+    };
+
+    chunk next() {
+        std::uint64_t n = state_->next_chunk(&input_batch::refill, this);
+        if (n == 0) {
             items_.clear();
-            return false;
+            return {nullptr, nullptr};
         }
-        cur = items_.data();
-        last = cur + n;
-        return true;
+        return {items_.data(), items_.data() + n};
     }
 
     State* state_;

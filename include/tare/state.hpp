@@ -31,8 +31,9 @@ class input_batch;
 ///     }
 class State {
 public:
-    /// The value a loop variable takes; it exists so `for (auto _ : state)` compiles.
-    struct value {};
+    /// The value a loop variable takes; it exists so `for (auto _ : state)` compiles. Marked
+    /// unused so the never-read loop variable draws no warning (Google Benchmark does the same).
+    struct __attribute__((unused)) value {};
 
     /// The marker that ends the range. Comparing against it is the loop's only per-iteration
     /// work besides the decrement, which is what keeps an empty body at a fraction of a ns.
@@ -47,7 +48,10 @@ public:
             if (__builtin_expect(left_ != 0, 1)) {
                 return true;
             }
-            return state_->next_chunk(left_, nullptr, nullptr);
+            // By value, not through a reference to left_: an escaping address would keep
+            // left_ in memory and add a load and a store to every iteration.
+            left_ = state_->next_chunk(nullptr, nullptr);
+            return left_ != 0;
         }
         iterator& operator++() noexcept {
             --left_;
@@ -110,8 +114,9 @@ private:
 
     // Out of line: begins the region and returns the first chunk's iteration count.
     std::uint64_t start_loop(detail::refill_fn refill, void* ctx);
-    // Out of line: closes a chunk; returns false when the loop is over, else sets `left`.
-    bool next_chunk(std::uint64_t& left, detail::refill_fn refill, void* ctx);
+    // Out of line: closes a chunk; returns the next chunk's iteration count, 0 when the loop
+    // is over.
+    std::uint64_t next_chunk(detail::refill_fn refill, void* ctx);
     // The largest chunk a batch of inputs may be asked for (bounds its memory).
     std::uint64_t max_input_chunk() const noexcept;
 

@@ -27,6 +27,17 @@ struct counters {
 /// library's allocator (false in sanitizer builds, where the sanitizer owns malloc).
 bool available() noexcept;
 
+/// Why available() answers as it does.
+enum class availability {
+    active,     ///< this process's malloc and operator new are the interposer's
+    not_built,  ///< built without the interposer (sanitizer builds: interpose_none.cpp)
+    shadowed,   ///< linked, but another malloc wins the dynamic lookup (e.g. this library
+                ///< was linked into a shared object instead of the executable)
+};
+/// available(), with the reason; the first call resolves it (it may allocate), later calls
+/// read the cached answer.
+availability availability_status() noexcept;
+
 /// Opens a new region owned by the calling thread and starts counting.
 void region_begin() noexcept;
 /// Stops counting allocations (frees of region blocks still lower `live`).

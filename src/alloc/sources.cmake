@@ -1,7 +1,12 @@
-# The interposer replaces the C library's malloc family, which a sanitizer also does: in
-# sanitizer builds the accounting layer is built without it and reports "unavailable".
+# The interposer replaces the C library's malloc family. AddressSanitizer and MemorySanitizer
+# replace it too, and two definitions cannot both win: those builds get interpose_none.cpp and
+# report accounting as "not built". GCC's ThreadSanitizer build keeps the interposer, which
+# then allocates from TSan's heap through the runtime's __interceptor_malloc family (see
+# interpose_glibc.cpp); Clang's TSan runtime is not known to export those names under the
+# same spelling in every version, so a Clang TSan build goes without.
 set(tare_alloc_sources src/alloc/accounting.cpp)
-if(TARE_SANITIZE MATCHES "address|thread|memory")
+if(TARE_SANITIZE MATCHES "address|memory"
+   OR (TARE_SANITIZE MATCHES "thread" AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU"))
   list(APPEND tare_alloc_sources src/alloc/interpose_none.cpp)
 else()
   list(APPEND tare_alloc_sources src/alloc/interpose_glibc.cpp)

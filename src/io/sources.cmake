@@ -1,3 +1,4 @@
 set(tare_io_sources
   src/io/atomic_file.cpp
+  src/io/results_reader.cpp
 )

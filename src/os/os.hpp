@@ -1,6 +1,7 @@
 #pragma once
 // What tare asks of the operating system. One implementation file per OS (linux.cpp).
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -20,6 +21,8 @@ std::string host_name();
 /// The CPU's model name ("" when unknown).
 std::string cpu_model();
 unsigned cpu_count() noexcept;
+/// The size of a memory page in bytes.
+std::size_t page_size() noexcept;
 /// The absolute path of the running executable ("" when unknown).
 std::string executable_path();
 /// The current UTC time as ISO-8601 ("2026-11-30T05:00:00Z").

@@ -1,3 +1,4 @@
 set(tare_os_sources
   src/os/linux.cpp
+  src/os/process_linux.cpp
 )

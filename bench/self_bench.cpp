@@ -1,0 +1,57 @@
+// tare measuring itself: the harness's own cost per iteration, and what untimed inputs add.
+// bench/README.md says how to read these next to Google Benchmark's (gbench_self_bench).
+#include <tare/tare.hpp>
+
+#include <cstdlib>
+
+namespace {
+
+// The loop alone: a compiler barrier that costs no instruction keeps the loop from being
+// deleted, so the time per iteration is the harness's own overhead.
+void loop_overhead(tare::State& state) {
+    for (auto _ : state) {
+        tare::clobber_memory();
+    }
+}
+TARE_BENCHMARK(loop_overhead);
+
+// A truly empty body: the compiler deletes the loop, and tare says so (optimized_away).
+void empty_body(tare::State& state) {
+    for (auto _ : state) {
+    }
+}
+TARE_BENCHMARK(empty_body);
+
+// A trivial body, to show the overhead beside one real instruction of work.
+void increment(tare::State& state) {
+    std::uint64_t x = 0;
+    for (auto _ : state) {
+        ++x;
+        tare::do_not_optimize(x);
+    }
+}
+TARE_BENCHMARK(increment);
+
+// The same trivial body fed by untimed inputs: the difference to `increment` is what
+// with_inputs costs per iteration (target: at most 5 ns).
+void increment_with_inputs(tare::State& state) {
+    std::uint64_t seed = 0;
+    auto inputs = state.with_inputs([&] { return ++seed; });
+    for (std::uint64_t& v : inputs) {
+        ++v;
+        tare::do_not_optimize(v);
+    }
+}
+TARE_BENCHMARK(increment_with_inputs);
+
+// A malloc-heavy body: one allocation and one free per iteration, accounting on.
+void malloc_free_32(tare::State& state) {
+    for (auto _ : state) {
+        void* p = std::malloc(32);
+        tare::do_not_optimize(p);
+        std::free(p);
+    }
+}
+TARE_BENCHMARK(malloc_free_32);
+
+}  // namespace

@@ -1,0 +1,25 @@
+# Install rules and the CMake package: find_package(tare CONFIG) after `cmake --install`, and
+# a build-tree export so a build directory can be used in place without installing.
+include(CMakePackageConfigHelpers)
+
+set(TARE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tare)
+
+install(TARGETS tare tare_main EXPORT tareTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/tare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/tare/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tare)
+if(TARGET tare_cli)
+  install(TARGETS tare_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+install(EXPORT tareTargets NAMESPACE tare:: DESTINATION ${TARE_CMAKE_DIR})
+export(EXPORT tareTargets NAMESPACE tare:: FILE ${CMAKE_CURRENT_BINARY_DIR}/tareTargets.cmake)
+
+configure_package_config_file(cmake/tareConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/tareConfig.cmake
+                              INSTALL_DESTINATION ${TARE_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tareConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tareConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/tareConfigVersion.cmake
+        DESTINATION ${TARE_CMAKE_DIR})

@@ -1,0 +1,16 @@
+// The accounting layer without an interposer, for builds in which something else owns malloc
+// (AddressSanitizer, MemorySanitizer, ThreadSanitizer: their runtimes define the malloc
+// family themselves, and two definitions cannot both win). It defines only the symbol that
+// accounting.cpp needs, so the regions still open and close, every count stays 0 and
+// available() is false: the runner then reports the memory figures as unmeasured (null), not
+// as zero.
+
+#include "alloc/tally.hpp"
+
+namespace tare::alloc::detail {
+
+availability check_interposer() noexcept {
+    return availability::not_built;
+}
+
+}  // namespace tare::alloc::detail

@@ -1,0 +1,145 @@
+#pragma once
+// Private to src/alloc: the region's state and the counting the allocation hook does.
+//
+// Who writes what (docs/accounting.md, "Threads"):
+// - The runner thread (the region's owner) opens, pauses, resumes, snapshots and closes
+//   regions, and counts its own allocations in `owner_tally` with a plain load and store
+//   (one writer, so no read-modify-write). The fields are atomics only so that other threads
+//   may read the owner's live bytes for the peak, and so that a stray reader is not undefined.
+// - Every other thread counts with relaxed read-modify-writes on `shared_tally`.
+// - `live` = (owner.bytes - owner.freed) + others.live; `peak` is raised by compare-and-swap only when a new
+//   maximum is reached, so the common case is a single relaxed load.
+//
+// Rejected alternative: every thread, owner included, on the shared atomics. It is simpler,
+// but a `lock xadd` on each of three counters costs the owner ~15 ns per allocation where the
+// plain store costs ~0.5 ns (see PERF in interpose_glibc.cpp), and the owner is the thread
+// that makes nearly every allocation of a single-threaded benchmark.
+// Rejected alternative: per-thread tallies summed at snapshot (divan's shape). The peak of the
+// combined live heap cannot be known without a shared running total, and summing would need a
+// registry of threads, i.e. a lock or an allocation at thread start.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "alloc/accounting.hpp"
+
+// Hidden: one definition in this module, reached without the GOT, never preempted.
+#define TARE_ALLOC_HIDDEN __attribute__((visibility("hidden")))
+// Initial-exec TLS: a fixed offset from the thread pointer, no __tls_get_addr (which may call
+// malloc) and no lazy init guard, so it is usable from the first to the last instruction of
+// every thread.
+#define TARE_ALLOC_TLS __attribute__((tls_model("initial-exec"), visibility("hidden")))
+// On every function the hook runs: ThreadSanitizer must not instrument code that glibc's
+// dynamic linker calls (through malloc) before the TSan runtime has initialised itself, or the
+// first instrumented function entry crashes. GCC ignores the attribute without -fsanitize.
+#define TARE_ALLOC_HOOK __attribute__((no_sanitize("thread")))
+
+namespace tare::alloc::detail {
+
+inline constexpr std::size_t cache_line = 64;
+
+/// Read by every allocation and free, written only at region boundaries.
+struct alignas(cache_line) region_flags {
+    /// The open region's epoch while it is counting, 0 when paused or when no region is open.
+    std::atomic<std::uint32_t> counting_epoch{0};
+    /// The open region's epoch, paused or not; 0 when none is open.
+    std::atomic<std::uint32_t> region_epoch{0};
+    /// The last epoch handed out (runner thread only).
+    std::uint32_t last_epoch = 0;
+};
+
+/// The owner's counts: written by the owner alone, with load + store. Its live bytes are
+/// bytes - freed, so that an allocation updates two counters, not three.
+struct alignas(cache_line) owner_tally {
+    std::atomic<std::uint64_t> allocs{0};
+    std::atomic<std::uint64_t> bytes{0};
+    std::atomic<std::uint64_t> freed{0};  // bytes of this region's blocks freed by the owner
+
+    std::int64_t live() const noexcept {
+        return static_cast<std::int64_t>(bytes.load(std::memory_order_relaxed) -
+                                         freed.load(std::memory_order_relaxed));
+    }
+};
+
+/// Every other thread's counts: relaxed read-modify-writes.
+struct alignas(cache_line) shared_tally {
+    std::atomic<std::uint64_t> allocs{0};
+    std::atomic<std::uint64_t> bytes{0};
+    std::atomic<std::int64_t> live{0};  // may go below 0: the owner's blocks freed here
+};
+
+struct alignas(cache_line) peak_cell {
+    std::atomic<std::int64_t> value{0};
+};
+
+struct region_state {
+    region_flags flags;
+    owner_tally owner;
+    shared_tally others;
+    peak_cell peak;
+};
+
+/// Defined in accounting.cpp; constant-initialised, so valid before any constructor runs.
+extern constinit region_state state TARE_ALLOC_HIDDEN;
+/// The epoch of the region this thread owns (0: none). Compared with the block's or the
+/// counting epoch, so a stale value from an earlier region never matches.
+extern constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS;
+
+/// Defined by exactly one of interpose_glibc.cpp / interpose_none.cpp. accounting.cpp calls
+/// it, which is what pulls the interposer's object out of the static archive.
+availability check_interposer() noexcept;
+
+/// Calls `allocate(1)` then `release` on its result with counting on, under an epoch of its
+/// own, and says whether the hook counted the call: i.e. whether calling that function runs
+/// this library's hook. Must be called by the runner thread with no region open (it returns
+/// true without calling anything otherwise); leaves the closed region's figures as they were.
+bool hook_counts(void* (*allocate)(std::size_t), void (*release)(void*)) noexcept;
+
+TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
+    std::int64_t seen = state.peak.value.load(std::memory_order_relaxed);
+    while (total > seen && !state.peak.value.compare_exchange_weak(seen, total, std::memory_order_relaxed)) {
+    }
+}
+
+/// Counts an allocation of `n` requested bytes that has succeeded. Returns the epoch to tag
+/// the block with: the counting region's, or 0 when nothing is counting.
+TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
+    // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
+    // new epoch also sees the counters it reset, so its increments land after the reset.
+    const std::uint32_t epoch = state.flags.counting_epoch.load(std::memory_order_acquire);
+    if (epoch == 0)
+        return 0;
+    const auto sn = static_cast<std::int64_t>(n);
+    std::int64_t total = 0;
+    if (owned_epoch == epoch) [[likely]] {
+        owner_tally& o = state.owner;
+        o.allocs.store(o.allocs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        const std::uint64_t bytes = o.bytes.load(std::memory_order_relaxed) + n;
+        o.bytes.store(bytes, std::memory_order_relaxed);
+        total = static_cast<std::int64_t>(bytes - o.freed.load(std::memory_order_relaxed)) +
+                state.others.live.load(std::memory_order_relaxed);
+    } else {
+        shared_tally& s = state.others;
+        s.allocs.fetch_add(1, std::memory_order_relaxed);
+        s.bytes.fetch_add(n, std::memory_order_relaxed);
+        total = s.live.fetch_add(sn, std::memory_order_relaxed) + sn + state.owner.live();
+    }
+    raise_peak(total);
+    return epoch;
+}
+
+/// Releases a block of `n` requested bytes tagged `epoch`: lowers `live` only when the block
+/// belongs to the open region (paused or not).
+TARE_ALLOC_HOOK inline void count_free(std::uint32_t epoch, std::size_t n) noexcept {
+    if (epoch == 0 || epoch != state.flags.region_epoch.load(std::memory_order_relaxed))
+        return;
+    if (owned_epoch == epoch) [[likely]] {
+        owner_tally& o = state.owner;
+        o.freed.store(o.freed.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    } else {
+        state.others.live.fetch_sub(static_cast<std::int64_t>(n), std::memory_order_relaxed);
+    }
+}
+
+}  // namespace tare::alloc::detail

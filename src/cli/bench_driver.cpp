@@ -1,0 +1,122 @@
+#include "cli/bench_driver.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <regex>
+#include <string>
+
+#include "cli/isolate.hpp"
+#include "core/runner.hpp"
+#include "io/atomic_file.hpp"
+#include "report/reporter.hpp"
+
+namespace tare::cli {
+
+namespace {
+
+struct bench_options {
+    bool list = false;
+    std::string filter;
+    std::optional<std::string> json_path;
+    double min_time = 0.5;
+    bool isolate = false;
+    std::optional<double> timeout;
+    bool markdown = false;
+    std::optional<std::string> exact;  // internal: the child of --isolate runs this instance
+};
+
+int fail_usage(const std::string& message) {
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    return 2;
+}
+
+}  // namespace
+
+int bench_driver(int argc, char** argv) {
+    bench_options opt;
+    CLI::App app{"A tare benchmark executable: runs the benchmarks registered in it and reports time and "
+                 "memory of each timed region."};
+    app.add_flag("--list", opt.list, "print the benchmark names, one a line, and exit");
+    app.add_option("--filter", opt.filter, "run only names that REGEX (ECMAScript, search) matches")
+        ->type_name("REGEX");
+    app.add_option("--json", opt.json_path, "also write results as JSON to PATH ('-': standard output)")
+        ->type_name("PATH");
+    app.add_option("--min-time", opt.min_time, "measurement time budget per benchmark, in seconds")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
+    app.add_flag("--isolate", opt.isolate, "run each benchmark in its own child process");
+    app.add_option("--timeout", opt.timeout, "with --isolate: stop a benchmark running longer")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
+    app.add_flag("--md", opt.markdown, "print the table as Markdown");
+    app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::fputs(app.help().c_str(), stdout);
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        return fail_usage(e.what());
+    }
+    if (opt.timeout && !opt.isolate) {
+        return fail_usage("--timeout applies only with --isolate (a benchmark in this process cannot be stopped)");
+    }
+    std::regex filter;
+    try {
+        filter = std::regex(opt.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+        return fail_usage("--filter: '" + opt.filter + "' is not a valid regular expression: " + e.what());
+    }
+
+    std::vector<core::instance> selected = core::select(core::expand(registered_benchmarks()), filter);
+    if (opt.exact) {
+        std::erase_if(selected, [&](const core::instance& i) { return i.name != *opt.exact; });
+    }
+    if (opt.list) {
+        for (const core::instance& i : selected) {
+            std::printf("%s\n", i.name.c_str());
+        }
+        return 0;
+    }
+
+    core::steady_clock_source clock;
+    core::system_probe probe;
+    detail::sample_plan plan;
+    plan.budget_ns = opt.min_time * 1e9;
+    plan.clock_overhead_ns = core::measure_clock_overhead(clock);
+    detail::sample_plan overhead_plan = plan;
+    overhead_plan.budget_ns = 0.02e9;
+    const double loop_overhead = core::measure_loop_overhead(clock, probe, overhead_plan);
+
+    run_results results;
+    results.context = core::make_context(plan.clock_overhead_ns, loop_overhead, probe.accounting());
+    bool any_failed = false;
+    for (const core::instance& inst : selected) {
+        if (opt.isolate) {
+            results.benchmarks.push_back(run_isolated(inst.name, {opt.min_time, opt.timeout}));
+        } else {
+            results.benchmarks.push_back(core::run_instance(inst, clock, probe, plan, loop_overhead));
+        }
+        any_failed = any_failed || results.benchmarks.back().error.has_value();
+    }
+
+    const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
+    auto table = opt.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
+    std::string text = table->render(results);
+    std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
+    if (opt.json_path) {
+        std::string json = report::make_json_reporter()->render(results);
+        if (json_to_stdout) {
+            std::fputs(json.c_str(), stdout);
+        } else if (auto err = io::write_file_atomically(*opt.json_path, json)) {
+            std::fprintf(stderr, "error: %s\n", err->c_str());
+            return 1;
+        }
+    }
+    std::fflush(stdout);
+    return any_failed ? 1 : 0;
+}
+
+}  // namespace tare::cli

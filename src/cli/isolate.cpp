@@ -1,0 +1,71 @@
+#include "cli/isolate.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <variant>
+
+#include "io/results_reader.hpp"
+#include "os/process.hpp"
+
+namespace tare::cli {
+
+namespace {
+
+benchmark_result error_row(const std::string& name, std::string kind, std::string message) {
+    benchmark_result r;
+    r.name = name;
+    r.error = error_info{std::move(kind), std::move(message)};
+    return r;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
+}
+
+}  // namespace
+
+benchmark_result run_isolated(const std::string& name, const isolate_options& options) {
+    namespace fs = std::filesystem;
+    static std::atomic<int> counter{0};
+    const fs::path tmp = fs::temp_directory_path() / ("tare-isolate-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(counter++) + ".json");
+    const std::vector<std::string> argv{os::executable_path(), std::string(exact_flag) + "=" + name,
+                                        "--json=" + tmp.string(), "--min-time=" + seconds_text(options.min_time)};
+    os::child_options child_opts;
+    child_opts.discard_stdout = true;
+    child_opts.timeout_seconds = options.timeout_seconds;
+    const os::child_result child = os::run_child(argv, child_opts);
+    std::error_code ec;
+    if (child.timed_out) {
+        fs::remove(tmp, ec);
+        return error_row(name, "timeout",
+                         "ran longer than the timeout of " + seconds_text(*options.timeout_seconds) +
+                             " s and was stopped");
+    }
+    if (child.signal != 0) {
+        fs::remove(tmp, ec);
+        return error_row(name, "signal", "the benchmark's process was " + os::describe_end(child));
+    }
+    if (!child.started || (child.exit_code != 0 && child.exit_code != 1)) {
+        fs::remove(tmp, ec);
+        return error_row(name, "crash", "the benchmark's process " + os::describe_end(child));
+    }
+    auto read = io::read_results_file(tmp.string());
+    fs::remove(tmp, ec);
+    if (auto* err = std::get_if<io::read_error>(&read)) {
+        return error_row(name, "crash", "the benchmark's process left no readable results: " + err->message);
+    }
+    auto& results = std::get<run_results>(read);
+    if (results.benchmarks.size() != 1) {
+        return error_row(name, "crash", "the benchmark's process reported " +
+                                            std::to_string(results.benchmarks.size()) + " results, not 1");
+    }
+    return std::move(results.benchmarks.front());
+}
+
+}  // namespace tare::cli

@@ -1,0 +1,24 @@
+#pragma once
+// --isolate: each benchmark instance runs in a child process of this same executable, so a
+// crash, an abort or a hang becomes that benchmark's error row and the others still run.
+
+#include <optional>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace tare::cli {
+
+/// The hidden flag a child is started with: run exactly the instance named, nothing else.
+inline constexpr const char* exact_flag = "--tare-exact";
+
+struct isolate_options {
+    double min_time = 0.5;
+    std::optional<double> timeout_seconds;
+};
+
+/// Runs the instance `name` in a child of this executable and returns its result, or an
+/// error row (kind "signal", "timeout", "crash") naming how the child ended.
+benchmark_result run_isolated(const std::string& name, const isolate_options& options);
+
+}  // namespace tare::cli

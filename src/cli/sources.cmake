@@ -1,0 +1,4 @@
+set(tare_cli_sources
+  src/cli/tare_main.cpp
+  src/cli/run_command.cpp
+)

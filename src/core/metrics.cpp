@@ -1,0 +1,120 @@
+#include "core/metrics.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "os/os.hpp"
+#include "stats/outliers.hpp"
+#include "stats/summary.hpp"
+
+namespace tare::core {
+
+namespace {
+
+std::string format(const char* fmt, double a, double b = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, fmt, a, b);
+    return buf;
+}
+
+std::string human_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (std::fabs(bytes) >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    return u == 0 ? format("%.0f B", bytes) : format("%.1f ", bytes) + units[u];
+}
+
+}  // namespace
+
+void derive_time(const detail::loop_outcome& loop, benchmark_result& result) {
+    result.samples_ns.clear();
+    result.iterations = 0;
+    for (const sample& s : loop.samples) {
+        result.samples_ns.push_back(s.elapsed_ns / static_cast<double>(s.iterations));
+        result.iterations += s.iterations;
+    }
+    result.samples = loop.samples;
+    result.time = stats::summarize(result.samples_ns);
+    result.outliers = stats::classify_outliers(result.samples_ns);
+    if (auto w = stats::noise_warning(result.time, result.outliers, result.samples_ns.size())) {
+        result.warnings.push_back(*w);
+    }
+    if (result.time.mean > 0) {
+        if (loop.bytes_per_iteration > 0) {
+            result.bytes_per_second = loop.bytes_per_iteration * 1e9 / result.time.mean;
+        }
+        if (loop.items_per_iteration > 0) {
+            result.items_per_second = loop.items_per_iteration * 1e9 / result.time.mean;
+        }
+    }
+}
+
+void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
+    std::uint64_t iterations = 0;
+    std::uint64_t allocs = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t faults = 0;
+    for (const sample& s : loop.samples) {
+        iterations += s.iterations;
+        allocs += s.allocs;
+        bytes += s.bytes;
+        faults += s.page_faults;
+    }
+    if (iterations == 0) {
+        return;
+    }
+    const auto n = static_cast<double>(iterations);
+    result.page_faults_per_iter = static_cast<double>(faults) / n;
+    const double fresh_bytes = *result.page_faults_per_iter * static_cast<double>(os::page_size());
+    const double requested = loop.accounting ? static_cast<double>(bytes) / n : 0;
+    if (*result.page_faults_per_iter >= fresh_faults_threshold &&
+        fresh_bytes >= fresh_share_threshold * requested) {
+        result.warnings.push_back(
+            {"fresh_memory",
+             format("each iteration takes %.0f page faults", *result.page_faults_per_iter) + " (about " +
+                 human_bytes(fresh_bytes) +
+                 " of memory mapped fresh): the time includes the kernel supplying new pages. Usual "
+                 "cause: a buffer allocated inside the loop; allocate it once before the loop and "
+                 "reuse it"});
+    }
+    if (!loop.accounting) {
+        return;
+    }
+    result.allocs_per_iter = static_cast<double>(allocs) / n;
+    result.bytes_per_iter = static_cast<double>(bytes) / n;
+    result.peak_live_bytes = loop.peak_live_bytes;
+
+    // Retained growth: the least-squares slope of the region's live heap at each sample's end
+    // against the iterations run so far. A body that keeps b bytes an iteration gives b
+    // exactly; one whose live heap is flat gives 0 however large it is.
+    if (loop.samples.size() >= 2) {
+        std::vector<double> x;
+        std::vector<double> y;
+        for (const sample& s : loop.samples) {
+            x.push_back(static_cast<double>(s.iterations_before + s.iterations));
+            y.push_back(static_cast<double>(s.live_bytes_end));
+        }
+        double slope = stats::ols_slope(x, y);
+        result.retained_bytes_per_iter = slope;
+        const double grown = y.back() - y.front();
+        if (slope >= retained_rate_threshold && grown >= retained_total_threshold) {
+            result.warnings.push_back(
+                {"retained_growth",
+                 "live heap grows by " + human_bytes(slope) + " per iteration (" + human_bytes(grown) +
+                     " over the measured samples, " + human_bytes(static_cast<double>(y.back())) +
+                     " live at the end): the loop keeps memory from one iteration to the next, so later "
+                     "iterations measure a bigger heap. Usual cause: a buffer or container cleared "
+                     "outside the loop; clear it inside"});
+        }
+    }
+    if (loop.stopped_early) {
+        result.warnings.push_back({"stopped_early", "measuring stopped early: " + *loop.stopped_early});
+    }
+}
+
+}  // namespace tare::core

@@ -1,0 +1,43 @@
+#pragma once
+// The memory and OS seam of the runner: allocation accounting and page faults are read
+// only through region_probe, so the sample loop is testable without real allocations.
+
+#include <cstdint>
+
+#include "alloc/accounting.hpp"
+
+namespace tare::core {
+
+class region_probe {
+public:
+    region_probe() = default;
+    region_probe(const region_probe&) = delete;
+    region_probe& operator=(const region_probe&) = delete;
+    region_probe(region_probe&&) = delete;
+    region_probe& operator=(region_probe&&) = delete;
+    virtual ~region_probe() = default;
+
+    /// Whether allocation figures are real (false: they are reported as null).
+    virtual bool accounting() const noexcept = 0;
+    virtual void region_begin() noexcept = 0;  // opens the window, paused
+    virtual void resume() noexcept = 0;
+    virtual void pause() noexcept = 0;
+    virtual alloc::counters counters() noexcept = 0;
+    virtual void region_end() noexcept = 0;
+    /// Minor plus major page faults of the process so far.
+    virtual std::uint64_t page_faults() noexcept = 0;
+};
+
+/// The real probe: src/alloc's interposer and getrusage.
+class system_probe final : public region_probe {
+public:
+    bool accounting() const noexcept override;
+    void region_begin() noexcept override;
+    void resume() noexcept override;
+    void pause() noexcept override;
+    alloc::counters counters() noexcept override;
+    void region_end() noexcept override;
+    std::uint64_t page_faults() noexcept override;
+};
+
+}  // namespace tare::core

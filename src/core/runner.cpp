@@ -1,0 +1,121 @@
+#include "core/runner.hpp"
+
+#include <cstdio>
+
+#include "core/metrics.hpp"
+#include "os/os.hpp"
+#include "tare/optimizer.hpp"
+#include "tare/version.hpp"
+
+namespace tare::core {
+
+std::vector<instance> expand(const std::vector<benchmark*>& benchmarks) {
+    std::vector<instance> out;
+    for (const benchmark* b : benchmarks) {
+        if (b->arg_sets().empty()) {
+            out.push_back({b->name(), b, {}});
+            continue;
+        }
+        for (const auto& set : b->arg_sets()) {
+            std::string name = b->name();
+            for (std::int64_t a : set) {
+                name += "/" + std::to_string(a);
+            }
+            out.push_back({std::move(name), b, set});
+        }
+    }
+    return out;
+}
+
+std::vector<instance> select(const std::vector<instance>& all, const std::regex& filter) {
+    std::vector<instance> out;
+    for (const instance& i : all) {
+        if (std::regex_search(i.name, filter)) {
+            out.push_back(i);
+        }
+    }
+    return out;
+}
+
+benchmark_result run_instance(const instance& inst, clock_source& clock, region_probe& probe,
+                              detail::sample_plan plan, double loop_overhead_ns) {
+    const benchmark& b = *inst.bench;
+    if (b.min_time() > 0) {
+        plan.budget_ns = b.min_time() * 1e9;
+    }
+    if (b.fixed_iterations() != 0) {
+        plan.fixed_iterations = b.fixed_iterations();
+    }
+    if (b.fixed_samples() != 0) {
+        plan.fixed_samples = b.fixed_samples();
+    }
+    if (b.input_chunk() != 0) {
+        plan.input_chunk = b.input_chunk();
+    }
+    detail::sample_driver driver(clock, probe, plan);
+    detail::loop_outcome loop = driver.run(inst.name, inst.args, b.function());
+
+    benchmark_result result;
+    result.name = inst.name;
+    result.counters = loop.counters;
+    if (loop.error) {
+        result.error = loop.error;
+        return result;
+    }
+    derive_time(loop, result);
+    derive_memory(loop, result);
+    if (loop.optimized_away) {
+        result.warnings.push_back(
+            {"optimized_away",
+             "the time per iteration did not grow with the iteration count: the compiler removed "
+             "the body's work. Keep its results alive with tare::do_not_optimize(...)"});
+    }
+    // Nothing is subtracted: a body within a few times the harness's own cost per iteration
+    // is reported as measured, with this warning, so nobody reads harness as code.
+    if (loop_overhead_ns > 0 && result.time.mean < 5 * loop_overhead_ns) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "%.2f ns per iteration is within 5x of the harness's own loop cost (%.2f ns per "
+                      "iteration); the figure is mostly harness, not body",
+                      result.time.mean, loop_overhead_ns);
+        result.warnings.push_back({"near_overhead", buf});
+    }
+    return result;
+}
+
+double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan) {
+    // The body is a compiler barrier only: an empty body lets the compiler delete the whole
+    // loop, and the barrier costs no instruction, so what remains is the loop itself.
+    benchmark empty("tare_loop_overhead", [](State& state) {
+        for (auto _ : state) {
+            clobber_memory();
+        }
+    });
+    instance inst{empty.name(), &empty, {}};
+    plan.fixed_iterations = 0;
+    plan.fixed_samples = 0;
+    detail::sample_driver driver(clock, probe, plan);
+    detail::loop_outcome loop = driver.run(inst.name, inst.args, empty.function());
+    if (loop.error || loop.samples.empty()) {
+        return 0;
+    }
+    benchmark_result r;
+    derive_time(loop, r);
+    return r.time.median;
+}
+
+run_context make_context(double clock_overhead_ns, double loop_overhead_ns, bool accounting) {
+    run_context c;
+    c.tare_version = TARE_VERSION_STRING;
+    c.executable = os::executable_path();
+    c.host = os::host_name();
+    c.date = os::utc_now_iso8601();
+    c.cpu = os::cpu_model();
+    c.num_cpus = os::cpu_count();
+    c.clock_overhead_ns = clock_overhead_ns;
+    c.loop_overhead_ns = loop_overhead_ns;
+    c.accounting = accounting;
+    return c;
+}
+
+}  // namespace tare::core

@@ -1,0 +1,42 @@
+#pragma once
+// Running registered benchmarks: instances, selection, one instance's result.
+
+#include <cstdint>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/probes.hpp"
+#include "core/result.hpp"
+#include "core/sample_driver.hpp"
+#include "tare/benchmark.hpp"
+
+namespace tare::core {
+
+/// One runnable instance of a registered benchmark: "name" or "name/arg/arg".
+struct instance {
+    std::string name;
+    const benchmark* bench = nullptr;
+    std::vector<std::int64_t> args;
+};
+
+/// Every instance of `benchmarks`, in registration then argument order.
+std::vector<instance> expand(const std::vector<benchmark*>& benchmarks);
+
+/// The instances whose name `filter` matches (ECMAScript, search semantics).
+std::vector<instance> select(const std::vector<instance>& all, const std::regex& filter);
+
+/// Runs one instance and turns its samples into a result (statistics, memory, warnings).
+/// `loop_overhead_ns` (the harness's cost per empty iteration) is used only to warn when a
+/// body is too small to tell apart from the harness; nothing is ever subtracted.
+benchmark_result run_instance(const instance& inst, clock_source& clock, region_probe& probe,
+                              detail::sample_plan plan, double loop_overhead_ns);
+
+/// The harness's own cost per iteration: an empty body measured through the same loop.
+double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan);
+
+/// Host, CPU, date, version and the measured overheads.
+run_context make_context(double clock_overhead_ns, double loop_overhead_ns, bool accounting);
+
+}  // namespace tare::core

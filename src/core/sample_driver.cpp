@@ -1,0 +1,227 @@
+#include "core/sample_driver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+namespace tare::detail {
+
+namespace {
+
+constexpr std::uint64_t optimized_away_iterations = 1000000000;
+
+std::uint64_t to_count(double x) {
+    if (!(x >= 1)) {
+        return 1;
+    }
+    if (x > 1e18) {
+        return std::uint64_t{1000000000000000000};
+    }
+    return static_cast<std::uint64_t>(std::ceil(x));
+}
+
+}  // namespace
+
+loop_outcome sample_driver::run(const std::string& name, const std::vector<std::int64_t>& args,
+                                const benchmark_function& fn) {
+    out_ = loop_outcome{};
+    out_.accounting = probe_.accounting();
+    phase_ = plan_.fixed_iterations != 0 ? phase::measuring : phase::calibrating;
+    State state(name, args, this);
+    try {
+        fn(state);
+    } catch (const std::exception& e) {
+        out_.error = error_info{"exception", e.what()};
+    } catch (...) {
+        out_.error = error_info{"exception", "a non-standard exception was thrown"};
+    }
+    if (chunk_open_) {  // the body threw out of its loop
+        probe_.pause();
+        chunk_open_ = false;
+    }
+    close_region();
+    if (!out_.error && state.errored_) {
+        out_.error = error_info{"skipped", state.error_};
+    }
+    if (!out_.error && !state.loop_started_) {
+        out_.error = error_info{"no_loop", "the benchmark never ran its timed loop (for (auto _ : state))"};
+    }
+    if (!out_.error && out_.samples.empty()) {
+        out_.error = error_info{"no_samples", "the loop ended before a sample was measured"};
+    }
+    out_.bytes_per_iteration = state.bytes_per_iteration_;
+    out_.items_per_iteration = state.items_per_iteration_;
+    out_.counters = state.counters_;
+    return std::move(out_);
+}
+
+std::uint64_t sample_driver::start_loop(State& state, refill_fn refill, void* ctx) {
+    if (state.loop_started_) {
+        state.errored_ = true;
+        state.error_ = "the timed loop ran twice; a benchmark has exactly one loop over its State";
+        return 0;
+    }
+    state.loop_started_ = true;
+    if (state.errored_) {
+        return 0;
+    }
+    probe_.region_begin();
+    region_open_ = true;
+    std::uint64_t first = plan_.fixed_iterations != 0 ? plan_.fixed_iterations : 1;
+    return begin_sample(first, refill, ctx);
+}
+
+std::uint64_t sample_driver::next_chunk(State& state, refill_fn refill, void* ctx) {
+    if (!chunk_open_) {  // the loop is over (or never started); keep saying so
+        return 0;
+    }
+    end_chunk();
+    state.total_iterations_ = out_.total_iterations;
+    if (state.errored_) {
+        close_region();
+        return 0;
+    }
+    if (sample_left_ == 0) {
+        std::uint64_t next = end_sample();
+        if (next == 0) {
+            close_region();
+            return 0;
+        }
+        return begin_sample(next, refill, ctx);
+    }
+    return begin_chunk(refill, ctx);
+}
+
+std::uint64_t sample_driver::begin_sample(std::uint64_t n, refill_fn refill, void* ctx) {
+    cur_ = tare::sample{};
+    cur_.iterations = n;
+    cur_.iterations_before = out_.total_iterations;
+    sample_left_ = n;
+    return begin_chunk(refill, ctx);
+}
+
+std::uint64_t sample_driver::begin_chunk(refill_fn refill, void* ctx) {
+    chunk_ = sample_left_;
+    if (refill != nullptr) {
+        chunk_ = std::min(chunk_, std::max<std::uint64_t>(plan_.input_chunk, 1));
+        refill(ctx, chunk_);  // paused and untimed: the inputs are in no figure
+    }
+    faults0_ = probe_.page_faults();
+    c0_ = probe_.counters();
+    chunk_open_ = true;
+    probe_.resume();
+    // Last thing before the body runs: nothing of the harness is inside the interval.
+    t0_ = clock_.now_ns();
+    return chunk_;
+}
+
+void sample_driver::end_chunk() {
+    // First thing after the body: nothing of the harness is inside the interval.
+    std::int64_t t1 = clock_.now_ns();
+    probe_.pause();
+    chunk_open_ = false;
+    std::uint64_t faults1 = probe_.page_faults();
+    alloc::counters c1 = probe_.counters();
+    cur_.elapsed_ns += static_cast<double>(t1 - t0_);
+    cur_.allocs += c1.allocs - c0_.allocs;
+    cur_.bytes += c1.bytes - c0_.bytes;
+    cur_.page_faults += faults1 >= faults0_ ? faults1 - faults0_ : 0;
+    cur_.live_bytes_end = c1.live;
+    out_.peak_live_bytes = std::max(out_.peak_live_bytes, c1.peak);
+    out_.total_iterations += chunk_;
+    sample_left_ -= chunk_;
+}
+
+double sample_driver::target_sample_ns() const noexcept {
+    // A sample must dwarf the two clock reads that bound it: 1000 reads keep their cost
+    // under 0.2 % of the sample. Beyond that, spread the budget over target_samples.
+    double by_budget = plan_.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan_.target_samples, 1));
+    return std::max({by_budget, 1000.0 * plan_.clock_overhead_ns, 10000.0});
+}
+
+std::uint64_t sample_driver::next_calibration_size(std::uint64_t n, double elapsed_ns) const {
+    const double growth_cap = 100;
+    // Below ~100 clock reads the reading is mostly the clock: grow geometrically rather than
+    // trust a per-iteration estimate made of noise.
+    if (elapsed_ns < 100 * plan_.clock_overhead_ns) {
+        return to_count(static_cast<double>(n) * growth_cap);
+    }
+    double wanted = static_cast<double>(n) * target_sample_ns() / elapsed_ns;
+    double next = std::clamp(wanted, static_cast<double>(n) + 1, static_cast<double>(n) * growth_cap);
+    return to_count(next);
+}
+
+std::uint64_t sample_driver::end_sample() {
+    const double t = cur_.elapsed_ns;
+    const std::uint64_t n = cur_.iterations;
+    const double target = target_sample_ns();
+    if (cur_.live_bytes_end > plan_.max_live_bytes) {
+        out_.stopped_early = "the region's live heap passed the cap of " +
+                             std::to_string(plan_.max_live_bytes >> 20) + " MiB after " +
+                             std::to_string(out_.total_iterations) + " iterations";
+        if (phase_ == phase::measuring) {
+            out_.samples.push_back(cur_);
+            measured_ns_ += t;
+        }
+        phase_ = phase::done;
+        return 0;
+    }
+    switch (phase_) {
+    case phase::calibrating:
+    case phase::warming: {
+        unmeasured_ns_ += t;
+        out_.warmup_iterations += n;
+        if (phase_ == phase::calibrating && t < 0.5 * target) {
+            // A billion iterations in under 0.01 ns each is less than a cycle apiece: the
+            // compiler removed the loop's work, and growing n further would never end.
+            if (n >= optimized_away_iterations && t < 0.01 * static_cast<double>(n)) {
+                out_.optimized_away = true;
+                plan_.fixed_samples = plan_.min_samples;
+                phase_ = phase::measuring;
+                return n;
+            }
+            return next_calibration_size(n, t);
+        }
+        // Calibrated: each warm-up sample refines the size from the latest reading.
+        phase_ = phase::warming;
+        std::uint64_t next = plan_.fixed_iterations != 0
+                                 ? plan_.fixed_iterations
+                                 : to_count(static_cast<double>(n) * target / std::max(t, 1.0));
+        if (unmeasured_ns_ >= plan_.warmup_fraction * plan_.budget_ns) {
+            phase_ = phase::measuring;
+        }
+        return next;
+    }
+    case phase::measuring: {
+        out_.samples.push_back(cur_);
+        measured_ns_ += t;
+        const auto count = static_cast<std::uint64_t>(out_.samples.size());
+        bool done = false;
+        if (plan_.fixed_samples != 0) {
+            done = count >= plan_.fixed_samples;
+        } else {
+            done = (count >= plan_.min_samples && measured_ns_ >= plan_.budget_ns) ||
+                   count >= plan_.max_samples ||
+                   // A body slower than the budget itself: three samples, not ten hours.
+                   (count >= 3 && measured_ns_ >= 5 * plan_.budget_ns);
+        }
+        if (done) {
+            phase_ = phase::done;
+            return 0;
+        }
+        return n;
+    }
+    case phase::done:
+        break;
+    }
+    return 0;
+}
+
+void sample_driver::close_region() {
+    if (region_open_) {
+        probe_.region_end();
+        region_open_ = false;
+    }
+}
+
+}  // namespace tare::detail

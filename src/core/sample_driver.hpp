@@ -1,0 +1,100 @@
+#pragma once
+// The timing engine for one benchmark instance: calibration, warm-up and measured samples,
+// driven from inside the body's range-for loop (State::begin / State::next_chunk).
+//
+// Why the loop drives the samples (one call of the body for the whole run) rather than one
+// call of the body per sample as divan does: setup then runs once, so a 256 MiB fixture is
+// built once, and memory that the loop keeps across iterations accumulates across samples,
+// which is exactly what the retained-growth figure needs to see (seed case 000).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/probes.hpp"
+#include "core/result.hpp"
+#include "tare/benchmark.hpp"
+#include "tare/state.hpp"
+
+namespace tare::detail {
+
+/// How an instance is sampled.
+struct sample_plan {
+    double budget_ns = 0.5e9;              // measured time to aim for (--min-time)
+    double warmup_fraction = 0.1;          // of the budget, spent before measuring
+    std::uint64_t fixed_iterations = 0;    // iterations per sample; 0 = calibrate
+    std::uint64_t fixed_samples = 0;       // measured samples; 0 = as the budget allows
+    std::uint64_t target_samples = 100;    // budget / this = a sample's target duration
+    std::uint64_t min_samples = 10;        // fewer only when a sample is very long
+    std::uint64_t max_samples = 10000;
+    std::uint64_t input_chunk = 256;       // largest batch of untimed inputs alive at once
+    double clock_overhead_ns = 25;         // one clock read; samples are kept far above it
+    std::int64_t max_live_bytes = std::int64_t{2} << 30;  // stop a runaway leak here
+};
+
+/// What the loop of one instance produced.
+struct loop_outcome {
+    std::vector<tare::sample> samples;     // measured samples only
+    std::uint64_t warmup_iterations = 0;
+    std::uint64_t total_iterations = 0;
+    std::int64_t peak_live_bytes = 0;
+    bool accounting = false;
+    std::optional<std::string> stopped_early;  // why measuring ended before the plan did
+    bool optimized_away = false;           // time did not grow with iterations
+    double bytes_per_iteration = 0;        // declared by the body
+    double items_per_iteration = 0;
+    std::vector<std::pair<std::string, double>> counters;
+    std::optional<error_info> error;
+};
+
+class sample_driver {
+public:
+    sample_driver(core::clock_source& clock, core::region_probe& probe, sample_plan plan)
+        : clock_(clock), probe_(probe), plan_(plan) {}
+
+    /// Runs `fn` once with a fresh State; never throws what the body throws.
+    loop_outcome run(const std::string& name, const std::vector<std::int64_t>& args,
+                     const benchmark_function& fn);
+
+    // Called by State (see state.hpp).
+    std::uint64_t start_loop(State& state, refill_fn refill, void* ctx);
+    std::uint64_t next_chunk(State& state, refill_fn refill, void* ctx);
+    std::uint64_t max_input_chunk() const noexcept { return plan_.input_chunk; }
+
+private:
+    enum class phase { calibrating, warming, measuring, done };
+
+    std::uint64_t begin_sample(std::uint64_t n, refill_fn refill, void* ctx);
+    std::uint64_t begin_chunk(refill_fn refill, void* ctx);
+    void end_chunk();
+    // Records the finished sample and returns the next sample's size, or 0 when done.
+    std::uint64_t end_sample();
+    std::uint64_t next_calibration_size(std::uint64_t n, double elapsed_ns) const;
+    double target_sample_ns() const noexcept;
+    void close_region();
+
+    core::clock_source& clock_;
+    core::region_probe& probe_;
+    sample_plan plan_;
+    loop_outcome out_;
+
+    phase phase_ = phase::calibrating;
+    bool region_open_ = false;
+    bool chunk_open_ = false;
+    double unmeasured_ns_ = 0;   // calibration and warm-up time so far
+    double measured_ns_ = 0;
+
+    // The sample in progress.
+    tare::sample cur_;
+    std::uint64_t sample_left_ = 0;  // iterations of the sample not yet handed out
+
+    // The chunk in progress.
+    std::uint64_t chunk_ = 0;
+    std::int64_t t0_ = 0;
+    std::uint64_t faults0_ = 0;
+    alloc::counters c0_;
+};
+
+}  // namespace tare::detail

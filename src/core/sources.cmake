@@ -1,0 +1,9 @@
+set(tare_core_sources
+  src/core/clock.cpp
+  src/core/metrics.cpp
+  src/core/probes.cpp
+  src/core/registry.cpp
+  src/core/runner.cpp
+  src/core/sample_driver.cpp
+  src/core/state.cpp
+)

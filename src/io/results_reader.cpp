@@ -1,0 +1,139 @@
+#include "io/results_reader.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace tare::io {
+
+namespace {
+
+using nlohmann::json;
+
+// nlohmann reports a byte offset; people want line and column (1-based, columns in bytes).
+std::string position(const std::string& text, std::size_t byte) {
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::optional<double> opt_number(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) {
+        return std::nullopt;
+    }
+    return it->get<double>();
+}
+
+double number(const json& j, const char* key) { return opt_number(j, key).value_or(0.0); }
+
+std::string string_or_empty(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+benchmark_result to_result(const json& b) {
+    benchmark_result r;
+    r.name = b.at("name").get<std::string>();
+    if (auto e = b.find("error"); e != b.end() && e->is_object()) {
+        r.error = error_info{string_or_empty(*e, "kind"), string_or_empty(*e, "message")};
+    }
+    if (auto it = b.find("iterations"); it != b.end() && it->is_number()) {
+        r.iterations = it->get<std::uint64_t>();
+    }
+    if (auto t = b.find("time_ns"); t != b.end() && t->is_object()) {
+        r.time = {number(*t, "mean"), number(*t, "median"), number(*t, "stddev"), number(*t, "min"),
+                  number(*t, "max"),  number(*t, "ci_low"), number(*t, "ci_high")};
+    }
+    if (auto s = b.find("samples_ns"); s != b.end() && s->is_array()) {
+        for (const json& v : *s) {
+            r.samples_ns.push_back(v.is_number() ? v.get<double>() : 0.0);
+        }
+    }
+    r.allocs_per_iter = opt_number(b, "allocs_per_iter");
+    r.bytes_per_iter = opt_number(b, "bytes_per_iter");
+    if (auto p = opt_number(b, "peak_live_bytes")) {
+        r.peak_live_bytes = static_cast<std::int64_t>(*p);
+    }
+    r.retained_bytes_per_iter = opt_number(b, "retained_bytes_per_iter");
+    r.page_faults_per_iter = opt_number(b, "page_faults_per_iter");
+    if (auto t = b.find("throughput"); t != b.end() && t->is_object()) {
+        r.bytes_per_second = opt_number(*t, "bytes_per_second");
+        r.items_per_second = opt_number(*t, "items_per_second");
+    }
+    if (auto c = b.find("counters"); c != b.end() && c->is_object()) {
+        for (const auto& [k, v] : c->items()) {
+            r.counters.emplace_back(k, v.is_number() ? v.get<double>() : 0.0);
+        }
+    }
+    if (auto w = b.find("warnings"); w != b.end() && w->is_array()) {
+        for (const json& x : *w) {
+            r.warnings.push_back({string_or_empty(x, "kind"), string_or_empty(x, "message")});
+        }
+    }
+    return r;
+}
+
+}  // namespace
+
+std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        // Keep nlohmann's description, drop its own "[json.exception...] parse error at ...:".
+        auto colon = what.find(": ", what.find("parse error"));
+        std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+        return read_error{origin + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) + ": malformed JSON: " + detail};
+    }
+    try {
+        if (!doc.is_object() || !doc.contains("schema")) {
+            return read_error{origin + ": not a results file (no \"schema\" field)"};
+        }
+        const std::string schema = doc["schema"].get<std::string>();
+        if (schema != "tare/1") {
+            return read_error{origin + ": unsupported schema \"" + schema + "\" (expected \"tare/1\")"};
+        }
+        run_results out;
+        if (auto c = doc.find("context"); c != doc.end() && c->is_object()) {
+            out.context.tare_version = string_or_empty(*c, "tare_version");
+            out.context.executable = string_or_empty(*c, "executable");
+            out.context.host = string_or_empty(*c, "host");
+            out.context.date = string_or_empty(*c, "date");
+            out.context.cpu = string_or_empty(*c, "cpu");
+            out.context.num_cpus = static_cast<std::uint32_t>(number(*c, "num_cpus"));
+            out.context.clock_overhead_ns = number(*c, "clock_overhead_ns");
+            out.context.loop_overhead_ns = number(*c, "loop_overhead_ns");
+            if (auto a = c->find("accounting"); a != c->end() && a->is_boolean()) {
+                out.context.accounting = a->get<bool>();
+            }
+        }
+        for (const json& b : doc.at("benchmarks")) {
+            out.benchmarks.push_back(to_result(b));
+        }
+        return out;
+    } catch (const json::exception& e) {
+        return read_error{origin + ": not a valid tare/1 document: " + e.what()};
+    }
+}
+
+std::variant<run_results, read_error> read_results_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return read_error{path + ": cannot open the file"};
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_results(ss.str(), path);
+}
+
+}  // namespace tare::io

@@ -1,0 +1,22 @@
+#pragma once
+// Reading results files back: tare/1 JSON into the result model. Errors are values that
+// name the file and, for malformed JSON, the line and column.
+
+#include <string>
+#include <variant>
+
+#include "core/result.hpp"
+
+namespace tare::io {
+
+struct read_error {
+    std::string message;  // "FILE:LINE:COLUMN: ..." or "FILE: ..."
+};
+
+/// Parses `text` (the contents of `origin`, used in messages) as a tare/1 results document.
+std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin);
+
+/// Reads and parses the file at `path`.
+std::variant<run_results, read_error> read_results_file(const std::string& path);
+
+}  // namespace tare::io

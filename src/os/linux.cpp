@@ -1,0 +1,80 @@
+// Linux implementation of src/os/os.hpp.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <climits>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "os/os.hpp"
+
+namespace tare::os {
+
+usage self_usage() noexcept {
+    rusage ru{};
+    usage u;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+        return u;
+    }
+    u.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
+    u.major_faults = static_cast<std::uint64_t>(ru.ru_majflt);
+    u.user_seconds = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
+    u.system_seconds = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
+    u.max_rss_kib = ru.ru_maxrss;
+    return u;
+}
+
+std::string host_name() {
+    char buf[HOST_NAME_MAX + 1] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) {
+        return "";
+    }
+    return buf;
+}
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                auto start = line.find_first_not_of(" \t", colon + 1);
+                return start == std::string::npos ? "" : line.substr(start);
+            }
+        }
+    }
+    return "";
+}
+
+unsigned cpu_count() noexcept {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? static_cast<unsigned>(n) : std::thread::hardware_concurrency();
+}
+
+std::size_t page_size() noexcept {
+    long n = sysconf(_SC_PAGESIZE);
+    return n > 0 ? static_cast<std::size_t>(n) : 4096;
+}
+
+std::string executable_path() {
+    char buf[PATH_MAX + 1] = {};
+    ssize_t n = readlink("/proc/self/exe", buf, PATH_MAX);
+    if (n <= 0) {
+        return "";
+    }
+    return std::string(buf, static_cast<std::size_t>(n));
+}
+
+std::string utc_now_iso8601() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+}  // namespace tare::os

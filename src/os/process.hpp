@@ -1,0 +1,33 @@
+#pragma once
+// Running a child process and collecting how it ended and what it used.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "os/os.hpp"
+
+namespace tare::os {
+
+struct child_options {
+    bool discard_stdout = false;   // else inherited
+    std::optional<double> timeout_seconds;
+};
+
+struct child_result {
+    bool started = false;          // false: could not be executed (message in `error`)
+    std::string error;
+    int exit_code = -1;            // when it exited
+    int signal = 0;                // when a signal ended it
+    bool timed_out = false;        // killed after the timeout
+    double wall_seconds = 0;
+    usage resources;               // of this child alone (wait4), not RUSAGE_CHILDREN
+};
+
+/// Runs argv[0] (a path) with argv and waits for it.
+child_result run_child(const std::vector<std::string>& argv, const child_options& options = {});
+
+/// A human description of how the child ended: "exited with 3", "killed by SIGSEGV", ...
+std::string describe_end(const child_result& r);
+
+}  // namespace tare::os

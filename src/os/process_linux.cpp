@@ -1,0 +1,112 @@
+// Linux implementation of src/os/process.hpp.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "os/process.hpp"
+
+namespace tare::os {
+
+child_result run_child(const std::vector<std::string>& argv, const child_options& options) {
+    child_result r;
+    if (argv.empty()) {
+        r.error = "no command";
+        return r;
+    }
+    // A pipe closed on exec tells the parent whether exec itself failed, and why.
+    int status_pipe[2];
+    if (pipe2(status_pipe, O_CLOEXEC) != 0) {
+        r.error = std::string("pipe: ") + std::strerror(errno);
+        return r;
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv) {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid < 0) {
+        r.error = std::string("fork: ") + std::strerror(errno);
+        return r;
+    }
+    if (pid == 0) {
+        close(status_pipe[0]);
+        if (options.discard_stdout) {
+            int devnull = open("/dev/null", O_WRONLY);
+            if (devnull >= 0) {
+                dup2(devnull, 1);
+            }
+        }
+        execv(args[0], args.data());
+        int err = errno;
+        ssize_t ignored = write(status_pipe[1], &err, sizeof err);
+        (void)ignored;
+        _exit(127);
+    }
+    close(status_pipe[1]);
+    int exec_errno = 0;
+    ssize_t n = read(status_pipe[0], &exec_errno, sizeof exec_errno);
+    close(status_pipe[0]);
+    int status = 0;
+    rusage ru{};
+    if (n == static_cast<ssize_t>(sizeof exec_errno)) {
+        wait4(pid, &status, 0, &ru);
+        r.error = argv[0] + ": cannot execute: " + std::strerror(exec_errno);
+        return r;
+    }
+    r.started = true;
+    for (;;) {
+        pid_t done = wait4(pid, &status, options.timeout_seconds ? WNOHANG : 0, &ru);
+        if (done == pid) {
+            break;
+        }
+        if (done < 0 && errno != EINTR) {
+            r.error = std::string("wait4: ") + std::strerror(errno);
+            return r;
+        }
+        if (options.timeout_seconds) {
+            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (elapsed > *options.timeout_seconds && !r.timed_out) {
+                r.timed_out = true;
+                kill(pid, SIGKILL);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (WIFEXITED(status)) {
+        r.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        r.signal = WTERMSIG(status);
+    }
+    r.resources.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
+    r.resources.major_faults = static_cast<std::uint64_t>(ru.ru_majflt);
+    r.resources.user_seconds = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
+    r.resources.system_seconds = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
+    r.resources.max_rss_kib = ru.ru_maxrss;
+    return r;
+}
+
+std::string describe_end(const child_result& r) {
+    if (!r.started) {
+        return r.error;
+    }
+    if (r.timed_out) {
+        return "timed out and was killed";
+    }
+    if (r.signal != 0) {
+        const char* name = sigabbrev_np(r.signal);
+        return std::string("killed by SIG") + (name != nullptr ? name : std::to_string(r.signal));
+    }
+    return "exited with " + std::to_string(r.exit_code);
+}
+
+}  // namespace tare::os

@@ -1,0 +1,220 @@
+#include "report/columns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "report/units.hpp"
+
+namespace tare::report::detail {
+namespace {
+
+using cell = std::vector<std::string>;
+
+cell single(std::string text) {
+    return cell{std::move(text)};
+}
+cell blank() {
+    return single("");
+}
+
+bool failed(const benchmark_result& b) {
+    return b.error.has_value();
+}
+
+cell time_cell(const benchmark_result& b) {
+    if (failed(b)) {
+        const std::string kind = b.error->kind.empty() ? "unknown" : one_line(b.error->kind);
+        return single("error: " + kind);
+    }
+    return {format_duration(b.time.mean),
+            format_relative_half_width(b.time.mean, b.time.ci_low, b.time.ci_high)};
+}
+
+// "8 × 16k": samples, and iterations per sample. Samples of unequal length (a ramp) show the
+// range; imported results that only carry per-sample times show the average; results with no
+// samples at all show the iteration total alone.
+cell samples_cell(const benchmark_result& b) {
+    if (failed(b))
+        return blank();
+    const std::size_t count = !b.samples.empty() ? b.samples.size() : b.samples_ns.size();
+    if (count == 0) {
+        return single(b.iterations == 0 ? std::string(missing_mark)
+                                        : format_count(static_cast<double>(b.iterations)));
+    }
+    std::string per_sample;
+    if (!b.samples.empty()) {
+        const auto [low, high] =
+            std::minmax_element(b.samples.begin(), b.samples.end(),
+                                [](const sample& x, const sample& y) { return x.iterations < y.iterations; });
+        per_sample = format_count(static_cast<double>(low->iterations));
+        if (low->iterations != high->iterations) {
+            per_sample += "–" + format_count(static_cast<double>(high->iterations));
+        }
+    } else {
+        per_sample = format_count(static_cast<double>(b.iterations) / static_cast<double>(count));
+    }
+    return {format_count(static_cast<double>(count)), std::move(per_sample)};
+}
+
+template <class T, class Format>
+cell figure(const benchmark_result& b, const std::optional<T>& value, Format format) {
+    if (failed(b))
+        return blank();
+    return single(format_or_missing(value, format));
+}
+
+std::string format_peak(std::int64_t bytes) {
+    return format_bytes(static_cast<double>(bytes));
+}
+
+bool has_throughput(const benchmark_result& b) {
+    return !failed(b) && (b.bytes_per_second || b.items_per_second);
+}
+
+cell throughput_cell(const benchmark_result& b) {
+    if (failed(b))
+        return blank();
+    std::vector<std::string> rates;
+    if (b.bytes_per_second)
+        rates.push_back(format_byte_rate(*b.bytes_per_second));
+    if (b.items_per_second)
+        rates.push_back(format_item_rate(*b.items_per_second));
+    if (rates.empty())
+        return single(std::string(missing_mark));
+    return single(fmt::format("{}", fmt::join(rates, " · ")));
+}
+
+std::vector<std::string> counter_names(const run_results& results) {
+    std::vector<std::string> names;
+    for (const auto& b : results.benchmarks) {
+        if (failed(b))
+            continue;
+        for (const auto& [name, value] : b.counters) {
+            if (std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(name);
+        }
+    }
+    return names;
+}
+
+cell counter_cell(const benchmark_result& b, const std::string& name) {
+    if (failed(b))
+        return blank();
+    const auto it = std::find_if(b.counters.begin(), b.counters.end(),
+                                 [&](const auto& counter) { return counter.first == name; });
+    return single(it == b.counters.end() ? std::string(missing_mark) : format_count(it->second));
+}
+
+cell warning_kinds_cell(const benchmark_result& b) {
+    std::vector<std::string> kinds;
+    for (const auto& w : b.warnings) {
+        std::string kind = one_line(w.kind.empty() ? "warning" : w.kind);
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+            kinds.push_back(std::move(kind));
+    }
+    return single(fmt::format("{}", fmt::join(kinds, ", ")));
+}
+
+template <class Make>
+column make_column(const run_results& results, std::string header, std::string separator, Make make) {
+    column c{std::move(header), align::right, std::move(separator), {}};
+    c.cells.reserve(results.benchmarks.size());
+    for (const auto& b : results.benchmarks)
+        c.cells.push_back(make(b));
+    return c;
+}
+
+}  // namespace
+
+std::vector<column> build_columns(const run_results& results) {
+    std::vector<column> columns;
+    column names =
+        make_column(results, "benchmark", "", [](const auto& b) { return single(one_line(b.name)); });
+    names.alignment = align::left;
+    columns.push_back(std::move(names));
+    columns.push_back(make_column(results, "time/iter ± 95% CI", " ± ", time_cell));
+    columns.push_back(make_column(results, "samples", " × ", samples_cell));
+    columns.push_back(make_column(results, "allocs/iter", "", [](const benchmark_result& b) {
+        return figure(b, b.allocs_per_iter, format_count);
+    }));
+    columns.push_back(make_column(results, "bytes/iter", "", [](const benchmark_result& b) {
+        return figure(b, b.bytes_per_iter, format_bytes);
+    }));
+    columns.push_back(make_column(results, "peak heap", "", [](const benchmark_result& b) {
+        return figure(b, b.peak_live_bytes, format_peak);
+    }));
+    columns.push_back(make_column(results, "faults/iter", "", [](const benchmark_result& b) {
+        return figure(b, b.page_faults_per_iter, format_count);
+    }));
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(), has_throughput)) {
+        columns.push_back(make_column(results, "throughput", "", throughput_cell));
+    }
+    for (const auto& name : counter_names(results)) {
+        columns.push_back(make_column(results, one_line(name), "",
+                                      [&](const benchmark_result& b) { return counter_cell(b, name); }));
+    }
+    // The kinds of each row's warnings, so the table alone shows which rows to distrust; the
+    // messages follow the table.
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                    [](const benchmark_result& b) { return !b.warnings.empty(); })) {
+        column warnings = make_column(results, "warnings", "", warning_kinds_cell);
+        warnings.alignment = align::left;
+        columns.push_back(std::move(warnings));
+    }
+    return columns;
+}
+
+namespace {
+
+std::string per_iteration(double ns) {
+    return std::isfinite(ns) ? format_duration(ns) + "/iter" : format_duration(ns);
+}
+
+}  // namespace
+
+std::vector<std::string> context_lines(const run_context& context) {
+    // Each line joins only the fields that are known; a blank host is left out, not printed "".
+    const auto join = [](std::vector<std::string> fields) {
+        fields.erase(std::remove(fields.begin(), fields.end(), std::string()), fields.end());
+        return fmt::format("{}", fmt::join(fields, " · "));
+    };
+    const auto labelled = [](std::string_view label, const std::string& value) {
+        return value.empty() ? std::string() : fmt::format("{} {}", label, one_line(value));
+    };
+    std::vector<std::string> lines;
+    lines.push_back(join({labelled("tare", context.tare_version.empty() ? "?" : context.tare_version),
+                          one_line(context.executable), one_line(context.date)}));
+    lines.push_back(join({labelled("host", context.host), labelled("cpu", context.cpu),
+                          context.num_cpus == 0
+                              ? std::string()
+                              : fmt::format("{} cpu{}", context.num_cpus, context.num_cpus == 1 ? "" : "s"),
+                          "clock " + format_duration(context.clock_overhead_ns),
+                          "loop overhead " + per_iteration(context.loop_overhead_ns)}));
+    lines.push_back(context.accounting ? "accounting: on"
+                                       : "accounting: off (allocation and heap figures unavailable)");
+    return lines;
+}
+
+std::vector<finding> collect_findings(const run_results& results) {
+    std::vector<finding> findings;
+    for (const auto& b : results.benchmarks) {
+        for (const auto& w : b.warnings) {
+            findings.push_back({false, one_line(b.name), one_line(w.message.empty() ? w.kind : w.message)});
+        }
+    }
+    for (const auto& b : results.benchmarks) {
+        if (!failed(b))
+            continue;
+        std::string text = b.error->kind.empty() ? "unknown" : one_line(b.error->kind);
+        if (!b.error->message.empty())
+            text += ": " + one_line(b.error->message);
+        findings.push_back({true, one_line(b.name), std::move(text)});
+    }
+    return findings;
+}
+
+}  // namespace tare::report::detail

@@ -1,0 +1,46 @@
+#pragma once
+// The table the console and Markdown reporters share, as formatted text cells. Building it once
+// keeps the two reporters' columns identical by construction; each reporter only lays it out.
+
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace tare::report::detail {
+
+enum class align { left, right };
+
+/// One column of the benchmark table, a cell per benchmark. A cell is a list of parts that a
+/// layout may align part by part down the column, so "1.25 µs ±  0.8%" lines up on its "±";
+/// a cell with fewer parts than the column's widest (an error, a "—") spans the whole column.
+struct column {
+    std::string header;
+    align alignment = align::right;
+    std::string separator;  // printed between a cell's parts
+    std::vector<std::vector<std::string>> cells;
+};
+
+/// The columns for `results`, in display order: benchmark, time/iter (mean ± half-width of the
+/// 95 % interval, relative), samples × iterations per sample, allocs/iter, bytes/iter, peak heap,
+/// faults/iter, then throughput only if some row declares it, then a column per user counter
+/// name (first-seen order) only if some row has counters, then the kinds of each row's warnings
+/// only if some row has warnings. Error rows show their kind in the time column and leave the
+/// figures blank: nothing was measured.
+std::vector<column> build_columns(const run_results& results);
+
+/// The run's context as display lines: tool version, executable, date; host, cpu, clock and loop
+/// overhead; whether allocation accounting was on. Empty fields are left out, not faked.
+std::vector<std::string> context_lines(const run_context& context);
+
+/// A warning or an error to list under the table.
+struct finding {
+    bool is_error = false;
+    std::string benchmark;
+    std::string text;  // a warning's message, or "<kind>: <message>" for an error
+};
+
+/// Every warning in benchmark order, then every error: errors last, where a reader's eye lands.
+std::vector<finding> collect_findings(const run_results& results);
+
+}  // namespace tare::report::detail

@@ -1,0 +1,144 @@
+// The JSON reporter: schema "tare/1" (CONTRACT.md section 4; every field in docs/json-schema.md).
+//
+// Keys come out in the contract's order (ordered_json keeps insertion order), contract fields
+// first and tare's additions after them in each object, so a reader diffing two files or
+// checking the contract sees the familiar shape first. Strictness is enforced here, not left to
+// the library: nlohmann::json would print NaN and infinity as null by accident of its dump
+// routine, and a future version or a different serializer might not; every double goes through
+// finite_or_null() so the rule "no NaN or infinity literals" holds by construction.
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/reporter.hpp"
+
+namespace tare::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json finite_or_null(double value) {
+    return std::isfinite(value) ? json(value) : json(nullptr);
+}
+
+json optional_number(const std::optional<double>& value) {
+    return value ? finite_or_null(*value) : json(nullptr);
+}
+
+json optional_number(const std::optional<std::int64_t>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+json context_object(const run_context& c) {
+    json out = json::object();
+    out["tare_version"] = c.tare_version;
+    out["executable"] = c.executable;
+    out["host"] = c.host;
+    out["date"] = c.date;
+    out["cpu"] = c.cpu;
+    out["num_cpus"] = c.num_cpus;
+    // tare additions
+    out["clock_overhead_ns"] = finite_or_null(c.clock_overhead_ns);
+    out["loop_overhead_ns"] = finite_or_null(c.loop_overhead_ns);
+    out["accounting"] = c.accounting;
+    return out;
+}
+
+json time_object(const time_summary& t) {
+    json out = json::object();
+    out["mean"] = finite_or_null(t.mean);
+    out["median"] = finite_or_null(t.median);
+    out["stddev"] = finite_or_null(t.stddev);
+    out["min"] = finite_or_null(t.min);
+    out["max"] = finite_or_null(t.max);
+    out["ci_low"] = finite_or_null(t.ci_low);
+    out["ci_high"] = finite_or_null(t.ci_high);
+    return out;
+}
+
+json outliers_object(const outlier_counts& o) {
+    json out = json::object();
+    out["low_severe"] = o.low_severe;
+    out["low_mild"] = o.low_mild;
+    out["high_mild"] = o.high_mild;
+    out["high_severe"] = o.high_severe;
+    return out;
+}
+
+json counters_object(const benchmark_result& b) {
+    // A name given twice keeps its first position and its last value, as a map would.
+    json out = json::object();
+    for (const auto& [name, value] : b.counters)
+        out[name] = finite_or_null(value);
+    return out;
+}
+
+json warnings_array(const benchmark_result& b) {
+    json out = json::array();
+    for (const auto& w : b.warnings)
+        out.push_back(json{{"kind", w.kind}, {"message", w.message}});
+    return out;
+}
+
+// A failed benchmark keeps every key, so readers see one shape, but its figures are null:
+// whatever the runner had gathered before the failure is not a measurement. Counters and
+// warnings stay, as containers, since a warning can explain the failure.
+json benchmark_object(const benchmark_result& b) {
+    const bool ok = !b.error;
+    const auto figure = [ok](json value) { return ok ? std::move(value) : json(nullptr); };
+
+    json samples_ns = json::array();
+    for (const double ns : b.samples_ns)
+        samples_ns.push_back(finite_or_null(ns));
+    json sample_iterations = json::array();
+    for (const auto& s : b.samples)
+        sample_iterations.push_back(s.iterations);
+    json throughput = json::object();
+    throughput["bytes_per_second"] = optional_number(b.bytes_per_second);
+    throughput["items_per_second"] = optional_number(b.items_per_second);
+
+    json out = json::object();
+    out["name"] = b.name;
+    out["iterations"] = figure(b.iterations);
+    out["time_ns"] = figure(time_object(b.time));
+    out["samples_ns"] = figure(std::move(samples_ns));
+    out["allocs_per_iter"] = figure(optional_number(b.allocs_per_iter));
+    out["bytes_per_iter"] = figure(optional_number(b.bytes_per_iter));
+    out["peak_live_bytes"] = figure(optional_number(b.peak_live_bytes));
+    out["retained_bytes_per_iter"] = figure(optional_number(b.retained_bytes_per_iter));
+    out["page_faults_per_iter"] = figure(optional_number(b.page_faults_per_iter));
+    out["counters"] = counters_object(b);
+    out["warnings"] = warnings_array(b);
+    out["error"] = ok ? json(nullptr) : json{{"kind", b.error->kind}, {"message", b.error->message}};
+    // tare additions
+    out["outliers"] = figure(outliers_object(b.outliers));
+    out["sample_iterations"] = figure(std::move(sample_iterations));
+    out["throughput"] = figure(std::move(throughput));
+    return out;
+}
+
+class json_reporter final : public reporter {
+public:
+    std::string render(const run_results& results) const override {
+        json root = json::object();
+        root["schema"] = "tare/1";
+        root["context"] = context_object(results.context);
+        root["benchmarks"] = json::array();
+        for (const auto& b : results.benchmarks)
+            root["benchmarks"].push_back(benchmark_object(b));
+        // Invalid UTF-8 in a name or message (an exception's what() can hold anything) becomes
+        // U+FFFD instead of throwing: a report with one odd character beats no report.
+        return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<reporter> make_json_reporter() {
+    return std::make_unique<json_reporter>();
+}
+
+}  // namespace tare::report

@@ -1,0 +1,138 @@
+// The Markdown reporter: a GitHub-flavoured table with the console's columns, for pasting into
+// a pull request. The source is padded to aligned columns too, because people read PR text
+// raw in review tools and terminals as often as rendered.
+//
+// Escaping: benchmark names go in code spans (a name like "sort<int>/64" would otherwise be
+// eaten as an HTML tag); free text escapes the characters GFM gives meaning to. In a table,
+// "|" must be escaped even inside a code span (GFM spec, "Tables" extension).
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "report/columns.hpp"
+#include "report/reporter.hpp"
+#include "report/units.hpp"
+
+namespace tare::report {
+namespace {
+
+using detail::align;
+using detail::column;
+
+bool is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Backslash-escapes GFM's inline syntax characters, and only where they would take effect, so
+// the raw text stays legible: "_" between word characters is never emphasis ("retained_growth"),
+// and "<" only opens HTML before a letter, "/", "!" or "?" (so "<0.001" stays as written).
+// Block syntax ("#", ">", "-" at a line's start) cannot occur: escaped text never starts a line.
+std::string escape_text(std::string_view text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        const bool inert_underscore = c == '_' && i > 0 && is_word_char(text[i - 1]) && is_word_char(next);
+        const bool inert_angle = c == '<' && !(std::isalpha(static_cast<unsigned char>(next)) ||
+                                               std::string_view("/!?").find(next) != std::string_view::npos);
+        const bool special = std::string_view("\\`*_<[]|~").find(c) != std::string_view::npos;
+        if (special && !inert_underscore && !inert_angle)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// A code span for `text`, padded with spaces when it starts or ends with a backtick, and with a
+// fence longer than any backtick run inside (CommonMark, "Code spans").
+std::string code(std::string_view text) {
+    std::size_t longest = 0;
+    std::size_t run = 0;
+    for (const char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+    std::string body;
+    for (const char c : text)
+        body += c == '|' ? std::string("\\|") : std::string(1, c);
+    return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string join_parts(const column& c, const std::vector<std::string>& parts) {
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text += (i > 0 ? c.separator : "") + parts[i];
+    return text;
+}
+
+std::string render_table(const std::vector<column>& columns, std::size_t rows) {
+    // cells[0] is the header row; benchmark names (column 0) become code spans.
+    std::vector<std::vector<std::string>> cells(rows + 1);
+    std::vector<std::size_t> widths(columns.size(), 3);  // "---" is the shortest delimiter
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        cells[0].push_back(escape_text(columns[i].header));
+        for (std::size_t row = 0; row < rows; ++row) {
+            const std::string text = join_parts(columns[i], columns[i].cells[row]);
+            cells[row + 1].push_back(i == 0 ? code(text) : escape_text(text));
+        }
+        for (const auto& line : cells)
+            widths[i] = std::max(widths[i], display_width(line[i]));
+    }
+    const auto line = [&](const std::vector<std::string>& row) {
+        std::string out = "|";
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const bool left = columns[i].alignment == align::left;
+            out += " " + (left ? pad_right(row[i], widths[i]) : pad_left(row[i], widths[i])) + " |";
+        }
+        return out + "\n";
+    };
+    std::string out = line(cells[0]);
+    out += "|";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const std::string dashes(widths[i] - 1, '-');
+        out += columns[i].alignment == align::left ? " :" + dashes + " |" : " " + dashes + ": |";
+    }
+    out += "\n";
+    for (std::size_t row = 1; row < cells.size(); ++row)
+        out += line(cells[row]);
+    return out;
+}
+
+class markdown_reporter final : public reporter {
+public:
+    std::string render(const run_results& results) const override {
+        // The context lines form one paragraph, held together by hard line breaks ("\" at the
+        // end of a line, GFM), which unlike two trailing spaces survive editors that trim.
+        const auto context = detail::context_lines(results.context);
+        std::string out;
+        for (std::size_t i = 0; i < context.size(); ++i) {
+            out += escape_text(context[i]) + (i + 1 < context.size() ? "\\\n" : "\n");
+        }
+        out += "\n";
+        if (results.benchmarks.empty()) {
+            out += "_No benchmarks ran._\n";
+            return out;
+        }
+        out += render_table(detail::build_columns(results), results.benchmarks.size());
+        const auto findings = detail::collect_findings(results);
+        if (!findings.empty())
+            out += "\n";
+        for (const auto& f : findings) {
+            out += std::string("- **") + (f.is_error ? "error" : "warning") + "** " + code(f.benchmark) +
+                   ": " + escape_text(f.text) + "\n";
+        }
+        return out;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<reporter> make_markdown_reporter() {
+    return std::make_unique<markdown_reporter>();
+}
+
+}  // namespace tare::report

@@ -1,0 +1,66 @@
+#pragma once
+// Number formatting shared by the human-facing reporters (console, markdown).
+//
+// One rule for every figure: three significant digits, scaled to the unit that keeps the
+// number between 1 and 999. Figures with a unit (durations, bytes, rates) keep trailing zeros
+// ("1.00 µs", "4.00 KiB") so a column of them reads at a fixed precision; bare counts drop them
+// ("1", "0.5", "12.3k") because "1.00 allocation per iteration" suggests a fraction that is not
+// there. Every formatter takes any double: NaN (a figure that could not be measured) prints as
+// the missing mark "—", infinities as "∞" / "-∞", without a unit, so no reporter needs its own
+// special cases. Machine output (JSON) never goes through here.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tare::report {
+
+/// What a cell shows for a figure that is absent or could not be measured.
+inline constexpr std::string_view missing_mark = "—";
+
+/// Per-iteration time in nanoseconds: "0.312 ns", "12.3 ns", "1.25 µs", "812 ms", "2.50 s".
+std::string format_duration(double ns);
+
+/// Bytes in binary units: "0 B", "40.5 B", "1023 B", "4.00 KiB", "1.00 MiB", "1.49 GiB".
+/// Below 1 KiB the value is a count of bytes, so it prints like a count ("48 B", not "48.0 B").
+std::string format_bytes(double bytes);
+
+/// A count or ratio, trailing zeros dropped: "0", "17", "0.5", "1.06", "12.3k", "4.5M", "1.2G".
+/// Magnitudes below 0.001 print as "<0.001": nonzero, but too small to matter at this width.
+std::string format_count(double value);
+
+/// Bytes per second in binary units: "512 B/s", "1.49 GiB/s".
+std::string format_byte_rate(double bytes_per_second);
+
+/// Items per second with SI suffixes and fixed precision: "17.0 items/s", "12.3M items/s".
+std::string format_item_rate(double items_per_second);
+
+/// A value already in percent: one decimal below 100, none from 100 on: "0.8%", "12.5%", "250%".
+std::string format_percent(double percent);
+
+/// Half-width of the interval [low, high] relative to `mean`, in percent; the missing mark when
+/// it cannot be computed (a mean of 0 or a non-finite input).
+std::string format_relative_half_width(double mean, double low, double high);
+
+/// `format(*value)`, or the missing mark when the optional is empty.
+template <class T, class Format>
+std::string format_or_missing(const std::optional<T>& value, Format format) {
+    return value ? format(*value) : std::string(missing_mark);
+}
+
+/// Columns a terminal uses for `text`: one per code point, so "µs" is 2 wide although it is 3
+/// bytes. East Asian wide characters and combining marks are not special-cased: benchmark
+/// names and tare's own units do not use them, and a full wcwidth table is not worth carrying.
+std::size_t display_width(std::string_view text);
+
+/// `text` right-aligned (padded on the left) to `width` display columns.
+std::string pad_left(std::string_view text, std::size_t width);
+/// `text` left-aligned (padded on the right) to `width` display columns.
+std::string pad_right(std::string_view text, std::size_t width);
+
+/// `text` on one line: control characters (newline, tab, ...) become spaces, so a multi-line
+/// exception message or an odd benchmark name cannot break a table or a one-line-per-finding list.
+std::string one_line(std::string_view text);
+
+}  // namespace tare::report

@@ -1,0 +1,28 @@
+# Configures, builds and runs the consumer project in one mode; fails on any step.
+# -D MODE=... -D SOURCE=<tare source> -D WORK=<scratch dir> [-D PREFIX=<install prefix>]
+file(REMOVE_RECURSE ${WORK})
+set(args -S ${SOURCE}/test/consumer/project -B ${WORK} -DCMAKE_BUILD_TYPE=Release
+         -DTARE_CONSUMER_MODE=${MODE} -DTARE_SOURCE_DIR=${SOURCE})
+if(PREFIX)
+  list(APPEND args -DCMAKE_PREFIX_PATH=${PREFIX})
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} ${args} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "configuring the ${MODE} consumer failed")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK} -j 2 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "building the ${MODE} consumer failed")
+endif()
+execute_process(COMMAND ${WORK}/my_bench --min-time=0.01 --json=${WORK}/out.json RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the ${MODE} consumer's benchmark exited with ${rc}")
+endif()
+file(READ ${WORK}/out.json json)
+string(JSON schema GET "${json}" schema)
+string(JSON name GET "${json}" benchmarks 0 name)
+if(NOT schema STREQUAL "tare/1" OR NOT name STREQUAL "fill/16")
+  message(FATAL_ERROR "unexpected results from the ${MODE} consumer: ${schema} ${name}")
+endif()

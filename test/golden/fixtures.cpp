@@ -1,0 +1,226 @@
+#include "golden/fixtures.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace tare::golden {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kib = 1024.0;
+constexpr double mib = 1024.0 * 1024.0;
+
+// Relative deviation of successive samples from the mean: a fixed, unremarkable spread.
+constexpr std::array<double, 10> wobble = {-0.8, 0.3, -0.2, 1.0, 0.1, -0.5, 0.6, -0.4, 0.2, -0.3};
+
+// x rounded to a multiple of 10^exponent, computed so the result is the double nearest that
+// decimal and prints short in JSON ("12.3412", not "12.341200000000001").
+double round_to(double x, int exponent) {
+    const double scale = std::pow(10.0, std::abs(exponent));
+    return exponent >= 0 ? std::round(x / scale) * scale : std::round(x * scale) / scale;
+}
+
+int digits_exponent(double x) {
+    return static_cast<int>(std::floor(std::log10(x)));
+}
+
+run_context typical_context(std::string executable) {
+    run_context c;
+    c.tare_version = "0.1.0";
+    c.executable = std::move(executable);
+    c.host = "ci-runner-7";
+    c.date = "2024-05-01T12:00:00Z";
+    c.cpu = "AMD EPYC 7B13 64-Core Processor";
+    c.num_cpus = 8;
+    c.clock_overhead_ns = 18.2;
+    c.loop_overhead_ns = 0.312;
+    c.accounting = true;
+    return c;
+}
+
+// Fills samples and summary from per-sample iteration counts and a mean per-iteration time.
+// The summary is computed from the samples (normal-approximation interval), so the figures a
+// reporter prints agree with the samples it lists.
+void fill_times(benchmark_result& b, double mean_ns, double spread,
+                const std::vector<std::uint64_t>& iterations) {
+    const int exponent = digits_exponent(mean_ns) - 3;  // samples carry four significant digits
+    std::uint64_t before = 0;
+    for (std::size_t i = 0; i < iterations.size(); ++i) {
+        const double ns = round_to(mean_ns * (1 + spread * wobble[i % wobble.size()]), exponent);
+        b.samples_ns.push_back(ns);
+        sample s;
+        s.iterations = iterations[i];
+        s.elapsed_ns = ns * static_cast<double>(iterations[i]);
+        s.iterations_before = before;
+        before += iterations[i];
+        b.samples.push_back(s);
+    }
+    b.iterations = before;
+
+    const auto n = static_cast<double>(b.samples_ns.size());
+    std::vector<double> sorted = b.samples_ns;
+    std::sort(sorted.begin(), sorted.end());
+    double sum = 0;
+    for (const double x : sorted)
+        sum += x;
+    const double mean = sum / n;
+    double squares = 0;
+    for (const double x : sorted)
+        squares += (x - mean) * (x - mean);
+    const double stddev = std::sqrt(squares / (n - 1));
+    const std::size_t mid = sorted.size() / 2;
+    const double median = sorted.size() % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    const double half_width = 1.96 * stddev / std::sqrt(n);
+
+    const int shown = exponent - 2;
+    b.time = {round_to(mean, shown),
+              round_to(median, shown),
+              round_to(stddev, shown),
+              sorted.front(),
+              sorted.back(),
+              round_to(mean - half_width, shown),
+              round_to(mean + half_width, shown)};
+}
+
+benchmark_result timed(std::string name, double mean_ns, double spread, std::size_t samples,
+                       std::uint64_t iterations_per_sample) {
+    benchmark_result b;
+    b.name = std::move(name);
+    fill_times(b, mean_ns, spread, std::vector<std::uint64_t>(samples, iterations_per_sample));
+    return b;
+}
+
+void set_memory(benchmark_result& b, double allocs, double bytes, std::int64_t peak, double retained,
+                double faults) {
+    b.allocs_per_iter = allocs;
+    b.bytes_per_iter = bytes;
+    b.peak_live_bytes = peak;
+    b.retained_bytes_per_iter = retained;
+    b.page_faults_per_iter = faults;
+}
+
+}  // namespace
+
+run_results typical_run() {
+    run_results run;
+    run.context = typical_context("./build/examples/round_trip_bench");
+
+    auto crc = timed("crc32/64", 12.34, 0.01, 8, 2'000'000);
+    set_memory(crc, 0, 0, 0, 0, 0);
+    crc.bytes_per_second = 64 / (crc.time.mean * 1e-9);
+    crc.outliers.high_mild = 1;
+
+    auto round_trip = timed("round_trip/1000", 1253.7, 0.008, 8, 16'000);
+    set_memory(round_trip, 1, 4 * kib, 4096, 0, 0);
+    round_trip.items_per_second = 1000 / (round_trip.time.mean * 1e-9);
+    round_trip.counters = {{"ratio", 0.4375}};
+
+    auto write = timed("parquet/write_file", 812.4e6, 0.02, 8, 1);
+    set_memory(write, 1843, 90 * mib, 85 * 1024 * 1024, 0, 21504);
+    write.counters = {{"rows", 1e6}, {"pages", 128}};
+    write.outliers.high_severe = 1;
+
+    run.benchmarks = {std::move(crc), std::move(round_trip), std::move(write)};
+    return run;
+}
+
+run_results findings_run() {
+    run_results run;
+    run.context = typical_context("./build/examples/cases");
+
+    auto growing = timed("parquet/round_trip/growing", 14.93e6, 0.03, 10, 4);
+    set_memory(growing, 212, 9.63e6, 602LL * 1024 * 1024, 6.02 * mib, 1540);
+    growing.warnings.push_back({"retained_growth",
+                                "live heap grows by 6.02 MiB per iteration (peak 602 MiB): the timed loop "
+                                "keeps what it allocates"});
+
+    auto cleared = timed("parquet/round_trip/cleared", 14.21e6, 0.02, 10, 4);
+    set_memory(cleared, 212, 9.63e6, 85LL * 1024 * 1024, 0, 12);
+
+    auto fresh = timed("copy/fresh_256MiB", 57.3e6, 0.015, 10, 1);
+    set_memory(fresh, 1, 256 * mib, 256LL * 1024 * 1024, 0, 65536);
+    fresh.warnings.push_back({"fresh_memory",
+                              "65.5k page faults per iteration: each iteration maps fresh memory, so the "
+                              "kernel zeroing pages is timed with the copy"});
+
+    auto reused = timed("copy/reused_256MiB", 11.2e6, 0.01, 10, 1);
+    set_memory(reused, 0, 0, 0, 0, 0);
+
+    benchmark_result noisy;
+    noisy.name = "hash/noisy";
+    std::vector<std::uint64_t> ramp;
+    for (std::uint64_t i = 1; i <= 20; ++i)
+        ramp.push_back(i * 1000);
+    fill_times(noisy, 83.1, 0.35, ramp);
+    set_memory(noisy, 0, 0, 0, 0, 0.0012);
+    noisy.outliers.high_mild = 3;
+    noisy.outliers.high_severe = 3;
+    noisy.warnings.push_back({"noisy",
+                              "6 of 20 samples are outliers; the interval is too wide to compare against: "
+                              "rerun on a quieter machine"});
+
+    benchmark_result corrupt;
+    corrupt.name = "decode/corrupt_footer";
+    corrupt.error = error_info{"exception",
+                               "parquet::ParquetException: bad magic number in footer\n"
+                               "  while reading column chunk 3"};
+
+    run.benchmarks = {std::move(growing), std::move(cleared), std::move(fresh),
+                      std::move(reused),  std::move(noisy),   std::move(corrupt)};
+    return run;
+}
+
+run_results accounting_off_run() {
+    run_results run;
+    run.context = typical_context("./build/bench/containers");
+    run.context.accounting = false;
+    run.benchmarks = {timed("vector/push_back/1000", 2314.0, 0.01, 10, 4096),
+                      timed("map/insert/1000", 48.7e3, 0.02, 10, 256)};
+    return run;
+}
+
+run_results non_finite_run() {
+    run_results run;
+    run.context = typical_context("./build/test/degenerate");
+    run.context.loop_overhead_ns = nan;  // calibration failed
+
+    auto broken = timed("degenerate/infinite", 40.0, 0.05, 4, 100);
+    broken.samples_ns[2] = inf;
+    broken.time.max = inf;
+    broken.time.ci_high = inf;
+    broken.time.stddev = nan;
+    set_memory(broken, 0.0004, 40.5, 4096, nan, 0);
+    broken.bytes_per_second = inf;
+    broken.counters = {{"hit_rate", nan}, {"delta", -3.5}, {"overflow", -inf}, {"tiny", 0.0004}};
+
+    auto zero = timed("degenerate/zero", 1.0, 0, 4, 1000);
+    for (double& ns : zero.samples_ns)
+        ns = 0;
+    zero.time = {};
+    set_memory(zero, 0, 0, 0, -12.5, 0);
+    zero.items_per_second = inf;
+    zero.counters = {{"delta", 0}};
+
+    run.benchmarks = {std::move(broken), std::move(zero)};
+    return run;
+}
+
+run_results empty_run() {
+    run_results run;
+    run.context = typical_context("./build/examples/round_trip_bench");
+    return run;
+}
+
+std::vector<named_fixture> all_fixtures() {
+    return {{"typical", typical_run},
+            {"findings", findings_run},
+            {"accounting_off", accounting_off_run},
+            {"non_finite", non_finite_run},
+            {"empty", empty_run}};
+}
+
+}  // namespace tare::golden

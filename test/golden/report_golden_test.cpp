@@ -1,0 +1,221 @@
+// Golden tests of the reporters: every fixture through every reporter, compared with reviewed
+// output in test/golden/approved/. Rerun with TARE_APPROVE=1 after reviewing a received file.
+// The remaining tests check properties a golden file cannot state: JSON strictness and key
+// order, column alignment, and the scrubber.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "golden/fixtures.hpp"
+#include "golden/golden.hpp"
+#include "report/reporter.hpp"
+#include "report/units.hpp"
+
+namespace tare::golden {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
+    std::vector<std::string> keys;
+    for (const auto& item : object.items())
+        keys.push_back(item.key());
+    return keys;
+}
+
+// The contract's keys, in its order (CONTRACT.md section 4); tare's additions may follow.
+void expect_prefix(const std::vector<std::string>& keys, const std::vector<std::string>& contract) {
+    ASSERT_GE(keys.size(), contract.size());
+    EXPECT_EQ(
+        std::vector<std::string>(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(contract.size())),
+        contract);
+}
+
+TEST(report_golden, every_fixture_through_every_reporter) {
+    const auto console = report::make_console_reporter();
+    const auto markdown = report::make_markdown_reporter();
+    const auto json_out = report::make_json_reporter();
+    for (const auto& fixture : all_fixtures()) {
+        SCOPED_TRACE(fixture.name);
+        const run_results results = fixture.make();
+        expect_matches_approved(fixture.name + ".console.txt", console->render(results));
+        expect_matches_approved(fixture.name + ".md", markdown->render(results));
+        expect_matches_approved(fixture.name + ".json", json_out->render(results));
+    }
+}
+
+TEST(report_golden, json_is_strict_for_every_fixture) {
+    const auto reporter = report::make_json_reporter();
+    for (const auto& fixture : all_fixtures()) {
+        SCOPED_TRACE(fixture.name);
+        const std::string text = reporter->render(fixture.make());
+        EXPECT_EQ(text.back(), '\n');
+        EXPECT_EQ(text.find("NaN"), std::string::npos);
+        EXPECT_EQ(text.find("Infinity"), std::string::npos);
+        const json parsed = json::parse(text);  // throws, failing the test, on non-strict JSON
+        EXPECT_EQ(parsed.at("schema"), "tare/1");
+    }
+}
+
+TEST(report_golden, json_non_finite_figures_are_null) {
+    const run_results run = non_finite_run();
+    const json root = json::parse(report::make_json_reporter()->render(run));
+    EXPECT_TRUE(root.at("context").at("loop_overhead_ns").is_null());
+    const json& broken = root.at("benchmarks").at(0);
+    EXPECT_TRUE(broken.at("time_ns").at("max").is_null());
+    EXPECT_TRUE(broken.at("time_ns").at("ci_high").is_null());
+    EXPECT_TRUE(broken.at("time_ns").at("stddev").is_null());
+    EXPECT_DOUBLE_EQ(broken.at("time_ns").at("mean").get<double>(), run.benchmarks[0].time.mean);
+    EXPECT_TRUE(broken.at("samples_ns").at(2).is_null());
+    EXPECT_TRUE(broken.at("retained_bytes_per_iter").is_null());
+    EXPECT_TRUE(broken.at("counters").at("hit_rate").is_null());
+    EXPECT_TRUE(broken.at("counters").at("overflow").is_null());
+    EXPECT_DOUBLE_EQ(broken.at("counters").at("delta").get<double>(), -3.5);
+    EXPECT_TRUE(broken.at("throughput").at("bytes_per_second").is_null());
+    const json& zero = root.at("benchmarks").at(1);
+    EXPECT_DOUBLE_EQ(zero.at("retained_bytes_per_iter").get<double>(), -12.5);
+    EXPECT_TRUE(zero.at("throughput").at("items_per_second").is_null());
+}
+
+TEST(report_golden, json_keys_follow_the_contract_order) {
+    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter()->render(findings_run()));
+    expect_prefix(keys_of(root), {"schema", "context", "benchmarks"});
+    expect_prefix(keys_of(root.at("context")),
+                  {"tare_version", "executable", "host", "date", "cpu", "num_cpus"});
+    for (const auto& b : root.at("benchmarks")) {
+        expect_prefix(keys_of(b), {"name", "iterations", "time_ns", "samples_ns", "allocs_per_iter",
+                                   "bytes_per_iter", "peak_live_bytes", "retained_bytes_per_iter",
+                                   "page_faults_per_iter", "counters", "warnings", "error"});
+        if (b.at("time_ns").is_object()) {
+            expect_prefix(keys_of(b.at("time_ns")),
+                          {"mean", "median", "stddev", "min", "max", "ci_low", "ci_high"});
+        }
+    }
+}
+
+TEST(report_golden, json_error_row_keeps_name_and_error_and_nulls_figures) {
+    const json root = json::parse(report::make_json_reporter()->render(findings_run()));
+    const json& failed = root.at("benchmarks").back();
+    EXPECT_EQ(failed.at("name"), "decode/corrupt_footer");
+    EXPECT_EQ(failed.at("error").at("kind"), "exception");
+    EXPECT_NE(failed.at("error").at("message").get<std::string>().find('\n'), std::string::npos);
+    EXPECT_TRUE(failed.at("iterations").is_null());
+    EXPECT_TRUE(failed.at("time_ns").is_null());
+    EXPECT_TRUE(failed.at("samples_ns").is_null());
+    EXPECT_TRUE(failed.at("allocs_per_iter").is_null());
+    EXPECT_TRUE(root.at("benchmarks").at(0).at("error").is_null());
+}
+
+TEST(report_golden, json_survives_invalid_utf8) {
+    run_results run = typical_run();
+    run.benchmarks[0].name = "bad\xff/name";
+    const std::string text = report::make_json_reporter()->render(run);
+    EXPECT_EQ(json::parse(text).at("benchmarks").at(0).at("name"), "bad\xEF\xBF\xBD/name");
+}
+
+// Every table line has the same display width, and the "±" and "×" of multi-part cells sit in
+// one column: alignment is by display width although "µs", "±" and "—" are multi-byte.
+TEST(report_golden, console_table_is_aligned_by_display_width) {
+    for (const auto& make : {typical_run, accounting_off_run, non_finite_run}) {
+        const auto lines = lines_of(report::make_console_reporter()->render(make()));
+        const auto header = std::find_if(lines.begin(), lines.end(),
+                                         [](const std::string& l) { return l.rfind("benchmark", 0) == 0; });
+        ASSERT_NE(header, lines.end());
+        const auto end = std::find(header, lines.end(), std::string());
+        const auto column_of = [](const std::string& line, std::string_view mark) {
+            return report::display_width(std::string_view(line).substr(0, line.find(mark)));
+        };
+        for (auto line = header; line != end; ++line) {
+            EXPECT_EQ(report::display_width(*line), report::display_width(*header)) << *line;
+            if (line - header >= 2) {
+                EXPECT_EQ(column_of(*line, "±"), column_of(header[2], "±")) << *line;
+                EXPECT_EQ(column_of(*line, "×"), column_of(header[2], "×")) << *line;
+            }
+        }
+    }
+}
+
+TEST(report_golden, console_lists_findings_warnings_first_then_errors) {
+    const auto lines = lines_of(report::make_console_reporter()->render(findings_run()));
+    ASSERT_GE(lines.size(), 4U);
+    EXPECT_EQ(lines[lines.size() - 4].rfind("warning: parquet/round_trip/growing: live heap grows", 0), 0U);
+    EXPECT_EQ(
+        lines.back(),
+        "error: decode/corrupt_footer: exception: parquet::ParquetException: bad magic number in footer "
+        "while reading column chunk 3");
+}
+
+TEST(report_golden, scrub_replaces_volatile_context) {
+    run_results run = typical_run();
+    run.context.tare_version = "1.4.2-rc1";
+    run.context.executable = "/home/someone/build/bench_x";
+    run.context.host = "laptop.local";
+    run.context.cpu = "Apple M3 Max";
+    run.context.date = "2031-12-24T23:59:59.123+01:00";
+    run.context.num_cpus = 1;
+    for (const auto& reporter :
+         {report::make_console_reporter(), report::make_markdown_reporter(), report::make_json_reporter()}) {
+        const std::string scrubbed = scrub(reporter->render(run));
+        for (const char* volatile_text :
+             {"1.4.2", "/home/someone", "laptop.local", "Apple M3", "2031", "18.2"}) {
+            EXPECT_EQ(scrubbed.find(volatile_text), std::string::npos) << volatile_text << "\n" << scrubbed;
+        }
+        EXPECT_EQ(scrub(scrubbed), scrubbed);  // idempotent
+    }
+    const std::string expected_context =
+        "tare <version> · <executable> · <date>\n"
+        "host <host> · cpu <cpu> · <n> cpus · clock <clock> · loop overhead <loop>\n"
+        "accounting: on\n\nbenchmark";
+    EXPECT_EQ(scrub(report::make_console_reporter()->render(run)).substr(0, expected_context.size()),
+              expected_context);
+    const json scrubbed_json = json::parse(scrub(report::make_json_reporter()->render(run)));
+    EXPECT_EQ(scrubbed_json.at("context").at("host"), "<host>");
+    EXPECT_EQ(scrubbed_json.at("context").at("num_cpus"), "<num_cpus>");
+    EXPECT_EQ(scrubbed_json.at("benchmarks").at(0).at("name"), "crc32/64");
+}
+
+bool approving() {
+    const char* value = std::getenv("TARE_APPROVE");
+    return value != nullptr && std::string_view(value) == "1";
+}
+
+TEST(report_golden, harness_reports_a_missing_approved_file) {
+    if (approving())
+        GTEST_SKIP() << "approving: the harness writes, not compares";
+    const std::string name = "harness_selftest_missing.txt";
+    EXPECT_NONFATAL_FAILURE(expect_matches_approved(name, "anything\n"), "no approved output");
+    const auto received = golden_dir() / "received" / name;
+    EXPECT_TRUE(std::filesystem::exists(received));
+    std::filesystem::remove(received);
+}
+
+TEST(report_golden, harness_points_at_the_first_difference) {
+    if (approving())
+        GTEST_SKIP() << "approving: the harness writes, not compares";
+    const std::string approved = report::make_console_reporter()->render(empty_run());
+    std::string changed = approved;
+    changed.replace(changed.find("no benchmarks"), 2, "NO");
+    EXPECT_NONFATAL_FAILURE(expect_matches_approved("empty.console.txt", changed),
+                            "first difference at line 5");
+    std::filesystem::remove(golden_dir() / "received" / "empty.console.txt");
+}
+
+}  // namespace
+}  // namespace tare::golden

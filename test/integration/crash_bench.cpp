@@ -1,0 +1,53 @@
+// Benchmarks that crash, abort, hang or throw, beside one that works: with --isolate each
+// failure must become its own error row while the others still run.
+#include <tare/tare.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+static void works(tare::State& state) {
+    int x = 0;
+    for (auto _ : state) {
+        tare::do_not_optimize(++x);
+    }
+}
+TARE_BENCHMARK(works);
+
+static void segfaults(tare::State& state) {
+    for (auto _ : state) {
+        std::raise(SIGSEGV);
+    }
+}
+TARE_BENCHMARK(segfaults);
+
+static void aborts(tare::State& state) {
+    for (auto _ : state) {
+        std::abort();
+    }
+}
+TARE_BENCHMARK(aborts);
+
+static void hangs(tare::State& state) {
+    for (auto _ : state) {
+        std::this_thread::sleep_for(std::chrono::hours(1));
+    }
+}
+TARE_BENCHMARK(hangs);
+
+static void throws(tare::State& state) {
+    for (auto _ : state) {
+        throw std::logic_error("invariant broken");
+    }
+}
+TARE_BENCHMARK(throws);
+
+static void works_too(tare::State& state) {
+    int x = 0;
+    for (auto _ : state) {
+        tare::do_not_optimize(--x);
+    }
+}
+TARE_BENCHMARK(works_too);

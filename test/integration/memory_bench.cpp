@@ -1,0 +1,258 @@
+// Bodies whose memory behaviour is known exactly; memory_figures_test checks that tare
+// reports precisely that. Every figure here is ground truth, not an estimate.
+#include <malloc.h>
+#include <tare/tare.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <new>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using alloc_fn = void* (*)(std::size_t);
+using free_fn = void (*)(void*);
+
+struct entry_point {
+    const char* name;
+    alloc_fn make;
+    free_fn release;
+    int allocs_per_block;     // allocation calls one block costs
+    std::size_t extra_bytes;  // bytes requested beyond the block's size
+};
+
+void c_free(void* p) { std::free(p); }
+
+const entry_point entry_points[] = {
+    {"malloc", [](std::size_t s) { return std::malloc(s); }, c_free, 1, 0},
+    {"calloc", [](std::size_t s) { return std::calloc(1, s); }, c_free, 1, 0},
+    {"realloc_null", [](std::size_t s) { return std::realloc(nullptr, s); }, c_free, 1, 0},
+    // malloc(1) then realloc to s: two calls, 1 + s bytes.
+    {"realloc_grow",
+     [](std::size_t s) {
+         void* p = std::malloc(1);
+         tare::do_not_optimize(p);
+         return std::realloc(p, s);
+     },
+     c_free, 2, 1},
+    {"aligned_alloc", [](std::size_t s) { return std::aligned_alloc(64, s); }, c_free, 1, 0},
+    {"posix_memalign",
+     [](std::size_t s) {
+         void* p = nullptr;
+         return posix_memalign(&p, 64, s) == 0 ? p : nullptr;
+     },
+     c_free, 1, 0},
+    {"memalign", [](std::size_t s) { return memalign(128, s); }, c_free, 1, 0},
+    {"valloc", [](std::size_t s) { return valloc(s); }, c_free, 1, 0},
+    {"new", [](std::size_t s) { return ::operator new(s); }, [](void* p) { ::operator delete(p); }, 1, 0},
+    {"new_array", [](std::size_t s) { return static_cast<void*>(new char[s]); },
+     [](void* p) { delete[] static_cast<char*>(p); }, 1, 0},
+    {"new_nothrow", [](std::size_t s) { return ::operator new(s, std::nothrow); },
+     [](void* p) { ::operator delete(p, std::nothrow); }, 1, 0},
+    {"new_aligned", [](std::size_t s) { return ::operator new(s, std::align_val_t{256}); },
+     [](void* p) { ::operator delete(p, std::align_val_t{256}); }, 1, 0},
+    {"new_array_aligned", [](std::size_t s) { return ::operator new[](s, std::align_val_t{64}); },
+     [](void* p) { ::operator delete[](p, std::align_val_t{64}); }, 1, 0},
+};
+
+void register_entry_points() {
+    for (const entry_point& e : entry_points) {
+        auto* b = tare::register_benchmark(std::string("alloc_") + e.name, [e](tare::State& state) {
+            const auto k = static_cast<std::size_t>(state.arg(0));
+            const auto s = static_cast<std::size_t>(state.arg(1));
+            std::vector<void*> blocks(k);  // setup: not counted
+            for (auto _ : state) {
+                for (std::size_t i = 0; i < k; ++i) {
+                    blocks[i] = e.make(s);
+                    tare::do_not_optimize(blocks[i]);
+                }
+                for (std::size_t i = 0; i < k; ++i) {
+                    e.release(blocks[i]);
+                }
+            }
+        });
+        for (std::int64_t k : {0, 1, 3, 17}) {
+            for (std::int64_t s : {1, 24, 4096, 1 << 20}) {
+                b->args({k, s});
+            }
+        }
+        b->iterations(8)->samples(3);
+    }
+}
+
+[[maybe_unused]] const bool registered = (register_entry_points(), true);
+
+// Setup allocates and touches 128 MiB; the body makes one 24-byte allocation.
+void setup_128mib(tare::State& state) {
+    std::vector<char> big(std::size_t{128} << 20, 1);
+    for (auto _ : state) {
+        void* p = std::malloc(24);
+        tare::do_not_optimize(p);
+        std::free(p);
+    }
+    tare::do_not_optimize(big.data());
+}
+TARE_BENCHMARK(setup_128mib)->iterations(50)->samples(5);
+
+// Frees memory the setup allocated: foreign to the region, it lowers no figure.
+void frees_setup_memory(tare::State& state) {
+    std::vector<void*> setup(2000);
+    for (auto& p : setup) {
+        p = std::malloc(4096);
+    }
+    std::size_t next = 0;
+    for (auto _ : state) {
+        std::free(setup[next++]);
+        void* p = std::malloc(100);
+        tare::do_not_optimize(p);
+        std::free(p);
+    }
+    for (; next < setup.size(); ++next) {
+        std::free(setup[next]);
+    }
+}
+TARE_BENCHMARK(frees_setup_memory)->iterations(100)->samples(5);
+
+// Holds 3 x 1 MiB live at once.
+void peak_3mib(tare::State& state) {
+    for (auto _ : state) {
+        void* a = std::malloc(1 << 20);
+        void* b = std::malloc(1 << 20);
+        void* c = std::malloc(1 << 20);
+        tare::do_not_optimize(a);
+        tare::do_not_optimize(b);
+        tare::do_not_optimize(c);
+        std::free(a);
+        std::free(b);
+        std::free(c);
+    }
+}
+TARE_BENCHMARK(peak_3mib)->iterations(10)->samples(5);
+
+// Keeps a 4096-byte block per iteration on an intrusive list: retained 4096 B/iter exactly.
+void leak_list(tare::State& state) {
+    void* head = nullptr;
+    for (auto _ : state) {
+        void* block = std::malloc(4096);
+        std::memcpy(block, &head, sizeof head);
+        head = block;
+    }
+    while (head != nullptr) {
+        void* next = nullptr;
+        std::memcpy(&next, head, sizeof next);
+        std::free(head);
+        head = next;
+    }
+}
+TARE_BENCHMARK(leak_list)->iterations(100)->samples(20);
+
+// Seed case 000's bug: the buffer is cleared outside the loop, so it grows forever.
+void vector_never_cleared(tare::State& state) {
+    std::vector<char> out;
+    const std::string chunk(4096, 'x');
+    out.clear();  // the bug: outside the loop
+    for (auto _ : state) {
+        out.insert(out.end(), chunk.begin(), chunk.end());
+        tare::do_not_optimize(out.data());
+    }
+}
+TARE_BENCHMARK(vector_never_cleared)->iterations(100)->samples(20);
+
+// The fix: cleared inside the loop.
+void vector_cleared_inside(tare::State& state) {
+    std::vector<char> out;
+    const std::string chunk(4096, 'x');
+    for (auto _ : state) {
+        out.clear();
+        out.insert(out.end(), chunk.begin(), chunk.end());
+        tare::do_not_optimize(out.data());
+    }
+}
+TARE_BENCHMARK(vector_cleared_inside)->iterations(100)->samples(20);
+
+// A fresh 64 MiB buffer filled each iteration, against a resident one.
+void fresh_64mib(tare::State& state) {
+    const std::size_t size = std::size_t{64} << 20;
+    for (auto _ : state) {
+        char* p = static_cast<char*>(std::malloc(size));
+        std::memset(p, 1, size);
+        tare::do_not_optimize(p);
+        std::free(p);
+    }
+}
+TARE_BENCHMARK(fresh_64mib)->iterations(2)->samples(3);
+
+void resident_64mib(tare::State& state) {
+    const std::size_t size = std::size_t{64} << 20;
+    std::vector<char> buffer(size, 0);
+    for (auto _ : state) {
+        std::memset(buffer.data(), 1, size);
+        tare::do_not_optimize(buffer.data());
+    }
+}
+TARE_BENCHMARK(resident_64mib)->iterations(2)->samples(3);
+
+// glibc allocates TLS bookkeeping the first time a thread stack is created and caches the
+// stack after the thread ends; setup starts and joins n threads so that both bodies below
+// run on cached stacks and differ only in what their threads allocate.
+void prime_thread_stacks(std::size_t n) {
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < n; ++t) {
+        threads.emplace_back([] {});
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+}
+
+// Threads started inside the loop: each makes 10 allocations of 32 bytes.
+void threads_allocating(tare::State& state) {
+    const auto n = static_cast<std::size_t>(state.arg(0));
+    prime_thread_stacks(n);
+    std::vector<std::thread> threads;
+    threads.reserve(n);
+    for (auto _ : state) {
+        for (std::size_t t = 0; t < n; ++t) {
+            threads.emplace_back([] {
+                for (int i = 0; i < 10; ++i) {
+                    void* p = std::malloc(32);
+                    tare::do_not_optimize(p);
+                    std::free(p);
+                }
+            });
+        }
+        for (auto& t : threads) {
+            t.join();
+        }
+        threads.clear();
+    }
+}
+TARE_BENCHMARK(threads_allocating)->arg(4)->arg(8)->iterations(5)->samples(3);
+
+void threads_idle(tare::State& state) {
+    const auto n = static_cast<std::size_t>(state.arg(0));
+    prime_thread_stacks(n);
+    std::vector<std::thread> threads;
+    threads.reserve(n);
+    for (auto _ : state) {
+        for (std::size_t t = 0; t < n; ++t) {
+            threads.emplace_back([] {});
+        }
+        for (auto& t : threads) {
+            t.join();
+        }
+        threads.clear();
+    }
+}
+TARE_BENCHMARK(threads_idle)->arg(4)->arg(8)->iterations(5)->samples(3);
+
+}  // namespace

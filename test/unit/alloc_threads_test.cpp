@@ -1,0 +1,286 @@
+// Allocations by threads other than the region's owner: counted, and their frees of the
+// owner's blocks (and the owner's of theirs) kept in `live`.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "alloc/accounting.hpp"
+
+namespace {
+
+namespace alloc = tare::alloc;
+
+// ---- Which build is this? ----------------------------------------------------------------
+
+// As src/alloc/sources.cmake decides: no interposer with ASan or MSan, nor with Clang's TSan.
+#if defined(__clang__)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define TARE_TEST_OWN_MALLOC_SANITIZER 1
+#endif
+#elif defined(__SANITIZE_ADDRESS__)
+#define TARE_TEST_OWN_MALLOC_SANITIZER 1  // GCC's TSan keeps the interposer
+#endif
+
+/// In a build without the interposer (src/alloc/sources.cmake) there is nothing to count:
+/// every test is skipped, saying why. In any other build the interposer must be active, and
+/// its absence fails every test rather than skipping it.
+class interposer_environment : public testing::Environment {
+public:
+    void SetUp() override {
+#if defined(TARE_TEST_OWN_MALLOC_SANITIZER)
+        ASSERT_EQ(tare::alloc::availability_status(), tare::alloc::availability::not_built);
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+#else
+        ASSERT_EQ(tare::alloc::availability_status(), tare::alloc::availability::active)
+            << "the interposer is linked but not what the process calls (under valgrind, run "
+               "with --soname-synonyms=somalloc=nouserintercepts)";
+#endif
+    }
+};
+const testing::Environment* const interposer_check =
+    testing::AddGlobalTestEnvironment(new interposer_environment);
+
+inline void escape(void* p) {
+    asm volatile("" : : "g"(p) : "memory");
+}
+
+constexpr std::size_t max_threads = 8;
+constexpr std::size_t per_thread = 10;
+constexpr std::size_t block = 32;
+
+void ten_allocations() {
+    std::array<void*, per_thread> blocks{};
+    for (void*& p : blocks) {
+        p = std::malloc(block);
+        escape(p);
+    }
+    for (void* p : blocks)
+        std::free(p);
+}
+
+void nothing() {}
+
+/// A region in which `n` threads are started, run `body`, and are joined; the counters at the
+/// end. std::thread's own allocations (its state object, glibc's thread bookkeeping) are in
+/// the figures, which is why callers compare against a control that differs only in `body`.
+alloc::counters region_with_threads(std::size_t n, void (*body)()) {
+    std::array<std::thread, max_threads> threads;
+    alloc::region_begin();
+    for (std::size_t i = 0; i < n; ++i)
+        threads[i] = std::thread(body);
+    for (std::size_t i = 0; i < n; ++i)
+        threads[i].join();
+    const alloc::counters c = alloc::snapshot();  // join: their calls happen before this
+    alloc::region_end();
+    return c;
+}
+
+class threads_started_in_the_region : public testing::TestWithParam<std::size_t> {};
+
+TEST_P(threads_started_in_the_region, add_exactly_their_allocations_over_a_control) {
+    const std::size_t n = GetParam();
+    region_with_threads(n, nothing);  // warm up: first-thread-ever set-up, stack cache
+    const alloc::counters control = region_with_threads(n, nothing);
+    const alloc::counters busy = region_with_threads(n, ten_allocations);
+    const alloc::counters control_again = region_with_threads(n, nothing);
+
+    // The control itself is deterministic, or the difference would mean nothing.
+    EXPECT_EQ(control.allocs, control_again.allocs);
+    EXPECT_EQ(control.bytes, control_again.bytes);
+    EXPECT_EQ(busy.allocs - control.allocs, n * per_thread);
+    EXPECT_EQ(busy.bytes - control.bytes, n * per_thread * block);
+    EXPECT_EQ(busy.live, control.live);  // every block freed again
+    RecordProperty("control_allocs", std::to_string(control.allocs));
+    RecordProperty("control_bytes", std::to_string(control.bytes));
+}
+
+INSTANTIATE_TEST_SUITE_P(four_and_eight, threads_started_in_the_region,
+                         testing::Values(std::size_t{4}, std::size_t{8}));
+
+/// Threads started before the region and released inside it: no thread start-up in the
+/// figures, so they are exact without a control.
+class worker_pool {
+public:
+    explicit worker_pool(std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) {
+            threads_.emplace_back([this] {
+                while (go_.load(std::memory_order_acquire) == 0)
+                    std::this_thread::yield();
+                ten_allocations();
+                done_.fetch_add(1, std::memory_order_release);
+            });
+        }
+    }
+    void run_and_wait() {
+        go_.store(1, std::memory_order_release);
+        while (done_.load(std::memory_order_acquire) != threads_.size())
+            std::this_thread::yield();
+    }
+    ~worker_pool() {
+        go_.store(1, std::memory_order_release);
+        for (std::thread& t : threads_)
+            t.join();
+    }
+
+private:
+    std::vector<std::thread> threads_;
+    std::atomic<int> go_{0};
+    std::atomic<std::size_t> done_{0};
+};
+
+TEST(alloc_threads, workers_released_in_the_region_count_exactly) {
+    for (std::size_t n : {std::size_t{4}, std::size_t{8}}) {
+        worker_pool pool(n);
+        alloc::region_begin();
+        pool.run_and_wait();  // acquire on `done_`: their calls happen before the snapshot
+        const alloc::counters c = alloc::snapshot();
+        alloc::region_end();
+        EXPECT_EQ(c.allocs, n * per_thread) << n;
+        EXPECT_EQ(c.bytes, n * per_thread * block) << n;
+        EXPECT_EQ(c.live, 0) << n;
+        EXPECT_GE(c.peak, static_cast<std::int64_t>(per_thread * block)) << n;
+        EXPECT_LE(c.peak, static_cast<std::int64_t>(n * per_thread * block)) << n;
+    }
+}
+
+/// One thread waiting to be handed a job; the hand-over allocates nothing.
+class helper {
+public:
+    helper()
+        : thread_([this] {
+              for (;;) {
+                  while (state_.load(std::memory_order_acquire) != 1)
+                      std::this_thread::yield();
+                  if (job_ == nullptr)
+                      return;
+                  job_(arg_);
+                  state_.store(2, std::memory_order_release);
+              }
+          }) {}
+    void* run(void* (*job)(void*), void* arg) {
+        job_ = job;
+        arg_ = arg;
+        result_ = nullptr;
+        state_.store(1, std::memory_order_release);
+        while (state_.load(std::memory_order_acquire) != 2)
+            std::this_thread::yield();
+        return result_;
+    }
+    ~helper() {
+        job_ = nullptr;
+        state_.store(1, std::memory_order_release);
+        thread_.join();
+    }
+    static void* result_;
+
+private:
+    void* (*job_)(void*) = nullptr;
+    void* arg_ = nullptr;
+    std::atomic<int> state_{0};
+    std::thread thread_;
+};
+void* helper::result_ = nullptr;
+
+void* free_it(void* p) {
+    std::free(p);
+    return nullptr;
+}
+void* allocate_mib(void*) {
+    helper::result_ = std::malloc(1 << 20);
+    escape(helper::result_);
+    return nullptr;
+}
+
+TEST(alloc_threads, another_thread_freeing_the_owners_block_lowers_live) {
+    helper other;
+    alloc::region_begin();
+    void* p = std::malloc(5000);
+    escape(p);
+    void* q = std::malloc(700);
+    escape(q);
+    other.run(free_it, p);
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    std::free(q);
+    EXPECT_EQ(got.allocs, 2U);
+    EXPECT_EQ(got.bytes, 5700U);
+    EXPECT_EQ(got.live, 700);
+    EXPECT_EQ(got.peak, 5700);
+}
+
+TEST(alloc_threads, the_owner_freeing_another_threads_block_lowers_live) {
+    helper other;
+    alloc::region_begin();
+    other.run(allocate_mib, nullptr);
+    void* theirs = helper::result_;
+    void* mine = std::malloc(2 << 20);  // 1 MiB of theirs + 2 MiB of mine at once
+    escape(mine);
+    std::free(theirs);
+    std::free(mine);
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 2U);
+    EXPECT_EQ(got.live, 0);
+    EXPECT_EQ(got.peak, 3 << 20);
+}
+
+TEST(alloc_threads, a_block_freed_by_another_thread_after_region_end_is_ignored) {
+    helper other;
+    alloc::region_begin();
+    void* p = std::malloc(100);
+    escape(p);
+    alloc::region_end();
+    other.run(free_it, p);
+    const alloc::counters got = alloc::snapshot();
+    EXPECT_EQ(got.live, 100);
+}
+
+TEST(alloc_threads, concurrent_allocation_and_cross_thread_frees_balance) {
+    // Each thread allocates blocks that the next thread frees, while the owner does the same:
+    // every count is exact at the end, and live returns to 0.
+    constexpr std::size_t rounds = 20000;
+    constexpr std::size_t n = 4;
+    std::array<std::atomic<void*>, n + 1> mailbox{};
+    std::atomic<int> go{0};
+    const auto work = [&](std::size_t me) {
+        while (go.load(std::memory_order_acquire) == 0)
+            std::this_thread::yield();
+        for (std::size_t i = 0; i < rounds; ++i) {
+            void* mine = std::malloc(16 + me);
+            escape(mine);
+            // Slots are shared: whoever exchanges next frees it, usually another thread.
+            void* old = mailbox[(me + i) % (n + 1)].exchange(mine, std::memory_order_acq_rel);
+            std::free(old);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t <= n; ++t)
+        threads.emplace_back(work, t);
+
+    alloc::region_begin();
+    go.store(1, std::memory_order_release);
+    work(0);
+    for (std::thread& t : threads)
+        t.join();
+    for (std::atomic<void*>& m : mailbox)
+        std::free(m.exchange(nullptr));
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+
+    std::uint64_t bytes = 0;
+    for (std::size_t t = 0; t <= n; ++t)
+        bytes += rounds * (16 + t);
+    EXPECT_EQ(got.allocs, (n + 1) * rounds);
+    EXPECT_EQ(got.bytes, bytes);
+    EXPECT_EQ(got.live, 0);
+    EXPECT_GT(got.peak, 0);
+}
+
+}  // namespace

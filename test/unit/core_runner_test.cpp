@@ -1,0 +1,111 @@
+#include "core/runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include "unit/manual_probes.hpp"
+
+namespace tare {
+namespace {
+
+TEST(runner, expands_instances_with_argument_names) {
+    benchmark plain("plain", [](State&) {});
+    benchmark with_args("round_trip", [](State&) {});
+    with_args.arg(1)->arg(1000)->args({4, 5});
+    std::vector<benchmark*> all{&plain, &with_args};
+    auto inst = core::expand(all);
+    ASSERT_EQ(inst.size(), 4U);
+    EXPECT_EQ(inst[0].name, "plain");
+    EXPECT_EQ(inst[1].name, "round_trip/1");
+    EXPECT_EQ(inst[2].name, "round_trip/1000");
+    EXPECT_EQ(inst[3].name, "round_trip/4/5");
+    EXPECT_EQ(inst[3].args, (std::vector<std::int64_t>{4, 5}));
+}
+
+TEST(runner, filter_uses_search_semantics) {
+    benchmark b("round_trip", [](State&) {});
+    b.arg(1)->arg(1000);
+    benchmark c("encode", [](State&) {});
+    std::vector<benchmark*> all{&b, &c};
+    auto inst = core::expand(all);
+    EXPECT_EQ(core::select(inst, std::regex("trip/1$")).size(), 1U);
+    EXPECT_EQ(core::select(inst, std::regex("o")).size(), 3U);
+    EXPECT_EQ(core::select(inst, std::regex("^enc")).size(), 1U);
+    EXPECT_EQ(core::select(inst, std::regex("")).size(), 3U);
+}
+
+TEST(runner, run_instance_builds_a_full_result) {
+    test::manual_clock clock;
+    test::manual_probe probe;
+    benchmark b("sized", [&](State& s) {
+        s.set_bytes_per_iteration(1000);
+        for (auto _ : s) {
+            probe.allocate(16);
+            probe.release(16);
+            clock.advance(250);
+        }
+    });
+    b.iterations(100)->samples(20);
+    core::instance inst{"sized", &b, {}};
+    detail::sample_plan plan;
+    plan.budget_ns = 1e6;
+    benchmark_result r = core::run_instance(inst, clock, probe, plan, /*loop_overhead_ns=*/0.5);
+    EXPECT_FALSE(r.error);
+    EXPECT_EQ(r.iterations, 2000U);
+    ASSERT_EQ(r.samples_ns.size(), 20U);
+    EXPECT_DOUBLE_EQ(r.time.mean, 250.0);
+    EXPECT_DOUBLE_EQ(r.time.ci_low, 250.0);
+    EXPECT_DOUBLE_EQ(r.time.ci_high, 250.0);
+    ASSERT_TRUE(r.allocs_per_iter);
+    EXPECT_DOUBLE_EQ(*r.allocs_per_iter, 1.0);
+    EXPECT_DOUBLE_EQ(*r.bytes_per_iter, 16.0);
+    EXPECT_EQ(*r.peak_live_bytes, 16);
+    EXPECT_DOUBLE_EQ(*r.retained_bytes_per_iter, 0.0);
+    EXPECT_DOUBLE_EQ(*r.page_faults_per_iter, 0.0);
+    ASSERT_TRUE(r.bytes_per_second);
+    EXPECT_DOUBLE_EQ(*r.bytes_per_second, 4e9);
+    EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(runner, near_overhead_bodies_are_flagged_not_corrected) {
+    test::manual_clock clock;
+    test::manual_probe probe;
+    benchmark b("tiny", [&](State& s) {
+        for (auto _ : s) {
+            clock.advance(1);
+        }
+    });
+    b.iterations(1000)->samples(10);
+    core::instance inst{"tiny", &b, {}};
+    benchmark_result r = core::run_instance(inst, clock, probe, {}, /*loop_overhead_ns=*/0.5);
+    EXPECT_DOUBLE_EQ(r.time.mean, 1.0);  // as measured: nothing subtracted
+    ASSERT_FALSE(r.warnings.empty());
+    EXPECT_EQ(r.warnings.back().kind, "near_overhead");
+}
+
+TEST(runner, errors_become_error_rows) {
+    test::manual_clock clock;
+    test::manual_probe probe;
+    benchmark b("bad", [&](State&) { throw std::runtime_error("no fixture"); });
+    core::instance inst{"bad", &b, {}};
+    benchmark_result r = core::run_instance(inst, clock, probe, {}, 0);
+    ASSERT_TRUE(r.error);
+    EXPECT_EQ(r.name, "bad");
+    EXPECT_EQ(r.error->kind, "exception");
+    EXPECT_EQ(r.error->message, "no fixture");
+}
+
+TEST(runner, loop_overhead_is_measured_through_the_same_loop) {
+    // A real clock: the loop's work is one decrement and a branch, so whatever the machine,
+    // it lands far below one clock read and far above nothing.
+    core::steady_clock_source clock;
+    test::manual_probe probe;
+    detail::sample_plan plan;
+    plan.budget_ns = 5e6;
+    plan.clock_overhead_ns = core::measure_clock_overhead(clock);
+    double overhead = core::measure_loop_overhead(clock, probe, plan);
+    EXPECT_GT(overhead, 0.0);
+    EXPECT_LT(overhead, 50.0);
+}
+
+}  // namespace
+}  // namespace tare

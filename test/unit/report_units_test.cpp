@@ -1,0 +1,161 @@
+// The number formatting of the console and Markdown reporters (src/report/units.hpp).
+
+#include <limits>
+#include <optional>
+
+#include <gtest/gtest.h>
+
+#include "report/units.hpp"
+
+namespace tare::report {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+TEST(report_units, duration_three_significant_digits_in_scaled_units) {
+    EXPECT_EQ(format_duration(12.34), "12.3 ns");
+    EXPECT_EQ(format_duration(1.0), "1.00 ns");
+    EXPECT_EQ(format_duration(0.312), "0.312 ns");
+    EXPECT_EQ(format_duration(999.4), "999 ns");
+    EXPECT_EQ(format_duration(1253.7), "1.25 µs");
+    EXPECT_EQ(format_duration(12'345.0), "12.3 µs");
+    EXPECT_EQ(format_duration(812.4e6), "812 ms");
+    EXPECT_EQ(format_duration(2.5e9), "2.50 s");
+    EXPECT_EQ(format_duration(3600e9), "3600 s");  // no unit beyond seconds
+}
+
+TEST(report_units, duration_rounding_moves_to_the_next_unit_or_digit) {
+    EXPECT_EQ(format_duration(999.7), "1.00 µs");  // not "1000 ns"
+    EXPECT_EQ(format_duration(999'999.0), "1.00 ms");
+    EXPECT_EQ(format_duration(9.996), "10.0 ns");  // not "10.00 ns"
+    EXPECT_EQ(format_duration(99.96), "100 ns");   // not "100.0 ns"
+    EXPECT_EQ(format_duration(0.09996), "0.100 ns");
+    EXPECT_EQ(format_duration(0.1), "0.100 ns");
+    EXPECT_EQ(format_duration(0.001), "0.00100 ns");
+}
+
+TEST(report_units, duration_zero_negative_tiny_and_non_finite) {
+    EXPECT_EQ(format_duration(0), "0 ns");
+    EXPECT_EQ(format_duration(-0.0), "0 ns");
+    EXPECT_EQ(format_duration(-1253.7), "-1.25 µs");
+    EXPECT_EQ(format_duration(0.0004), "<0.001 ns");
+    EXPECT_EQ(format_duration(-0.0004), ">-0.001 ns");
+    EXPECT_EQ(format_duration(nan), "—");
+    EXPECT_EQ(format_duration(inf), "∞");
+    EXPECT_EQ(format_duration(-inf), "-∞");
+}
+
+TEST(report_units, bytes_in_binary_units) {
+    EXPECT_EQ(format_bytes(0), "0 B");
+    EXPECT_EQ(format_bytes(1), "1 B");
+    EXPECT_EQ(format_bytes(48), "48 B");
+    EXPECT_EQ(format_bytes(40.5), "40.5 B");
+    EXPECT_EQ(format_bytes(0.25), "0.25 B");
+    EXPECT_EQ(format_bytes(1000), "1000 B");
+    EXPECT_EQ(format_bytes(1023), "1023 B");
+    EXPECT_EQ(format_bytes(1024), "1.00 KiB");
+    EXPECT_EQ(format_bytes(4096), "4.00 KiB");
+    EXPECT_EQ(format_bytes(1536), "1.50 KiB");
+    EXPECT_EQ(format_bytes(1024.0 * 1024), "1.00 MiB");
+    EXPECT_EQ(format_bytes(1023.9 * 1024), "1.00 MiB");  // rounding reaches 1024 KiB
+    EXPECT_EQ(format_bytes(602.0 * 1024 * 1024), "602 MiB");
+    EXPECT_EQ(format_bytes(1.6e9), "1.49 GiB");
+    EXPECT_EQ(format_bytes(-4096), "-4.00 KiB");
+    EXPECT_EQ(format_bytes(-12.5), "-12.5 B");
+    EXPECT_EQ(format_bytes(nan), "—");
+    EXPECT_EQ(format_bytes(inf), "∞");
+}
+
+TEST(report_units, counts_drop_trailing_zeros) {
+    EXPECT_EQ(format_count(0), "0");
+    EXPECT_EQ(format_count(17), "17");
+    EXPECT_EQ(format_count(0.5), "0.5");
+    EXPECT_EQ(format_count(1.06), "1.06");
+    EXPECT_EQ(format_count(1.0), "1");
+    EXPECT_EQ(format_count(0.4375), "0.438");
+    EXPECT_EQ(format_count(128), "128");
+    EXPECT_EQ(format_count(999), "999");
+    EXPECT_EQ(format_count(999.7), "1k");
+    EXPECT_EQ(format_count(1843), "1.84k");
+    EXPECT_EQ(format_count(12'300), "12.3k");
+    EXPECT_EQ(format_count(16'000), "16k");
+    EXPECT_EQ(format_count(4.5e6), "4.5M");
+    EXPECT_EQ(format_count(2.0e9), "2G");
+    EXPECT_EQ(format_count(7.5e12), "7.5T");
+    EXPECT_EQ(format_count(0.0012), "0.0012");
+    EXPECT_EQ(format_count(0.0004), "<0.001");
+    EXPECT_EQ(format_count(-3.5), "-3.5");
+    EXPECT_EQ(format_count(-12'300), "-12.3k");
+    EXPECT_EQ(format_count(nan), "—");
+    EXPECT_EQ(format_count(-inf), "-∞");
+}
+
+TEST(report_units, rates_keep_fixed_precision) {
+    EXPECT_EQ(format_byte_rate(1.6e9), "1.49 GiB/s");
+    EXPECT_EQ(format_byte_rate(512), "512 B/s");
+    EXPECT_EQ(format_byte_rate(0), "0 B/s");
+    EXPECT_EQ(format_byte_rate(inf), "∞");
+    EXPECT_EQ(format_item_rate(12.3e6), "12.3M items/s");
+    EXPECT_EQ(format_item_rate(4.5e6), "4.50M items/s");
+    EXPECT_EQ(format_item_rate(17), "17.0 items/s");
+    EXPECT_EQ(format_item_rate(0), "0 items/s");
+    EXPECT_EQ(format_item_rate(nan), "—");
+}
+
+TEST(report_units, percentages) {
+    EXPECT_EQ(format_percent(0.8), "0.8%");
+    EXPECT_EQ(format_percent(0.04), "0.0%");
+    EXPECT_EQ(format_percent(0), "0.0%");
+    EXPECT_EQ(format_percent(12.46), "12.5%");
+    EXPECT_EQ(format_percent(99.96), "100%");
+    EXPECT_EQ(format_percent(250), "250%");
+    EXPECT_EQ(format_percent(-3.26), "-3.3%");
+    EXPECT_EQ(format_percent(nan), "—");
+    EXPECT_EQ(format_percent(inf), "∞");
+}
+
+TEST(report_units, relative_half_width_of_an_interval) {
+    EXPECT_EQ(format_relative_half_width(100, 99, 101), "1.0%");
+    EXPECT_EQ(format_relative_half_width(1253.7, 1243.7, 1263.7), "0.8%");
+    EXPECT_EQ(format_relative_half_width(-100, -101, -99), "1.0%");  // relative to |mean|
+    EXPECT_EQ(format_relative_half_width(100, 100, 100), "0.0%");
+    EXPECT_EQ(format_relative_half_width(0, 0, 0), "—");
+    EXPECT_EQ(format_relative_half_width(nan, 1, 2), "—");
+    EXPECT_EQ(format_relative_half_width(inf, 1, 2), "—");
+    EXPECT_EQ(format_relative_half_width(100, 90, inf), "∞");
+    EXPECT_EQ(format_relative_half_width(100, nan, 110), "—");
+}
+
+TEST(report_units, format_or_missing) {
+    EXPECT_EQ(format_or_missing(std::optional<double>{}, format_bytes), "—");
+    EXPECT_EQ(format_or_missing(std::optional<double>{4096}, format_bytes), "4.00 KiB");
+}
+
+TEST(report_units, display_width_counts_code_points) {
+    EXPECT_EQ(display_width(""), 0U);
+    EXPECT_EQ(display_width("ns"), 2U);
+    EXPECT_EQ(display_width("µs"), 2U);  // 3 bytes
+    EXPECT_EQ(display_width("1.25 µs ± 0.8%"), 14U);
+    EXPECT_EQ(display_width("—"), 1U);  // 3 bytes
+    EXPECT_EQ(display_width("∞"), 1U);
+}
+
+TEST(report_units, padding_by_display_width) {
+    EXPECT_EQ(pad_left("µs", 4), "  µs");
+    EXPECT_EQ(pad_right("µs", 4), "µs  ");
+    EXPECT_EQ(pad_left("toolong", 3), "toolong");  // never truncates
+    EXPECT_EQ(pad_right("—", 1), "—");
+}
+
+TEST(report_units, one_line_flattens_control_characters) {
+    EXPECT_EQ(one_line("plain"), "plain");
+    EXPECT_EQ(one_line("first\nsecond"), "first second");
+    EXPECT_EQ(one_line("a\r\n\tb"), "a b");
+    EXPECT_EQ(one_line("trailing\n"), "trailing");
+    EXPECT_EQ(one_line("µs — ok"), "µs — ok");
+    EXPECT_EQ(one_line(""), "");
+}
+
+}  // namespace
+}  // namespace tare::report

@@ -1,0 +1,186 @@
+// summarize, noise_warning and ols_slope against hand-computed figures.
+
+#include "stats/summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "stats/interval.hpp"
+#include "stats/outliers.hpp"
+#include "stats/random.hpp"
+
+namespace tare::stats {
+namespace {
+
+TEST(stats_summarize, hand_computed) {
+    const std::vector<double> xs{2, 4, 4, 4, 5, 5, 7, 9};
+    const time_summary s = summarize(xs);
+    EXPECT_DOUBLE_EQ(s.mean, 5.0);
+    EXPECT_DOUBLE_EQ(s.median, 4.5);
+    EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(32.0 / 7.0));
+    EXPECT_EQ(s.min, 2.0);
+    EXPECT_EQ(s.max, 9.0);
+    const interval ci = mean_interval(xs);
+    EXPECT_EQ(s.ci_low, ci.low);
+    EXPECT_EQ(s.ci_high, ci.high);
+    EXPECT_LT(s.ci_low, s.mean);
+    EXPECT_GT(s.ci_high, s.mean);
+}
+
+TEST(stats_summarize, empty_is_all_zeros) {
+    const time_summary s = summarize({});
+    EXPECT_EQ(s.mean, 0.0);
+    EXPECT_EQ(s.median, 0.0);
+    EXPECT_EQ(s.stddev, 0.0);
+    EXPECT_EQ(s.min, 0.0);
+    EXPECT_EQ(s.max, 0.0);
+    EXPECT_EQ(s.ci_low, 0.0);
+    EXPECT_EQ(s.ci_high, 0.0);
+}
+
+TEST(stats_summarize, single_value) {
+    const time_summary s = summarize(std::vector<double>{42});
+    EXPECT_EQ(s.mean, 42.0);
+    EXPECT_EQ(s.median, 42.0);
+    EXPECT_EQ(s.stddev, 0.0);
+    EXPECT_EQ(s.min, 42.0);
+    EXPECT_EQ(s.max, 42.0);
+    EXPECT_EQ(s.ci_low, 42.0);
+    EXPECT_EQ(s.ci_high, 42.0);
+}
+
+time_summary made(double mean, double stddev, double ci_low, double ci_high) {
+    time_summary s;
+    s.mean = mean;
+    s.median = mean;
+    s.stddev = stddev;
+    s.min = ci_low;
+    s.max = ci_high;
+    s.ci_low = ci_low;
+    s.ci_high = ci_high;
+    return s;
+}
+
+std::string general_advice() {
+    return "results are unreliable: close other programs, raise --min-time, or pin the CPU";
+}
+
+TEST(stats_noise, quiet_samples_give_nothing) {
+    EXPECT_FALSE(noise_warning(made(100, 2, 99.5, 100.5), {}, 50).has_value());
+    // Exactly on every limit is still quiet: the criteria are strict.
+    outlier_counts five_severe;
+    five_severe.high_severe = 5;  // 10 % of 50
+    EXPECT_FALSE(noise_warning(made(100, 20, 95, 105), five_severe, 50).has_value());
+}
+
+TEST(stats_noise, no_samples_give_nothing) {
+    EXPECT_FALSE(noise_warning(time_summary{}, {}, 0).has_value());
+}
+
+TEST(stats_noise, wide_spread) {
+    // The example of the brief, to the character.
+    const auto w = noise_warning(made(100, 12.4, 93.9, 106.1), {}, 40);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->kind, "noisy");
+    EXPECT_EQ(w->message,
+              "samples spread \u00b112.4% around the mean (95% interval \u00b16.1%); " + general_advice());
+}
+
+TEST(stats_noise, high_variation_alone) {
+    const auto w = noise_warning(made(200, 50, 195, 205), {}, 400);  // CV 25 %, interval 2.5 %
+    ASSERT_TRUE(w.has_value());
+    EXPECT_NE(w->message.find("\u00b125.0% around the mean"), std::string::npos) << w->message;
+    EXPECT_NE(w->message.find("95% interval \u00b12.5%"), std::string::npos) << w->message;
+}
+
+TEST(stats_noise, wide_interval_alone) {
+    const auto w = noise_warning(made(100, 15, 94, 106), {}, 30);  // CV 15 %, interval 6 %
+    ASSERT_TRUE(w.has_value());
+    EXPECT_NE(w->message.find("95% interval \u00b16.0%"), std::string::npos) << w->message;
+}
+
+TEST(stats_noise, many_severe_outliers) {
+    outlier_counts outliers;
+    outliers.low_severe = 1;
+    outliers.high_severe = 5;
+    outliers.high_mild = 10;  // mild ones do not count
+    const auto w = noise_warning(made(100, 3, 99, 101), outliers, 50);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->kind, "noisy");
+    EXPECT_EQ(w->message,
+              "samples spread \u00b13.0% around the mean (95% interval \u00b11.0%); 6 of 50 samples (12.0%) "
+              "are severe outliers, beyond 3 IQR from the quartiles; " +
+                  general_advice());
+}
+
+TEST(stats_noise, few_samples) {
+    const auto w = noise_warning(made(100, 1, 99, 101), {}, 3);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->kind, "noisy");
+    EXPECT_EQ(w->message,
+              "only 3 samples, too few to judge the spread; samples spread \u00b11.0% around the mean "
+              "(95% interval \u00b11.0%); results are unreliable: raise --min-time so that more samples "
+              "are taken");
+    const auto one = noise_warning(made(100, 0, 100, 100), {}, 1);
+    ASSERT_TRUE(one.has_value());
+    EXPECT_EQ(one->message.rfind("only 1 sample,", 0), 0u) << one->message;
+}
+
+TEST(stats_noise, non_positive_mean_skips_relative_criteria) {
+    EXPECT_FALSE(noise_warning(made(0, 5, -3, 3), {}, 50).has_value());
+    EXPECT_FALSE(noise_warning(made(-1, 5, -4, 2), {}, 50).has_value());
+    outlier_counts outliers;
+    outliers.high_severe = 20;
+    const auto w = noise_warning(made(0, 5, -3, 3), outliers, 50);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->message.find("spread"), std::string::npos) << w->message;
+    EXPECT_NE(w->message.find("20 of 50 samples (40.0%)"), std::string::npos) << w->message;
+}
+
+TEST(stats_noise, end_to_end_on_generated_samples) {
+    xoshiro256ss rng(21);
+    std::vector<double> tight;
+    std::vector<double> loose;
+    for (int i = 0; i < 100; ++i) {
+        const double z = standard_normal_pair(rng)[0];
+        tight.push_back(1000 + 10 * z);   // CV 1 %
+        loose.push_back(1000 + 400 * z);  // CV 40 %
+    }
+    EXPECT_FALSE(noise_warning(summarize(tight), classify_outliers(tight), tight.size()).has_value());
+    EXPECT_TRUE(noise_warning(summarize(loose), classify_outliers(loose), loose.size()).has_value());
+}
+
+TEST(stats_ols, hand_computed) {
+    // x = 1..4, y = 2 3 5 4: centred dx = -1.5 -0.5 0.5 1.5, dy = -1.5 -0.5 1.5 0.5,
+    // sum dx dy = 4, sum dx^2 = 5, slope 0.8.
+    EXPECT_DOUBLE_EQ(ols_slope(std::vector<double>{1, 2, 3, 4}, std::vector<double>{2, 3, 5, 4}), 0.8);
+    // An exact line.
+    EXPECT_DOUBLE_EQ(ols_slope(std::vector<double>{0, 10, 20}, std::vector<double>{7, 37, 67}), 3.0);
+    EXPECT_DOUBLE_EQ(ols_slope(std::vector<double>{0, 1, 2}, std::vector<double>{5, 5, 5}), 0.0);
+}
+
+TEST(stats_ols, stable_for_large_offsets) {
+    // Iteration counts near 1e9 varying by a few units, live bytes near 1e12 growing 48 bytes
+    // per iteration. The uncentred formula loses every digit; the centred one is exact.
+    std::vector<double> x;
+    std::vector<double> y;
+    for (int i = 0; i < 8; ++i) {
+        x.push_back(1e9 + i);
+        y.push_back(1e12 + 48.0 * i);
+    }
+    EXPECT_DOUBLE_EQ(ols_slope(x, y), 48.0);
+}
+
+TEST(stats_ols, degenerate_inputs) {
+    EXPECT_EQ(ols_slope({}, {}), 0.0);
+    EXPECT_EQ(ols_slope(std::vector<double>{1}, std::vector<double>{2}), 0.0);
+    EXPECT_EQ(ols_slope(std::vector<double>{3, 3, 3}, std::vector<double>{1, 2, 3}), 0.0);  // no spread in x
+    // Mismatched lengths use the common prefix: (1, 2), (2, 4).
+    EXPECT_DOUBLE_EQ(ols_slope(std::vector<double>{1, 2, 3}, std::vector<double>{2, 4}), 2.0);
+}
+
+}  // namespace
+}  // namespace tare::stats
