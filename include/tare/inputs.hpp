@@ -11,8 +11,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tare/state.hpp"

@@ -23,6 +23,8 @@ inline __attribute__((always_inline)) void do_not_optimize(T& value) {
 }
 
 /// A compiler-level memory fence: all pending writes must be considered visible.
-inline __attribute__((always_inline)) void clobber_memory() { asm volatile("" : : : "memory"); }
+inline __attribute__((always_inline)) void clobber_memory() {
+    asm volatile("" : : : "memory");
+}
 
 }  // namespace tare

@@ -10,8 +10,7 @@
 // place ordering matters is the other direction: region_begin() resets the counters and then
 // publishes the epoch with release; the hook loads the epoch with acquire, so a thread that
 // counts into the new region does so after the reset, never before it (where the reset would
-// erase it). On x86-64 and AArch64 that acquire load costs the same as a relaxed one in the
-// hook's case (a plain mov; ldar on AArch64).
+// erase it). On x86-64 that acquire load is the same plain mov as a relaxed one.
 
 #include "alloc/accounting.hpp"
 

@@ -1,8 +1,9 @@
 // The allocation interposer for glibc. It defines the whole malloc family and every
 // replaceable operator new/delete in the executable, which the dynamic linker then prefers to
-// glibc's and libstdc++'s, and forwards to glibc's exported __libc_* entry points. Around each
-// block it keeps a 16-byte header with the size the caller asked for, so that a free knows
-// how many requested bytes leave the live heap (docs/accounting.md, "The header").
+// glibc's and libstdc++'s, and forwards to glibc's exported __libc_malloc, __libc_calloc,
+// __libc_realloc and __libc_free (to TSan's allocator in a GCC TSan build). Around each block
+// it keeps a 16-byte header with the size the caller asked for, so that a free knows how many
+// requested bytes leave the live heap (docs/accounting.md, "The header").
 //
 // Block layout:
 //   plain (malloc, calloc, realloc, new, alignment <= 16):
@@ -13,11 +14,10 @@
 //       user % align == 0, offset = user - base in [24, align + 16].
 //   header = { u64 size requested, u32 epoch (0: not counted), u32 magic }.
 //
-// Why __libc_malloc with manual alignment rather than __libc_memalign: ThreadSanitizer's
-// runtime intercepts __libc_memalign (but not __libc_malloc/__libc_free), so a memalign'd
-// block would come from TSan's heap and then be handed to glibc's free. Rounding up inside a
-// plain block costs the same slack as memalign(align, n + align) would, and keeps one
-// allocator underneath.
+// Rejected: __libc_memalign for the aligned forms. The header needs room before the user
+// pointer, so memalign(align, n + align) would waste the same `align` bytes as rounding up
+// inside a plain block does, and one primitive fewer underneath is one forwarder fewer to
+// swap when the allocator underneath changes (the TSan build below).
 //
 // SAFETY: every entry point here allocates nothing of its own, takes no lock, and throws
 // nothing (except operator new's std::bad_alloc, after the new_handler loop, as the standard
@@ -26,14 +26,15 @@
 // init guard), so it works before main(), in the dynamic linker's own calls, while a thread
 // is being created, during TLS destructors and thread exit (the static TLS block outlives
 // every call the thread makes), and in the child after fork() (no lock can be held by a
-// thread that no longer exists; glibc makes its own arenas fork-safe). The hook reads 16
-// bytes before every non-null pointer it is given; see `foreign` below for pointers that did
+// thread that no longer exists; glibc makes its own arenas fork-safe). It reads the 16 bytes
+// before every non-null pointer it is given; release() says what happens to pointers that did
 // not come from here.
 //
-// PERF: malloc(32)+free with counting on, by the region's owner: 9.0 ns against 8.1 ns for
-// __libc_malloc(32)+__libc_free, i.e. +0.9 ns, 1.10x (when paused: +0.6 ns; by a non-owner
-// thread, three uncontended lock-prefixed adds: +11 ns). Measured on the dev container,
-// g++ 12 -O2; docs/accounting.md, "Cost", has the program and the method.
+// PERF: malloc(32)+free, counting, on the region's owner: +1.2-1.3 ns over the same loop
+// calling __libc_malloc/__libc_free (10.7-10.8 against 9.5 ns, 1.12-1.14x; a bare forwarder
+// alone costs +0.9-1.1 ns). Paused: +0.6 ns. On another thread: +25 ns (four uncontended
+// lock-prefixed RMWs per pair). Min of 201 rounds, g++ 12 -O2, the shared dev VM;
+// docs/accounting.md, "Cost", has the method.
 
 #include <dlfcn.h>
 #include <malloc.h>

@@ -4,16 +4,17 @@
 // Who writes what (docs/accounting.md, "Threads"):
 // - The runner thread (the region's owner) opens, pauses, resumes, snapshots and closes
 //   regions, and counts its own allocations in `owner_tally` with a plain load and store
-//   (one writer, so no read-modify-write). The fields are atomics only so that other threads
-//   may read the owner's live bytes for the peak, and so that a stray reader is not undefined.
+//   (one writer, so no read-modify-write). That tally is a global, not a thread_local, and
+//   its fields are relaxed atomics (a plain mov on x86-64), because the other threads read
+//   the owner's live bytes to compute the peak.
 // - Every other thread counts with relaxed read-modify-writes on `shared_tally`.
-// - `live` = (owner.bytes - owner.freed) + others.live; `peak` is raised by compare-and-swap only when a new
-//   maximum is reached, so the common case is a single relaxed load.
+// - live = (owner.bytes - owner.freed) + others.live; the peak is raised by compare-and-swap
+//   only when a new maximum is reached, so the common case is a single relaxed load.
 //
 // Rejected alternative: every thread, owner included, on the shared atomics. It is simpler,
-// but a `lock xadd` on each of three counters costs the owner ~15 ns per allocation where the
-// plain store costs ~0.5 ns (see PERF in interpose_glibc.cpp), and the owner is the thread
-// that makes nearly every allocation of a single-threaded benchmark.
+// but the lock-prefixed adds make a malloc+free pair ~25 ns dearer where the owner's plain
+// stores add ~1.2 ns in all (PERF in interpose_glibc.cpp), and the owner is the thread that
+// makes nearly every allocation of a single-threaded benchmark.
 // Rejected alternative: per-thread tallies summed at snapshot (divan's shape). The peak of the
 // combined live heap cannot be known without a shared running total, and summing would need a
 // registry of threads, i.e. a lock or an allocation at thread start.

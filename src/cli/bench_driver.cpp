@@ -36,8 +36,9 @@ int fail_usage(const std::string& message) {
 
 int bench_driver(int argc, char** argv) {
     bench_options opt;
-    CLI::App app{"A tare benchmark executable: runs the benchmarks registered in it and reports time and "
-                 "memory of each timed region."};
+    CLI::App app{
+        "A tare benchmark executable: runs the benchmarks registered in it and reports time and "
+        "memory of each timed region."};
     app.add_flag("--list", opt.list, "print the benchmark names, one a line, and exit");
     app.add_option("--filter", opt.filter, "run only names that REGEX (ECMAScript, search) matches")
         ->type_name("REGEX");
@@ -61,7 +62,8 @@ int bench_driver(int argc, char** argv) {
         return fail_usage(e.what());
     }
     if (opt.timeout && !opt.isolate) {
-        return fail_usage("--timeout applies only with --isolate (a benchmark in this process cannot be stopped)");
+        return fail_usage(
+            "--timeout applies only with --isolate (a benchmark in this process cannot be stopped)");
     }
     std::regex filter;
     try {

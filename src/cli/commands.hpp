@@ -9,13 +9,13 @@ namespace tare::cli {
 /// Exit statuses of the `tare` command (CONTRACT section 6).
 enum exit_status : int {
     exit_ok = 0,
-    exit_regression = 1,   // also: benchmarks of a run failed
-    exit_usage = 2,        // bad arguments or unreadable input
-    exit_not_run = 3,      // a benchmark executable could not be run to the end
+    exit_regression = 1,  // also: benchmarks of a run failed
+    exit_usage = 2,       // bad arguments or unreadable input
+    exit_not_run = 3,     // a benchmark executable could not be run to the end
 };
 
 struct run_args {
-    std::string target;    // a benchmark executable or a results file
+    std::string target;  // a benchmark executable or a results file
     std::string filter;
     std::optional<std::string> json_path;
     std::optional<double> min_time;

@@ -35,7 +35,8 @@ benchmark_result run_isolated(const std::string& name, const isolate_options& op
     const fs::path tmp = fs::temp_directory_path() / ("tare-isolate-" + std::to_string(::getpid()) + "-" +
                                                       std::to_string(counter++) + ".json");
     const std::vector<std::string> argv{os::executable_path(), std::string(exact_flag) + "=" + name,
-                                        "--json=" + tmp.string(), "--min-time=" + seconds_text(options.min_time)};
+                                        "--json=" + tmp.string(),
+                                        "--min-time=" + seconds_text(options.min_time)};
     os::child_options child_opts;
     child_opts.discard_stdout = true;
     child_opts.timeout_seconds = options.timeout_seconds;
@@ -62,8 +63,9 @@ benchmark_result run_isolated(const std::string& name, const isolate_options& op
     }
     auto& results = std::get<run_results>(read);
     if (results.benchmarks.size() != 1) {
-        return error_row(name, "crash", "the benchmark's process reported " +
-                                            std::to_string(results.benchmarks.size()) + " results, not 1");
+        return error_row(name, "crash",
+                         "the benchmark's process reported " + std::to_string(results.benchmarks.size()) +
+                             " results, not 1");
     }
     return std::move(results.benchmarks.front());
 }

@@ -12,11 +12,14 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
 
     run_args run;
-    CLI::App* run_cmd = app.add_subcommand("run", "run a benchmark executable (or read results) and print its table");
+    CLI::App* run_cmd =
+        app.add_subcommand("run", "run a benchmark executable (or read results) and print its table");
     run_cmd->add_option("target", run.target, "benchmark executable or tare/1 results file")->required();
     run_cmd->add_option("--filter", run.filter, "run only names that REGEX matches")->type_name("REGEX");
-    run_cmd->add_option("--json", run.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
-    run_cmd->add_option("--min-time", run.min_time, "time budget per benchmark, seconds")->type_name("SECONDS");
+    run_cmd->add_option("--json", run.json_path, "write the results as tare/1 JSON to PATH")
+        ->type_name("PATH");
+    run_cmd->add_option("--min-time", run.min_time, "time budget per benchmark, seconds")
+        ->type_name("SECONDS");
     run_cmd->add_flag("--md", run.markdown, "print the table as Markdown");
 
     // Declared so that `tare --help` shows the whole surface; they refuse to run until

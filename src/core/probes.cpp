@@ -4,17 +4,27 @@
 
 namespace tare::core {
 
-bool system_probe::accounting() const noexcept { return alloc::available(); }
+bool system_probe::accounting() const noexcept {
+    return alloc::available();
+}
 
 void system_probe::region_begin() noexcept {
     alloc::region_begin();
     alloc::pause();
 }
 
-void system_probe::resume() noexcept { alloc::resume(); }
-void system_probe::pause() noexcept { alloc::pause(); }
-alloc::counters system_probe::counters() noexcept { return alloc::snapshot(); }
-void system_probe::region_end() noexcept { alloc::region_end(); }
+void system_probe::resume() noexcept {
+    alloc::resume();
+}
+void system_probe::pause() noexcept {
+    alloc::pause();
+}
+alloc::counters system_probe::counters() noexcept {
+    return alloc::snapshot();
+}
+void system_probe::region_end() noexcept {
+    alloc::region_end();
+}
 
 std::uint64_t system_probe::page_faults() noexcept {
     os::usage u = os::self_usage();

@@ -27,6 +27,8 @@ benchmark* register_benchmark(std::string name, benchmark_function fn) {
     return views().back();
 }
 
-const std::vector<benchmark*>& registered_benchmarks() { return views(); }
+const std::vector<benchmark*>& registered_benchmarks() {
+    return views();
+}
 
 }  // namespace tare

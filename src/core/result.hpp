@@ -17,7 +17,7 @@ struct time_summary {
     double stddev = 0;
     double min = 0;
     double max = 0;
-    double ci_low = 0;   // 95 % interval of the mean (see src/stats/interval.hpp)
+    double ci_low = 0;  // 95 % interval of the mean (see src/stats/interval.hpp)
     double ci_high = 0;
 };
 
@@ -48,19 +48,19 @@ struct error_info {
 struct sample {
     std::uint64_t iterations = 0;
     double elapsed_ns = 0;
-    std::uint64_t allocs = 0;          // allocation calls inside the sample
-    std::uint64_t bytes = 0;           // bytes requested inside the sample
-    std::uint64_t page_faults = 0;     // minor + major
-    std::int64_t live_bytes_end = 0;   // live heap of the region at the sample's end
+    std::uint64_t allocs = 0;             // allocation calls inside the sample
+    std::uint64_t bytes = 0;              // bytes requested inside the sample
+    std::uint64_t page_faults = 0;        // minor + major
+    std::int64_t live_bytes_end = 0;      // live heap of the region at the sample's end
     std::uint64_t iterations_before = 0;  // loop iterations that ran before this sample
 };
 
 /// Everything measured for one benchmark instance.
 struct benchmark_result {
     std::string name;
-    std::uint64_t iterations = 0;      // measured iterations (warm-up excluded)
-    std::vector<sample> samples;       // measured samples only
-    std::vector<double> samples_ns;    // per-iteration time of each sample
+    std::uint64_t iterations = 0;    // measured iterations (warm-up excluded)
+    std::vector<sample> samples;     // measured samples only
+    std::vector<double> samples_ns;  // per-iteration time of each sample
     time_summary time;
     outlier_counts outliers;
 
@@ -85,12 +85,12 @@ struct run_context {
     std::string tare_version;
     std::string executable;
     std::string host;
-    std::string date;        // ISO-8601, UTC
+    std::string date;  // ISO-8601, UTC
     std::string cpu;
     std::uint32_t num_cpus = 0;
-    double clock_overhead_ns = 0;   // cost of one clock read
-    double loop_overhead_ns = 0;    // harness cost per iteration of an empty body
-    bool accounting = false;        // is allocation accounting active in this process
+    double clock_overhead_ns = 0;  // cost of one clock read
+    double loop_overhead_ns = 0;   // harness cost per iteration of an empty body
+    bool accounting = false;       // is allocation accounting active in this process
 };
 
 struct run_results {

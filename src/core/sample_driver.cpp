@@ -135,7 +135,8 @@ void sample_driver::end_chunk() {
 double sample_driver::target_sample_ns() const noexcept {
     // A sample must dwarf the two clock reads that bound it: 1000 reads keep their cost
     // under 0.2 % of the sample. Beyond that, spread the budget over target_samples.
-    double by_budget = plan_.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan_.target_samples, 1));
+    double by_budget =
+        plan_.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan_.target_samples, 1));
     return std::max({by_budget, 1000.0 * plan_.clock_overhead_ns, 10000.0});
 }
 

@@ -22,28 +22,28 @@ namespace tare::detail {
 
 /// How an instance is sampled.
 struct sample_plan {
-    double budget_ns = 0.5e9;              // measured time to aim for (--min-time)
-    double warmup_fraction = 0.1;          // of the budget, spent before measuring
-    std::uint64_t fixed_iterations = 0;    // iterations per sample; 0 = calibrate
-    std::uint64_t fixed_samples = 0;       // measured samples; 0 = as the budget allows
-    std::uint64_t target_samples = 100;    // budget / this = a sample's target duration
-    std::uint64_t min_samples = 10;        // fewer only when a sample is very long
+    double budget_ns = 0.5e9;            // measured time to aim for (--min-time)
+    double warmup_fraction = 0.1;        // of the budget, spent before measuring
+    std::uint64_t fixed_iterations = 0;  // iterations per sample; 0 = calibrate
+    std::uint64_t fixed_samples = 0;     // measured samples; 0 = as the budget allows
+    std::uint64_t target_samples = 100;  // budget / this = a sample's target duration
+    std::uint64_t min_samples = 10;      // fewer only when a sample is very long
     std::uint64_t max_samples = 10000;
-    std::uint64_t input_chunk = 256;       // largest batch of untimed inputs alive at once
-    double clock_overhead_ns = 25;         // one clock read; samples are kept far above it
+    std::uint64_t input_chunk = 256;                      // largest batch of untimed inputs alive at once
+    double clock_overhead_ns = 25;                        // one clock read; samples are kept far above it
     std::int64_t max_live_bytes = std::int64_t{2} << 30;  // stop a runaway leak here
 };
 
 /// What the loop of one instance produced.
 struct loop_outcome {
-    std::vector<tare::sample> samples;     // measured samples only
+    std::vector<tare::sample> samples;  // measured samples only
     std::uint64_t warmup_iterations = 0;
     std::uint64_t total_iterations = 0;
     std::int64_t peak_live_bytes = 0;
     bool accounting = false;
     std::optional<std::string> stopped_early;  // why measuring ended before the plan did
-    bool optimized_away = false;           // time did not grow with iterations
-    double bytes_per_iteration = 0;        // declared by the body
+    bool optimized_away = false;               // time did not grow with iterations
+    double bytes_per_iteration = 0;            // declared by the body
     double items_per_iteration = 0;
     std::vector<std::pair<std::string, double>> counters;
     std::optional<error_info> error;
@@ -83,7 +83,7 @@ private:
     phase phase_ = phase::calibrating;
     bool region_open_ = false;
     bool chunk_open_ = false;
-    double unmeasured_ns_ = 0;   // calibration and warm-up time so far
+    double unmeasured_ns_ = 0;  // calibration and warm-up time so far
     double measured_ns_ = 0;
 
     // The sample in progress.

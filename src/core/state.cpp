@@ -38,6 +38,8 @@ std::uint64_t State::next_chunk(detail::refill_fn refill, void* ctx) {
     return driver_->next_chunk(*this, refill, ctx);
 }
 
-std::uint64_t State::max_input_chunk() const noexcept { return driver_->max_input_chunk(); }
+std::uint64_t State::max_input_chunk() const noexcept {
+    return driver_->max_input_chunk();
+}
 
 }  // namespace tare

@@ -13,7 +13,9 @@ namespace tare::io {
 
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+    return std::strerror(errno);
+}
 
 }  // namespace
 

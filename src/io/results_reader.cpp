@@ -33,7 +33,9 @@ std::optional<double> opt_number(const json& j, const char* key) {
     return it->get<double>();
 }
 
-double number(const json& j, const char* key) { return opt_number(j, key).value_or(0.0); }
+double number(const json& j, const char* key) {
+    return opt_number(j, key).value_or(0.0);
+}
 
 std::string string_or_empty(const json& j, const char* key) {
     auto it = j.find(key);
@@ -93,7 +95,8 @@ std::variant<run_results, read_error> parse_results(const std::string& text, con
         // Keep nlohmann's description, drop its own "[json.exception...] parse error at ...:".
         auto colon = what.find(": ", what.find("parse error"));
         std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        return read_error{origin + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) + ": malformed JSON: " + detail};
+        return read_error{origin + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
+                          ": malformed JSON: " + detail};
     }
     try {
         if (!doc.is_object() || !doc.contains("schema")) {

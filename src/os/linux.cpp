@@ -20,8 +20,10 @@ usage self_usage() noexcept {
     }
     u.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
     u.major_faults = static_cast<std::uint64_t>(ru.ru_majflt);
-    u.user_seconds = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
-    u.system_seconds = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
+    u.user_seconds =
+        static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
+    u.system_seconds =
+        static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
     u.max_rss_kib = ru.ru_maxrss;
     return u;
 }

@@ -10,18 +10,18 @@
 namespace tare::os {
 
 struct child_options {
-    bool discard_stdout = false;   // else inherited
+    bool discard_stdout = false;  // else inherited
     std::optional<double> timeout_seconds;
 };
 
 struct child_result {
-    bool started = false;          // false: could not be executed (message in `error`)
+    bool started = false;  // false: could not be executed (message in `error`)
     std::string error;
-    int exit_code = -1;            // when it exited
-    int signal = 0;                // when a signal ended it
-    bool timed_out = false;        // killed after the timeout
+    int exit_code = -1;      // when it exited
+    int signal = 0;          // when a signal ended it
+    bool timed_out = false;  // killed after the timeout
     double wall_seconds = 0;
-    usage resources;               // of this child alone (wait4), not RUSAGE_CHILDREN
+    usage resources;  // of this child alone (wait4), not RUSAGE_CHILDREN
 };
 
 /// Runs argv[0] (a path) with argv and waits for it.

@@ -89,8 +89,10 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     }
     r.resources.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
     r.resources.major_faults = static_cast<std::uint64_t>(ru.ru_majflt);
-    r.resources.user_seconds = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
-    r.resources.system_seconds = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
+    r.resources.user_seconds =
+        static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
+    r.resources.system_seconds =
+        static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
     r.resources.max_rss_kib = ru.ru_maxrss;
     return r;
 }

@@ -149,9 +149,9 @@ TEST(bench_executable, json_to_stdout_validates_against_the_contract) {
 }
 
 TEST(bench_executable, json_file_is_written_and_table_printed) {
-    std::string path = (std::filesystem::temp_directory_path() /
-                        ("tare_contract_" + std::to_string(::getpid()) + ".json"))
-                           .string();
+    std::string path =
+        (std::filesystem::temp_directory_path() / ("tare_contract_" + std::to_string(::getpid()) + ".json"))
+            .string();
     auto r = run_process({bench, "--json=" + path, "--min-time=0.01", "--filter=round_trip"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("round_trip/1"), std::string::npos);

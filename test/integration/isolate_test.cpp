@@ -54,7 +54,8 @@ TEST(isolate, each_failure_is_its_own_error_row) {
 }
 
 TEST(isolate, results_match_the_in_process_shape) {
-    auto r = test::run_process({TARE_CRASH_BENCH, "--isolate", "--filter=^works$", "--min-time=0.02", "--json=-"});
+    auto r =
+        test::run_process({TARE_CRASH_BENCH, "--isolate", "--filter=^works$", "--min-time=0.02", "--json=-"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     json doc = json::parse(r.out);
     ASSERT_EQ(doc["benchmarks"].size(), 1U);

@@ -30,7 +30,9 @@ struct entry_point {
     std::size_t extra_bytes;  // bytes requested beyond the block's size
 };
 
-void c_free(void* p) { std::free(p); }
+void c_free(void* p) {
+    std::free(p);
+}
 
 const entry_point entry_points[] = {
     {"malloc", [](std::size_t s) { return std::malloc(s); }, c_free, 1, 0},
@@ -58,8 +60,8 @@ const entry_point entry_points[] = {
      [](void* p) { delete[] static_cast<char*>(p); }, 1, 0},
     {"new_nothrow", [](std::size_t s) { return ::operator new(s, std::nothrow); },
      [](void* p) { ::operator delete(p, std::nothrow); }, 1, 0},
-    {"new_aligned", [](std::size_t s) { return ::operator new(s, std::align_val_t{256}); },
-     [](void* p) { ::operator delete(p, std::align_val_t{256}); }, 1, 0},
+    {"new_aligned", [](std::size_t s) { return ::operator new (s, std::align_val_t{256}); },
+     [](void* p) { ::operator delete (p, std::align_val_t{256}); }, 1, 0},
     {"new_array_aligned", [](std::size_t s) { return ::operator new[](s, std::align_val_t{64}); },
      [](void* p) { ::operator delete[](p, std::align_val_t{64}); }, 1, 0},
 };

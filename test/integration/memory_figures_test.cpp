@@ -69,23 +69,31 @@ TEST_F(memory_figures, the_executable_ran_every_benchmark) {
 
 TEST_F(memory_figures, exact_counts_and_bytes_through_every_entry_point) {
     const std::map<std::string, std::pair<int, int>> per_block = {
-        {"malloc", {1, 0}},         {"calloc", {1, 0}},        {"realloc_null", {1, 0}},
-        {"realloc_grow", {2, 1}},   {"aligned_alloc", {1, 0}}, {"posix_memalign", {1, 0}},
-        {"memalign", {1, 0}},       {"valloc", {1, 0}},        {"new", {1, 0}},
-        {"new_array", {1, 0}},      {"new_nothrow", {1, 0}},   {"new_aligned", {1, 0}},
+        {"malloc", {1, 0}},
+        {"calloc", {1, 0}},
+        {"realloc_null", {1, 0}},
+        {"realloc_grow", {2, 1}},
+        {"aligned_alloc", {1, 0}},
+        {"posix_memalign", {1, 0}},
+        {"memalign", {1, 0}},
+        {"valloc", {1, 0}},
+        {"new", {1, 0}},
+        {"new_array", {1, 0}},
+        {"new_nothrow", {1, 0}},
+        {"new_aligned", {1, 0}},
         {"new_array_aligned", {1, 0}},
     };
     for (const auto& [entry, cost] : per_block) {
         for (int k : {0, 1, 3, 17}) {
             for (int s : {1, 24, 4096, 1 << 20}) {
-                const std::string name =
-                    "alloc_" + entry + "/" + std::to_string(k) + "/" + std::to_string(s);
+                const std::string name = "alloc_" + entry + "/" + std::to_string(k) + "/" + std::to_string(s);
                 const json& b = get(name);
                 if (b.is_null()) {
                     continue;
                 }
                 EXPECT_EQ(b["allocs_per_iter"].get<double>(), k * cost.first) << name;
-                EXPECT_EQ(b["bytes_per_iter"].get<double>(), static_cast<double>(k) * (s + cost.second)) << name;
+                EXPECT_EQ(b["bytes_per_iter"].get<double>(), static_cast<double>(k) * (s + cost.second))
+                    << name;
                 EXPECT_EQ(b["retained_bytes_per_iter"].get<double>(), 0.0) << name;
                 EXPECT_FALSE(has_memory_warning(b)) << name << ": " << b["warnings"].dump();
             }

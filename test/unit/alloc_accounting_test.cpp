@@ -42,6 +42,18 @@ namespace alloc = tare::alloc;
 #define TARE_TEST_OWN_MALLOC_SANITIZER 1  // GCC's TSan keeps the interposer
 #endif
 
+const char* name_of(tare::alloc::availability a) {
+    switch (a) {
+    case tare::alloc::availability::active:
+        return "active";
+    case tare::alloc::availability::not_built:
+        return "not_built";
+    case tare::alloc::availability::shadowed:
+        return "shadowed";
+    }
+    return "?";
+}
+
 /// In a build without the interposer (src/alloc/sources.cmake) there is nothing to count:
 /// every test is skipped, saying why. In any other build the interposer must be active, and
 /// its absence fails every test rather than skipping it.
@@ -49,10 +61,10 @@ class interposer_environment : public testing::Environment {
 public:
     void SetUp() override {
 #if defined(TARE_TEST_OWN_MALLOC_SANITIZER)
-        ASSERT_EQ(tare::alloc::availability_status(), tare::alloc::availability::not_built);
+        ASSERT_STREQ(name_of(tare::alloc::availability_status()), "not_built");
         GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
 #else
-        ASSERT_EQ(tare::alloc::availability_status(), tare::alloc::availability::active)
+        ASSERT_STREQ(name_of(tare::alloc::availability_status()), "active")
             << "the interposer is linked but not what the process calls (under valgrind, run "
                "with --soname-synonyms=somalloc=nouserintercepts)";
 #endif
@@ -617,14 +629,14 @@ TEST(accounting, a_failed_allocation_is_not_counted) {
     void* pv = pvalloc(huge - 10);
     void* n = ::operator new(huge, std::nothrow);
     void* na = ::operator new[](huge, std::align_val_t{64}, std::nothrow);
+    const alloc::counters got = alloc::snapshot();
     bool threw = false;
     try {
         escape(::operator new(huge));
     } catch (const std::bad_alloc&) {
         threw = true;
     }
-    alloc::pause();  // the exception object came from malloc; not the allocation under test
-    const alloc::counters got = alloc::snapshot();
+    const alloc::counters after_throw = alloc::snapshot();
     alloc::region_end();
     EXPECT_EQ(m, nullptr);
     EXPECT_EQ(malloc_errno, ENOMEM);
@@ -638,10 +650,14 @@ TEST(accounting, a_failed_allocation_is_not_counted) {
     EXPECT_EQ(pv, nullptr);
     EXPECT_EQ(n, nullptr);
     EXPECT_EQ(na, nullptr);
+    EXPECT_EQ(got.allocs, 0U);
+    EXPECT_EQ(got.bytes, 0U);
+    EXPECT_EQ(got.peak, 0);
     EXPECT_TRUE(threw);
-    // Only the exception object (from __cxa_allocate_exception's malloc) may have been counted.
-    EXPECT_LE(got.allocs, 1U);
-    EXPECT_LT(got.bytes, 1024U);
+    // The failed new is not counted; the exception object (__cxa_allocate_exception's malloc,
+    // a real allocation) may be.
+    EXPECT_LE(after_throw.allocs, 1U);
+    EXPECT_LT(after_throw.bytes, 1024U);
 }
 
 TEST(accounting, a_failed_realloc_keeps_the_block_and_counts_nothing) {

@@ -28,6 +28,18 @@ namespace alloc = tare::alloc;
 #define TARE_TEST_OWN_MALLOC_SANITIZER 1  // GCC's TSan keeps the interposer
 #endif
 
+const char* name_of(tare::alloc::availability a) {
+    switch (a) {
+    case tare::alloc::availability::active:
+        return "active";
+    case tare::alloc::availability::not_built:
+        return "not_built";
+    case tare::alloc::availability::shadowed:
+        return "shadowed";
+    }
+    return "?";
+}
+
 /// In a build without the interposer (src/alloc/sources.cmake) there is nothing to count:
 /// every test is skipped, saying why. In any other build the interposer must be active, and
 /// its absence fails every test rather than skipping it.
@@ -35,10 +47,10 @@ class interposer_environment : public testing::Environment {
 public:
     void SetUp() override {
 #if defined(TARE_TEST_OWN_MALLOC_SANITIZER)
-        ASSERT_EQ(tare::alloc::availability_status(), tare::alloc::availability::not_built);
+        ASSERT_STREQ(name_of(tare::alloc::availability_status()), "not_built");
         GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
 #else
-        ASSERT_EQ(tare::alloc::availability_status(), tare::alloc::availability::active)
+        ASSERT_STREQ(name_of(tare::alloc::availability_status()), "active")
             << "the interposer is linked but not what the process calls (under valgrind, run "
                "with --soname-synonyms=somalloc=nouserintercepts)";
 #endif

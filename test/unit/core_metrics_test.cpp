@@ -9,7 +9,8 @@ namespace tare {
 namespace {
 
 bool has_warning(const benchmark_result& r, const std::string& kind) {
-    return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const warning& w) { return w.kind == kind; });
+    return std::any_of(r.warnings.begin(), r.warnings.end(),
+                       [&](const warning& w) { return w.kind == kind; });
 }
 
 // `live(i)` gives the live heap after i loop iterations.
@@ -81,13 +82,15 @@ TEST(metrics, a_one_off_small_fill_is_not_flagged) {
 }
 
 TEST(metrics, page_faults_per_iteration_and_fresh_memory) {
-    auto fresh = samples_of(0, 2, 10, [](std::uint64_t) { return 0; }, /*faults_per_sample=*/2 * 16384);
+    auto fresh = samples_of(
+        0, 2, 10, [](std::uint64_t) { return 0; }, /*faults_per_sample=*/2 * 16384);
     benchmark_result r;
     core::derive_memory(fresh, r);
     EXPECT_DOUBLE_EQ(*r.page_faults_per_iter, 16384.0);
     EXPECT_TRUE(has_warning(r, "fresh_memory"));
 
-    auto resident = samples_of(0, 2, 10, [](std::uint64_t) { return 0; }, /*faults_per_sample=*/1);
+    auto resident = samples_of(
+        0, 2, 10, [](std::uint64_t) { return 0; }, /*faults_per_sample=*/1);
     benchmark_result r2;
     core::derive_memory(resident, r2);
     EXPECT_DOUBLE_EQ(*r2.page_faults_per_iter, 0.5);
@@ -95,7 +98,8 @@ TEST(metrics, page_faults_per_iteration_and_fresh_memory) {
 
     // An allocator touching only the header page of 17 mmapped 1 MiB blocks: real faults,
     // but a sliver of the bytes requested, not a buffer mapped fresh per iteration.
-    auto headers = samples_of(0, 2, 10, [](std::uint64_t) { return 0; }, /*faults_per_sample=*/34);
+    auto headers = samples_of(
+        0, 2, 10, [](std::uint64_t) { return 0; }, /*faults_per_sample=*/34);
     for (sample& s : headers.samples) {
         s.bytes = 2 * 17 * (1U << 20);
     }

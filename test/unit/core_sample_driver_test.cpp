@@ -18,8 +18,8 @@ using test::manual_probe;
 
 sample_plan small_plan() {
     sample_plan p;
-    p.budget_ns = 1e6;          // 1 ms
-    p.clock_overhead_ns = 20;   // target sample: max(1e6/100, 1000*20, 1e4) = 20 us
+    p.budget_ns = 1e6;         // 1 ms
+    p.clock_overhead_ns = 20;  // target sample: max(1e6/100, 1000*20, 1e4) = 20 us
     return p;
 }
 

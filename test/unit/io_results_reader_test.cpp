@@ -1,0 +1,82 @@
+// Results files read back: what the JSON reporter writes, the reader restores.
+#include "io/results_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "report/reporter.hpp"
+
+namespace tare {
+namespace {
+
+run_results sample_run() {
+    run_results r;
+    r.context.tare_version = "0.1.0";
+    r.context.host = "h";
+    r.context.num_cpus = 2;
+    r.context.accounting = true;
+    benchmark_result b;
+    b.name = "round_trip/1000";
+    b.iterations = 400;
+    b.samples_ns = {10.5, 11.0, 12.25};
+    b.time = {11.25, 11.0, 0.9, 10.5, 12.25, 10.6, 11.9};
+    b.allocs_per_iter = 1;
+    b.bytes_per_iter = 4096;
+    b.peak_live_bytes = 8192;
+    b.retained_bytes_per_iter = 0;
+    b.page_faults_per_iter = 0.25;
+    b.bytes_per_second = 1e9;
+    b.counters = {{"ratio", 0.5}};
+    b.warnings = {{"noisy", "spread"}};
+    r.benchmarks.push_back(b);
+    benchmark_result e;
+    e.name = "broken";
+    e.error = error_info{"exception", "boom"};
+    r.benchmarks.push_back(e);
+    return r;
+}
+
+TEST(results_reader, round_trips_what_the_json_reporter_writes) {
+    std::string text = report::make_json_reporter()->render(sample_run());
+    auto read = io::parse_results(text, "x.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    const run_results& r = std::get<run_results>(read);
+    EXPECT_EQ(r.context.host, "h");
+    EXPECT_TRUE(r.context.accounting);
+    ASSERT_EQ(r.benchmarks.size(), 2U);
+    const benchmark_result& b = r.benchmarks[0];
+    EXPECT_EQ(b.name, "round_trip/1000");
+    EXPECT_EQ(b.iterations, 400U);
+    EXPECT_EQ(b.samples_ns, (std::vector<double>{10.5, 11.0, 12.25}));
+    EXPECT_DOUBLE_EQ(b.time.ci_high, 11.9);
+    EXPECT_EQ(*b.allocs_per_iter, 1.0);
+    EXPECT_EQ(*b.peak_live_bytes, 8192);
+    EXPECT_EQ(*b.bytes_per_second, 1e9);
+    ASSERT_EQ(b.counters.size(), 1U);
+    EXPECT_EQ(b.counters[0].first, "ratio");
+    ASSERT_EQ(b.warnings.size(), 1U);
+    EXPECT_EQ(b.warnings[0].kind, "noisy");
+    ASSERT_TRUE(r.benchmarks[1].error);
+    EXPECT_EQ(r.benchmarks[1].error->message, "boom");
+    EXPECT_FALSE(r.benchmarks[1].allocs_per_iter);
+}
+
+TEST(results_reader, malformed_json_reports_line_and_column) {
+    auto read = io::parse_results("{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [,]\n}", "bad.json");
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(read));
+    EXPECT_EQ(std::get<io::read_error>(read).message.rfind("bad.json:3:18: malformed JSON", 0), 0U)
+        << std::get<io::read_error>(read).message;
+}
+
+TEST(results_reader, wrong_documents_are_named) {
+    auto no_schema = io::parse_results("[]", "a.json");
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(no_schema));
+    EXPECT_NE(std::get<io::read_error>(no_schema).message.find("a.json"), std::string::npos);
+    auto missing = io::read_results_file("/no/such/file.json");
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(missing));
+    EXPECT_NE(std::get<io::read_error>(missing).message.find("/no/such/file.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare
