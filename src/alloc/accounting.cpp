@@ -28,7 +28,17 @@ constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS = 0;
 
 namespace {
 
-constexpr auto relaxed = std::memory_order_relaxed;
+using detail::order_relaxed;
+using detail::order_release;
+
+template <typename T>
+T load(const T& field) noexcept {
+    return __atomic_load_n(&field, order_relaxed);
+}
+template <typename T>
+void store(T& field, T value, int order = order_relaxed) noexcept {
+    __atomic_store_n(&field, value, order);
+}
 
 std::uint32_t next_epoch() noexcept {
     detail::region_state& s = detail::state;
@@ -41,39 +51,37 @@ std::uint32_t next_epoch() noexcept {
 
 void reset_counters() noexcept {
     detail::region_state& s = detail::state;
-    s.owner.allocs.store(0, relaxed);
-    s.owner.bytes.store(0, relaxed);
-    s.owner.freed.store(0, relaxed);
-    s.others.allocs.store(0, relaxed);
-    s.others.bytes.store(0, relaxed);
-    s.others.live.store(0, relaxed);
-    s.peak.value.store(0, relaxed);
+    store<std::uint64_t>(s.owner.allocs, 0);
+    store<std::uint64_t>(s.owner.bytes, 0);
+    store<std::uint64_t>(s.owner.freed, 0);
+    store<std::uint64_t>(s.others.allocs, 0);
+    store<std::uint64_t>(s.others.bytes, 0);
+    store<std::int64_t>(s.others.live, 0);
+    store<std::int64_t>(s.peak.value, 0);
 }
 
 }  // namespace
 
-bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release)(void*)) noexcept {
+bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release_fn)(void*)) noexcept {
     region_state& s = state;
-    if (s.flags.region_epoch.load(relaxed) != 0)
+    if (load(s.flags.region_epoch) != 0)
         return true;
-    const std::uint64_t allocs = s.owner.allocs.load(relaxed);
-    const std::uint64_t bytes = s.owner.bytes.load(relaxed);
-    const std::uint64_t freed = s.owner.freed.load(relaxed);
-    const std::int64_t peak = s.peak.value.load(relaxed);
+    const owner_tally saved = {load(s.owner.allocs), load(s.owner.bytes), load(s.owner.freed)};
+    const std::int64_t peak = load(s.peak.value);
     const std::uint32_t owned = owned_epoch;
     // A private epoch that region_epoch never holds: the block it tags is ignored when freed.
     const std::uint32_t probe = next_epoch();
     owned_epoch = probe;
-    s.flags.counting_epoch.store(probe, std::memory_order_release);
+    store(s.flags.counting_epoch, probe, order_release);
     void* p = allocate(1);
     asm volatile("" : : "g"(p) : "memory");  // not a pair the optimizer may elide (LTO)
-    s.flags.counting_epoch.store(0, relaxed);
-    const bool counted = s.owner.allocs.load(relaxed) != allocs;
-    release(p);
-    s.owner.allocs.store(allocs, relaxed);
-    s.owner.bytes.store(bytes, relaxed);
-    s.owner.freed.store(freed, relaxed);
-    s.peak.value.store(peak, relaxed);
+    store<std::uint32_t>(s.flags.counting_epoch, 0);
+    const bool counted = load(s.owner.allocs) != saved.allocs;
+    release_fn(p);
+    store(s.owner.allocs, saved.allocs);
+    store(s.owner.bytes, saved.bytes);
+    store(s.owner.freed, saved.freed);
+    store(s.peak.value, peak);
     owned_epoch = owned;
     return counted;
 }
@@ -92,44 +100,44 @@ bool available() noexcept {
 void region_begin() noexcept {
     detail::region_state& s = detail::state;
     // Stop the previous region first, so no block is tagged with it from here on.
-    s.flags.counting_epoch.store(0, relaxed);
-    s.flags.region_epoch.store(0, relaxed);
+    store<std::uint32_t>(s.flags.counting_epoch, 0);
+    store<std::uint32_t>(s.flags.region_epoch, 0);
     const std::uint32_t epoch = next_epoch();
     reset_counters();
     detail::owned_epoch = epoch;
     // region_epoch before counting_epoch: a block tagged `epoch` can only exist after
     // counting_epoch says so, and whoever frees it then finds region_epoch already set.
-    s.flags.region_epoch.store(epoch, std::memory_order_release);
-    s.flags.counting_epoch.store(epoch, std::memory_order_release);
+    store(s.flags.region_epoch, epoch, order_release);
+    store(s.flags.counting_epoch, epoch, order_release);
 }
 
 void pause() noexcept {
-    detail::state.flags.counting_epoch.store(0, relaxed);
+    store<std::uint32_t>(detail::state.flags.counting_epoch, 0);
 }
 
 void resume() noexcept {
     detail::region_state& s = detail::state;
     // Release for the same reason as in region_begin(): a thread that sees counting resume
     // also sees everything the runner did before, the reset included.
-    s.flags.counting_epoch.store(s.flags.region_epoch.load(relaxed), std::memory_order_release);
+    store(s.flags.counting_epoch, load(s.flags.region_epoch), order_release);
 }
 
 counters snapshot() noexcept {
     const detail::region_state& s = detail::state;
     counters c;
-    c.allocs = s.owner.allocs.load(relaxed) + s.others.allocs.load(relaxed);
-    c.bytes = s.owner.bytes.load(relaxed) + s.others.bytes.load(relaxed);
-    c.live = s.owner.live() + s.others.live.load(relaxed);
+    c.allocs = load(s.owner.allocs) + load(s.others.allocs);
+    c.bytes = load(s.owner.bytes) + load(s.others.bytes);
+    c.live = static_cast<std::int64_t>(load(s.owner.bytes) - load(s.owner.freed)) + load(s.others.live);
     // The hook raises the peak at every counted allocation, so live <= peak except while
     // another thread is between its two updates; the max keeps the pair consistent anyway.
-    c.peak = std::max(s.peak.value.load(relaxed), c.live);
+    c.peak = std::max(load(s.peak.value), c.live);
     return c;
 }
 
 void region_end() noexcept {
     detail::region_state& s = detail::state;
-    s.flags.counting_epoch.store(0, relaxed);
-    s.flags.region_epoch.store(0, relaxed);
+    store<std::uint32_t>(s.flags.counting_epoch, 0);
+    store<std::uint32_t>(s.flags.region_epoch, 0);
 }
 
 }  // namespace tare::alloc

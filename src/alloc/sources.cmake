@@ -8,6 +8,8 @@ set(tare_alloc_sources src/alloc/accounting.cpp)
 if(TARE_SANITIZE MATCHES "address|memory"
    OR (TARE_SANITIZE MATCHES "thread" AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU"))
   list(APPEND tare_alloc_sources src/alloc/interpose_none.cpp)
+  set(TARE_HAS_INTERPOSER 0)
 else()
   list(APPEND tare_alloc_sources src/alloc/interpose_glibc.cpp)
+  set(TARE_HAS_INTERPOSER 1)
 endif()

@@ -5,7 +5,7 @@
 // - The runner thread (the region's owner) opens, pauses, resumes, snapshots and closes
 //   regions, and counts its own allocations in `owner_tally` with a plain load and store
 //   (one writer, so no read-modify-write). That tally is a global, not a thread_local, and
-//   its fields are relaxed atomics (a plain mov on x86-64), because the other threads read
+//   its fields are accessed as relaxed atomics (a plain mov on x86-64), because the other threads read
 //   the owner's live bytes to compute the peak.
 // - Every other thread counts with relaxed read-modify-writes on `shared_tally`.
 // - live = (owner.bytes - owner.freed) + others.live; the peak is raised by compare-and-swap
@@ -19,7 +19,6 @@
 // combined live heap cannot be known without a shared running total, and summing would need a
 // registry of threads, i.e. a lock or an allocation at thread start.
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -31,21 +30,34 @@
 // malloc) and no lazy init guard, so it is usable from the first to the last instruction of
 // every thread.
 #define TARE_ALLOC_TLS __attribute__((tls_model("initial-exec"), visibility("hidden")))
-// On every function the hook runs: ThreadSanitizer must not instrument code that glibc's
-// dynamic linker calls (through malloc) before the TSan runtime has initialised itself, or the
-// first instrumented function entry crashes. GCC ignores the attribute without -fsanitize.
+// On every function the hook runs, down to the smallest helper (GCC will not inline across
+// differing sanitizer attributes, so an unmarked helper stays an instrumented call):
+// ThreadSanitizer must not instrument code that runs through malloc before its runtime has
+// initialised itself (the dynamic linker's calls) or a new thread's state (glibc's calls in
+// thread start-up), or the first instrumented function entry crashes. GCC ignores the
+// attribute without -fsanitize.
 #define TARE_ALLOC_HOOK __attribute__((no_sanitize("thread")))
 
 namespace tare::alloc::detail {
+
+// Every shared field below is a plain integer accessed only through GCC's __atomic builtins
+// (which Clang has too), with the orders named here. Rejected: std::atomic. Its member
+// functions are library functions; in a TSan build at -O0 they stay out-of-line, instrumented
+// calls inside the hook, and one such call while a new thread is being set up (TSan calls
+// pthread_getattr_np, which mallocs, before the thread's TSan state exists) crashes the
+// runtime. A builtin is never a call. The generated code is the same as std::atomic's.
+inline constexpr int order_relaxed = __ATOMIC_RELAXED;
+inline constexpr int order_acquire = __ATOMIC_ACQUIRE;
+inline constexpr int order_release = __ATOMIC_RELEASE;
 
 inline constexpr std::size_t cache_line = 64;
 
 /// Read by every allocation and free, written only at region boundaries.
 struct alignas(cache_line) region_flags {
     /// The open region's epoch while it is counting, 0 when paused or when no region is open.
-    std::atomic<std::uint32_t> counting_epoch{0};
+    std::uint32_t counting_epoch = 0;
     /// The open region's epoch, paused or not; 0 when none is open.
-    std::atomic<std::uint32_t> region_epoch{0};
+    std::uint32_t region_epoch = 0;
     /// The last epoch handed out (runner thread only).
     std::uint32_t last_epoch = 0;
 };
@@ -53,25 +65,20 @@ struct alignas(cache_line) region_flags {
 /// The owner's counts: written by the owner alone, with load + store. Its live bytes are
 /// bytes - freed, so that an allocation updates two counters, not three.
 struct alignas(cache_line) owner_tally {
-    std::atomic<std::uint64_t> allocs{0};
-    std::atomic<std::uint64_t> bytes{0};
-    std::atomic<std::uint64_t> freed{0};  // bytes of this region's blocks freed by the owner
-
-    std::int64_t live() const noexcept {
-        return static_cast<std::int64_t>(bytes.load(std::memory_order_relaxed) -
-                                         freed.load(std::memory_order_relaxed));
-    }
+    std::uint64_t allocs = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t freed = 0;  // bytes of this region's blocks freed by the owner
 };
 
 /// Every other thread's counts: relaxed read-modify-writes.
 struct alignas(cache_line) shared_tally {
-    std::atomic<std::uint64_t> allocs{0};
-    std::atomic<std::uint64_t> bytes{0};
-    std::atomic<std::int64_t> live{0};  // may go below 0: the owner's blocks freed here
+    std::uint64_t allocs = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t live = 0;  // may go below 0: the owner's blocks freed here
 };
 
 struct alignas(cache_line) peak_cell {
-    std::atomic<std::int64_t> value{0};
+    std::int64_t value = 0;
 };
 
 struct region_state {
@@ -97,9 +104,16 @@ availability check_interposer() noexcept;
 /// true without calling anything otherwise); leaves the closed region's figures as they were.
 bool hook_counts(void* (*allocate)(std::size_t), void (*release)(void*)) noexcept;
 
+/// The owner's live bytes (any thread may ask).
+TARE_ALLOC_HOOK inline std::int64_t owner_live() noexcept {
+    return static_cast<std::int64_t>(__atomic_load_n(&state.owner.bytes, order_relaxed) -
+                                     __atomic_load_n(&state.owner.freed, order_relaxed));
+}
+
 TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
-    std::int64_t seen = state.peak.value.load(std::memory_order_relaxed);
-    while (total > seen && !state.peak.value.compare_exchange_weak(seen, total, std::memory_order_relaxed)) {
+    std::int64_t seen = __atomic_load_n(&state.peak.value, order_relaxed);
+    while (total > seen && !__atomic_compare_exchange_n(&state.peak.value, &seen, total, true, order_relaxed,
+                                                        order_relaxed)) {
     }
 }
 
@@ -108,23 +122,23 @@ TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
 TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
     // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
     // new epoch also sees the counters it reset, so its increments land after the reset.
-    const std::uint32_t epoch = state.flags.counting_epoch.load(std::memory_order_acquire);
+    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
     if (epoch == 0)
         return 0;
     const auto sn = static_cast<std::int64_t>(n);
     std::int64_t total = 0;
     if (owned_epoch == epoch) [[likely]] {
         owner_tally& o = state.owner;
-        o.allocs.store(o.allocs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        const std::uint64_t bytes = o.bytes.load(std::memory_order_relaxed) + n;
-        o.bytes.store(bytes, std::memory_order_relaxed);
-        total = static_cast<std::int64_t>(bytes - o.freed.load(std::memory_order_relaxed)) +
-                state.others.live.load(std::memory_order_relaxed);
+        __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
+        const std::uint64_t bytes = __atomic_load_n(&o.bytes, order_relaxed) + n;
+        __atomic_store_n(&o.bytes, bytes, order_relaxed);
+        total = static_cast<std::int64_t>(bytes - __atomic_load_n(&o.freed, order_relaxed)) +
+                __atomic_load_n(&state.others.live, order_relaxed);
     } else {
         shared_tally& s = state.others;
-        s.allocs.fetch_add(1, std::memory_order_relaxed);
-        s.bytes.fetch_add(n, std::memory_order_relaxed);
-        total = s.live.fetch_add(sn, std::memory_order_relaxed) + sn + state.owner.live();
+        __atomic_fetch_add(&s.allocs, 1, order_relaxed);
+        __atomic_fetch_add(&s.bytes, n, order_relaxed);
+        total = __atomic_add_fetch(&s.live, sn, order_relaxed) + owner_live();
     }
     raise_peak(total);
     return epoch;
@@ -133,13 +147,13 @@ TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
 /// Releases a block of `n` requested bytes tagged `epoch`: lowers `live` only when the block
 /// belongs to the open region (paused or not).
 TARE_ALLOC_HOOK inline void count_free(std::uint32_t epoch, std::size_t n) noexcept {
-    if (epoch == 0 || epoch != state.flags.region_epoch.load(std::memory_order_relaxed))
+    if (epoch == 0 || epoch != __atomic_load_n(&state.flags.region_epoch, order_relaxed))
         return;
     if (owned_epoch == epoch) [[likely]] {
         owner_tally& o = state.owner;
-        o.freed.store(o.freed.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+        __atomic_store_n(&o.freed, __atomic_load_n(&o.freed, order_relaxed) + n, order_relaxed);
     } else {
-        state.others.live.fetch_sub(static_cast<std::int64_t>(n), std::memory_order_relaxed);
+        __atomic_fetch_sub(&state.others.live, static_cast<std::int64_t>(n), order_relaxed);
     }
 }
 
