@@ -15,6 +15,7 @@
 #include "alloc/accounting.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "alloc/tally.hpp"
 
@@ -35,8 +36,8 @@ template <typename T>
 T load(const T& field) noexcept {
     return __atomic_load_n(&field, order_relaxed);
 }
-template <typename T>
-void store(T& field, T value, int order = order_relaxed) noexcept {
+template <int order = order_relaxed, typename T>
+void store(T& field, std::type_identity_t<T> value) noexcept {
     __atomic_store_n(&field, value, order);
 }
 
@@ -51,13 +52,13 @@ std::uint32_t next_epoch() noexcept {
 
 void reset_counters() noexcept {
     detail::region_state& s = detail::state;
-    store<std::uint64_t>(s.owner.allocs, 0);
-    store<std::uint64_t>(s.owner.bytes, 0);
-    store<std::uint64_t>(s.owner.freed, 0);
-    store<std::uint64_t>(s.others.allocs, 0);
-    store<std::uint64_t>(s.others.bytes, 0);
-    store<std::int64_t>(s.others.live, 0);
-    store<std::int64_t>(s.peak.value, 0);
+    store(s.owner.allocs, 0);
+    store(s.owner.bytes, 0);
+    store(s.owner.freed, 0);
+    store(s.others.allocs, 0);
+    store(s.others.bytes, 0);
+    store(s.others.live, 0);
+    store(s.peak.value, 0);
 }
 
 }  // namespace
@@ -72,10 +73,10 @@ bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release_fn)(void
     // A private epoch that region_epoch never holds: the block it tags is ignored when freed.
     const std::uint32_t probe = next_epoch();
     owned_epoch = probe;
-    store(s.flags.counting_epoch, probe, order_release);
+    store<order_release>(s.flags.counting_epoch, probe);
     void* p = allocate(1);
     asm volatile("" : : "g"(p) : "memory");  // not a pair the optimizer may elide (LTO)
-    store<std::uint32_t>(s.flags.counting_epoch, 0);
+    store(s.flags.counting_epoch, 0);
     const bool counted = load(s.owner.allocs) != saved.allocs;
     release_fn(p);
     store(s.owner.allocs, saved.allocs);
@@ -100,26 +101,26 @@ bool available() noexcept {
 void region_begin() noexcept {
     detail::region_state& s = detail::state;
     // Stop the previous region first, so no block is tagged with it from here on.
-    store<std::uint32_t>(s.flags.counting_epoch, 0);
-    store<std::uint32_t>(s.flags.region_epoch, 0);
+    store(s.flags.counting_epoch, 0);
+    store(s.flags.region_epoch, 0);
     const std::uint32_t epoch = next_epoch();
     reset_counters();
     detail::owned_epoch = epoch;
     // region_epoch before counting_epoch: a block tagged `epoch` can only exist after
     // counting_epoch says so, and whoever frees it then finds region_epoch already set.
-    store(s.flags.region_epoch, epoch, order_release);
-    store(s.flags.counting_epoch, epoch, order_release);
+    store<order_release>(s.flags.region_epoch, epoch);
+    store<order_release>(s.flags.counting_epoch, epoch);
 }
 
 void pause() noexcept {
-    store<std::uint32_t>(detail::state.flags.counting_epoch, 0);
+    store(detail::state.flags.counting_epoch, 0);
 }
 
 void resume() noexcept {
     detail::region_state& s = detail::state;
     // Release for the same reason as in region_begin(): a thread that sees counting resume
     // also sees everything the runner did before, the reset included.
-    store(s.flags.counting_epoch, load(s.flags.region_epoch), order_release);
+    store<order_release>(s.flags.counting_epoch, load(s.flags.region_epoch));
 }
 
 counters snapshot() noexcept {
@@ -136,8 +137,8 @@ counters snapshot() noexcept {
 
 void region_end() noexcept {
     detail::region_state& s = detail::state;
-    store<std::uint32_t>(s.flags.counting_epoch, 0);
-    store<std::uint32_t>(s.flags.region_epoch, 0);
+    store(s.flags.counting_epoch, 0);
+    store(s.flags.region_epoch, 0);
 }
 
 }  // namespace tare::alloc

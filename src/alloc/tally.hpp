@@ -13,7 +13,7 @@
 //
 // Rejected alternative: every thread, owner included, on the shared atomics. It is simpler,
 // but the lock-prefixed adds make a malloc+free pair ~25 ns dearer where the owner's plain
-// stores add ~1.2 ns in all (PERF in interpose_glibc.cpp), and the owner is the thread that
+// stores add ~1.9 ns in all (PERF in interpose_glibc.cpp), and the owner is the thread that
 // makes nearly every allocation of a single-threaded benchmark.
 // Rejected alternative: per-thread tallies summed at snapshot (divan's shape). The peak of the
 // combined live heap cannot be known without a shared running total, and summing would need a

@@ -103,61 +103,18 @@ struct blob {
 };
 
 // `new T` needs the size at compile time: one instantiation per tested size.
-template <std::size_t S>
-void* new_blob() {
-    return new blob<S>;
-}
-template <std::size_t S>
-void delete_blob(void* p) {
-    delete static_cast<blob<S>*>(p);
-}
-template <std::size_t S>
-void* new_blob_nothrow() {
-    return new (std::nothrow) blob<S>;
-}
-
-void* new_plain(std::size_t s) {
-    switch (s) {
-    case 1:
-        return new_blob<1>();
-    case 24:
-        return new_blob<24>();
-    case 4 * kib:
-        return new_blob<4 * kib>();
-    case mib:
-        return new_blob<mib>();
-    default:
-        std::abort();
+template <std::size_t... S>
+struct blob_sizes {
+    static void* make(std::size_t s, bool nothrow) {
+        void* p = nullptr;
+        ((s == S ? (p = nothrow ? new (std::nothrow) blob<S> : new blob<S>) : nullptr), ...);
+        return p;
     }
-}
-void delete_plain(void* p, std::size_t s) {
-    switch (s) {
-    case 1:
-        return delete_blob<1>(p);
-    case 24:
-        return delete_blob<24>(p);
-    case 4 * kib:
-        return delete_blob<4 * kib>(p);
-    case mib:
-        return delete_blob<mib>(p);
-    default:
-        std::abort();
+    static void destroy(void* p, std::size_t s) {
+        ((s == S ? (delete static_cast<blob<S>*>(p), 0) : 0), ...);
     }
-}
-void* new_nothrow(std::size_t s) {
-    switch (s) {
-    case 1:
-        return new_blob_nothrow<1>();
-    case 24:
-        return new_blob_nothrow<24>();
-    case 4 * kib:
-        return new_blob_nothrow<4 * kib>();
-    case mib:
-        return new_blob_nothrow<mib>();
-    default:
-        std::abort();
-    }
-}
+};
+using tested_blobs = blob_sizes<1, 24, 4 * kib, mib>;
 
 struct entry_point {
     const char* name;
@@ -201,10 +158,12 @@ const entry_point entry_points[] = {
     {"memalign", 128, nullptr, [](std::size_t s, void*) { return memalign(128, s); }, c_free},
     {"valloc", page, nullptr, [](std::size_t s, void*) { return valloc(s); }, c_free},
     {"pvalloc", page, nullptr, [](std::size_t s, void*) { return pvalloc(s); }, c_free},
-    {"new", 16, nullptr, [](std::size_t s, void*) { return new_plain(s); }, delete_plain},
+    {"new", 16, nullptr, [](std::size_t s, void*) { return tested_blobs::make(s, false); },
+     tested_blobs::destroy},
     {"new_array", 16, nullptr, [](std::size_t s, void*) -> void* { return new unsigned char[s]; },
      delete_array},
-    {"nothrow_new", 16, nullptr, [](std::size_t s, void*) { return new_nothrow(s); }, delete_plain},
+    {"nothrow_new", 16, nullptr, [](std::size_t s, void*) { return tested_blobs::make(s, true); },
+     tested_blobs::destroy},
     {"nothrow_new_array", 16, nullptr,
      [](std::size_t s, void*) -> void* { return new (std::nothrow) unsigned char[s]; }, delete_array},
     {"aligned_new", 64, nullptr,

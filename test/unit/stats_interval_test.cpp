@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -258,31 +257,6 @@ TEST(stats_interval, matches_scipy_bca_on_skewed_data) {
     // The skew shows: far more room above the mean than below.
     const double m = mean(xs);
     EXPECT_GT(iv.high - m, 1.5 * (m - iv.low));
-}
-
-TEST(stats_interval, fast_enough) {
-#ifdef NDEBUG
-    // 1,000 samples x 10,000 resamples: 15-40 ms on the development machine (a shared VM).
-    // Best of three, so that a burst of load from elsewhere does not fail the test.
-    xoshiro256ss rng(8);
-    std::vector<double> xs;
-    xs.reserve(1000);
-    for (int i = 0; i < 1000; ++i) {
-        xs.push_back(500 + 20 * standard_normal_pair(rng)[0]);
-    }
-    double best_ms = std::numeric_limits<double>::infinity();
-    for (int run = 0; run < 3; ++run) {
-        const auto start = std::chrono::steady_clock::now();
-        const interval iv = mean_interval(xs);
-        const double elapsed_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        EXPECT_LT(iv.low, iv.high);
-        best_ms = std::min(best_ms, elapsed_ms);
-    }
-    EXPECT_LT(best_ms, 100.0);
-#else
-    GTEST_SKIP() << "timing is only meaningful in an optimised build";
-#endif
 }
 
 // --- coverage -------------------------------------------------------------------------------
