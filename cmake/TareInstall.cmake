@@ -23,3 +23,13 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tareConfigVersion.c
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tareConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/tareConfigVersion.cmake
         DESTINATION ${TARE_CMAKE_DIR})
+
+# tare::gbench in its own export set: only a consumer that asks for it needs Google Benchmark.
+# tareConfig.cmake includes tareGbenchTargets.cmake when it was installed and benchmark is found.
+if(TARGET tare_gbench)
+  install(TARGETS tare_gbench EXPORT tareGbenchTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT tareGbenchTargets NAMESPACE tare:: DESTINATION ${TARE_CMAKE_DIR})
+  export(EXPORT tareGbenchTargets NAMESPACE tare:: FILE ${CMAKE_CURRENT_BINARY_DIR}/tareGbenchTargets.cmake)
+endif()

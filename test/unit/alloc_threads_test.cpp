@@ -12,56 +12,13 @@
 #include <vector>
 
 #include "alloc/accounting.hpp"
+#include "unit/alloc_test_support.hpp"
 
 namespace {
 
 namespace alloc = tare::alloc;
 
-// ---- Which build is this? ----------------------------------------------------------------
-
-// As src/alloc/sources.cmake decides: no interposer with ASan or MSan, nor with Clang's TSan.
-#if defined(__clang__)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
-#define TARE_TEST_OWN_MALLOC_SANITIZER 1
-#endif
-#elif defined(__SANITIZE_ADDRESS__)
-#define TARE_TEST_OWN_MALLOC_SANITIZER 1  // GCC's TSan keeps the interposer
-#endif
-
-const char* name_of(tare::alloc::availability a) {
-    switch (a) {
-    case tare::alloc::availability::active:
-        return "active";
-    case tare::alloc::availability::not_built:
-        return "not_built";
-    case tare::alloc::availability::shadowed:
-        return "shadowed";
-    }
-    return "?";
-}
-
-/// In a build without the interposer (src/alloc/sources.cmake) there is nothing to count:
-/// every test is skipped, saying why. In any other build the interposer must be active, and
-/// its absence fails every test rather than skipping it.
-class interposer_environment : public testing::Environment {
-public:
-    void SetUp() override {
-#if defined(TARE_TEST_OWN_MALLOC_SANITIZER)
-        ASSERT_STREQ(name_of(tare::alloc::availability_status()), "not_built");
-        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
-#else
-        ASSERT_STREQ(name_of(tare::alloc::availability_status()), "active")
-            << "the interposer is linked but not what the process calls (under valgrind, run "
-               "with --soname-synonyms=somalloc=nouserintercepts)";
-#endif
-    }
-};
-const testing::Environment* const interposer_check =
-    testing::AddGlobalTestEnvironment(new interposer_environment);
-
-inline void escape(void* p) {
-    asm volatile("" : : "g"(p) : "memory");
-}
+using namespace tare::alloc::test;
 
 constexpr std::size_t max_threads = 8;
 constexpr std::size_t per_thread = 10;
