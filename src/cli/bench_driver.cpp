@@ -1,5 +1,7 @@
 #include "cli/bench_driver.hpp"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -95,7 +97,15 @@ int bench_driver(int argc, char** argv) {
     run_results results;
     results.context = core::make_context(plan.clock_overhead_ns, loop_overhead, probe.accounting());
     bool any_failed = false;
+    // Progress on a terminal only: a suite can run for minutes, and a redirected stream
+    // must stay clean for the reports.
+    const bool progress = isatty(fileno(stderr)) != 0;
+    std::size_t done = 0;
     for (const core::instance& inst : selected) {
+        if (progress) {
+            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, selected.size(), inst.name.c_str());
+            std::fflush(stderr);
+        }
         if (opt.isolate) {
             results.benchmarks.push_back(run_isolated(inst.name, {opt.min_time, opt.timeout}));
         } else {
@@ -104,6 +114,9 @@ int bench_driver(int argc, char** argv) {
         any_failed = any_failed || results.benchmarks.back().error.has_value();
     }
 
+    if (progress) {
+        std::fputs("\r\033[K", stderr);
+    }
     const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
     auto table = opt.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
     std::string text = table->render(results);

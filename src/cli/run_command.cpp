@@ -7,6 +7,8 @@
 #include <variant>
 
 #include "cli/commands.hpp"
+#include "cli/gbench_run.hpp"
+#include "io/gbench_reader.hpp"
 #include "io/atomic_file.hpp"
 #include "io/results_reader.hpp"
 #include "os/process.hpp"
@@ -36,7 +38,9 @@ int run_command(const run_args& args) {
     std::variant<run_results, io::read_error> read;
     bool ran = false;
     if (looks_like_results_file(args.target)) {
-        read = io::read_results_file(args.target);
+        read = io::read_any_results_file(args.target);  // tare/1 or Google Benchmark JSON
+    } else if (is_gbench_executable(args.target)) {
+        return gbench_run(args);
     } else {
         fs::path tmp = fs::temp_directory_path() / ("tare-run-" + std::to_string(::getpid()) + ".json");
         std::vector<std::string> argv{fs::absolute(args.target).string(), "--json=" + tmp.string()};

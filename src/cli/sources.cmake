@@ -1,4 +1,5 @@
 set(tare_cli_sources
   src/cli/tare_main.cpp
   src/cli/run_command.cpp
+  src/cli/gbench_run.cpp
 )

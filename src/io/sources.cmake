@@ -1,4 +1,5 @@
 set(tare_io_sources
   src/io/atomic_file.cpp
+  src/io/gbench_reader.cpp
   src/io/results_reader.cpp
 )

@@ -1,0 +1,330 @@
+#include "io/gbench_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+#include "stats/summary.hpp"
+#include "tare/version.hpp"
+
+namespace tare::io {
+
+namespace {
+
+using nlohmann::json;
+
+// Every key GB 1.7.1 (and 1.8's skip fields) writes in a benchmark row; anything else in a row
+// is a user counter, which GB flattens into the row beside them.
+const std::set<std::string, std::less<>> known_keys = {
+    "name",          "family_index",   "per_family_instance_index",
+    "run_name",      "run_type",       "repetitions",
+    "repetition_index", "threads",     "aggregate_name",
+    "aggregate_unit", "iterations",    "real_time",
+    "cpu_time",      "time_unit",      "bytes_per_second",
+    "items_per_second", "label",       "error_occurred",
+    "error_message", "skipped",        "skip_message",
+    "allocs_per_iter", "max_bytes_used", "total_allocated_bytes",
+    "net_heap_growth", "big_o",        "real_coefficient",
+    "cpu_coefficient", "rms",
+};
+
+// The strings quote_non_finite() puts in place of the bare literals.
+double number_of(const json& v) {
+    if (v.is_number()) {
+        return v.get<double>();
+    }
+    if (v.is_string()) {
+        const std::string& s = v.get_ref<const std::string&>();
+        if (s == "N") {
+            return std::numeric_limits<double>::quiet_NaN();
+        }
+        if (s == "I") {
+            return std::numeric_limits<double>::infinity();
+        }
+        if (s == "-I") {
+            return -std::numeric_limits<double>::infinity();
+        }
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::optional<double> opt_number(const json& row, const char* key) {
+    auto it = row.find(key);
+    if (it == row.end() || it->is_null()) {
+        return std::nullopt;
+    }
+    return number_of(*it);
+}
+
+std::string text_of(const json& row, const char* key) {
+    auto it = row.find(key);
+    return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool flag_of(const json& row, const char* key) {
+    auto it = row.find(key);
+    return it != row.end() && it->is_boolean() && it->get<bool>();
+}
+
+// ns per `unit`; GB's time units are exactly these four.
+std::optional<double> ns_per(const std::string& unit) {
+    if (unit == "ns" || unit.empty()) {
+        return 1.0;
+    }
+    if (unit == "us") {
+        return 1e3;
+    }
+    if (unit == "ms") {
+        return 1e6;
+    }
+    if (unit == "s") {
+        return 1e9;
+    }
+    return std::nullopt;
+}
+
+struct group {
+    std::vector<const json*> iterations;  // one row per repetition
+    std::vector<const json*> aggregates;
+};
+
+void add_counters(benchmark_result& r, const json& row) {
+    for (const auto& [key, value] : row.items()) {
+        if (known_keys.count(key) == 0) {
+            r.counters.emplace_back(key, number_of(value));
+        }
+    }
+}
+
+// Fills `r` from the group's rows; `origin` names the file in errors about units.
+std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r) {
+    r.name = name;
+    const json& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
+    for (const json* row : g.iterations) {
+        if (flag_of(*row, "error_occurred")) {
+            r.error = error_info{"gbench_error", text_of(*row, "error_message")};
+            return std::nullopt;
+        }
+        if (flag_of(*row, "skipped")) {
+            r.error = error_info{"skipped", text_of(*row, "skip_message")};
+            return std::nullopt;
+        }
+    }
+    const std::string unit = text_of(first, "time_unit");
+    const std::optional<double> scale = ns_per(unit);
+    if (!scale) {
+        return "benchmark \"" + name + "\": unknown time_unit \"" + unit + "\"";
+    }
+    double cpu_sum = 0;
+    for (const json* row : g.iterations) {
+        const double iters = opt_number(*row, "iterations").value_or(0);
+        r.iterations += static_cast<std::uint64_t>(std::max(0.0, iters));
+        r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * *scale);
+        cpu_sum += opt_number(*row, "cpu_time").value_or(0) * *scale;
+        sample s;
+        s.iterations = static_cast<std::uint64_t>(std::max(0.0, iters));
+        s.elapsed_ns = r.samples_ns.back() * iters;
+        r.samples.push_back(s);
+    }
+    if (!r.samples_ns.empty()) {
+        r.time = stats::summarize(r.samples_ns);
+        r.counters.emplace_back("gb_cpu_time_ns", cpu_sum / static_cast<double>(r.samples_ns.size()));
+    }
+    const json* mean_row = nullptr;
+    for (const json* row : g.aggregates) {
+        const std::string agg = text_of(*row, "aggregate_name");
+        if (!row->contains("real_time")) {
+            continue;  // complexity rows (BigO, RMS) carry coefficients, kept as counters below
+        }
+        const bool ratio = text_of(*row, "aggregate_unit") == "percentage";
+        const double value = opt_number(*row, "real_time").value_or(0) * (ratio ? 1.0 : *scale);
+        r.counters.emplace_back("gb_" + agg + (ratio ? "" : "_ns"), value);
+        if (agg == "mean") {
+            mean_row = row;
+        }
+        // Aggregates only (--benchmark_report_aggregates_only): GB's figures are all there is.
+        if (g.iterations.empty()) {
+            if (agg == "mean") {
+                r.time.mean = r.time.ci_low = r.time.ci_high = value;
+            } else if (agg == "median") {
+                r.time.median = value;
+            } else if (agg == "stddev") {
+                r.time.stddev = value;
+            }
+        }
+    }
+    if (g.iterations.empty()) {
+        r.warnings.push_back({"aggregates_only",
+                              "Google Benchmark wrote aggregates only: no samples, no interval, no min/max"});
+    }
+    // User counters: GB's mean over repetitions when there is one, else the (single) row's.
+    const json& counters_row = mean_row != nullptr ? *mean_row : first;
+    add_counters(r, counters_row);
+    // Memory of GB's memory run: one per repetition, of min(16, iterations) iterations each;
+    // the first repetition's figures stand for all (they are GB's, not a distribution).
+    const json& mem = first;
+    if (auto a = opt_number(mem, "allocs_per_iter")) {
+        r.allocs_per_iter = a;
+        const double iters = opt_number(mem, "iterations").value_or(0);
+        const double memory_iterations = std::min(16.0, iters);
+        if (auto m = opt_number(mem, "max_bytes_used")) {
+            r.peak_live_bytes = static_cast<std::int64_t>(*m);
+        }
+        if (auto t = opt_number(mem, "total_allocated_bytes")) {
+            if (memory_iterations > 0) {
+                r.bytes_per_iter = *t / memory_iterations;
+            }
+            r.counters.emplace_back("gb_total_allocated_bytes", *t);
+        }
+        if (auto n = opt_number(mem, "net_heap_growth")) {
+            r.counters.emplace_back("gb_net_heap_growth", *n);
+        }
+    }
+    r.bytes_per_second = opt_number(counters_row, "bytes_per_second");
+    r.items_per_second = opt_number(counters_row, "items_per_second");
+    return std::nullopt;
+}
+
+// nlohmann reports a byte offset; people want line and column (1-based, columns in bytes).
+std::string position(const std::string& text, std::size_t byte) {
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::variant<json, read_error> parse_json(const std::string& text, const std::string& origin) {
+    try {
+        return json::parse(quote_non_finite(text));
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        auto colon = what.find(": ", what.find("parse error"));
+        std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+        // Offsets are those of `text`: quote_non_finite() keeps every byte where it was.
+        return read_error{origin + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
+                          ": malformed JSON: " + detail};
+    }
+}
+
+std::variant<run_results, read_error> from_document(const json& doc, const std::string& origin) {
+    try {
+        run_results out;
+        const json& c = doc.at("context");
+        out.context.tare_version = TARE_VERSION_STRING;
+        out.context.executable = text_of(c, "executable");
+        out.context.host = text_of(c, "host_name");
+        out.context.date = text_of(c, "date");
+        if (auto mhz = opt_number(c, "mhz_per_cpu")) {
+            out.context.cpu = std::to_string(static_cast<long long>(*mhz)) + " MHz (Google Benchmark)";
+        }
+        out.context.num_cpus = static_cast<std::uint32_t>(opt_number(c, "num_cpus").value_or(0));
+        // Groups in first-appearance order: GB writes a benchmark's repetitions and then its
+        // aggregates, but with --benchmark_enable_random_interleaving they may interleave.
+        std::vector<std::string> order;
+        std::map<std::string, group> groups;
+        for (const json& row : doc.at("benchmarks")) {
+            std::string key = text_of(row, "run_name");
+            if (key.empty()) {
+                key = text_of(row, "name");
+            }
+            if (groups.find(key) == groups.end()) {
+                order.push_back(key);
+            }
+            group& g = groups[key];
+            (text_of(row, "run_type") == "aggregate" ? g.aggregates : g.iterations).push_back(&row);
+        }
+        for (const std::string& name : order) {
+            benchmark_result r;
+            if (auto err = convert(name, groups[name], r)) {
+                return read_error{origin + ": " + *err};
+            }
+            out.context.accounting = out.context.accounting || r.allocs_per_iter.has_value();
+            out.benchmarks.push_back(std::move(r));
+        }
+        return out;
+    } catch (const json::exception& e) {
+        return read_error{origin + ": not a valid Google Benchmark document: " + e.what()};
+    }
+}
+
+}  // namespace
+
+std::string quote_non_finite(const std::string& text) {
+    std::string out = text;
+    bool in_string = false;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const char ch = out[i];
+        if (in_string) {
+            if (ch == '\\') {
+                ++i;  // the escaped character cannot end the string
+            } else if (ch == '"') {
+                in_string = false;
+            }
+            continue;
+        }
+        if (ch == '"') {
+            in_string = true;
+            continue;
+        }
+        const std::string_view rest(out.data() + i, out.size() - i);
+        auto replace = [&](std::string_view literal, std::string_view quoted) {
+            // Same length: the quoted form padded with spaces, so offsets do not move.
+            std::string with = std::string(quoted) + std::string(literal.size() - quoted.size(), ' ');
+            out.replace(i, literal.size(), with);
+            i += literal.size() - 1;
+        };
+        if (rest.starts_with("NaN")) {
+            replace("NaN", "\"N\"");
+        } else if (rest.starts_with("Infinity")) {
+            replace("Infinity", "\"I\"");
+        } else if (rest.starts_with("-Infinity")) {
+            replace("-Infinity", "\"-I\"");
+        }
+    }
+    return out;
+}
+
+std::variant<run_results, read_error> parse_gbench_results(const std::string& text, const std::string& origin) {
+    auto parsed = parse_json(text, origin);
+    if (auto* err = std::get_if<read_error>(&parsed)) {
+        return *err;
+    }
+    return from_document(std::get<json>(parsed), origin);
+}
+
+std::variant<run_results, read_error> read_any_results_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return read_error{path + ": cannot open the file"};
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    auto parsed = parse_json(text, path);
+    if (auto* err = std::get_if<read_error>(&parsed)) {
+        return *err;
+    }
+    const json& doc = std::get<json>(parsed);
+    const bool gbench_shape = doc.is_object() && !doc.contains("schema") && doc.contains("context") &&
+                              doc.contains("benchmarks") && doc["context"].is_object() &&
+                              doc["benchmarks"].is_array();
+    if (gbench_shape) {
+        return from_document(doc, path);
+    }
+    return parse_results(text, path);  // tare/1, or its error naming what is missing
+}
+
+}  // namespace tare::io
