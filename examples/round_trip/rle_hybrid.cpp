@@ -24,7 +24,9 @@ std::uint64_t get_varint(const std::uint8_t*& in) {
     return v | (static_cast<std::uint64_t>(*in++) << shift);
 }
 
-std::size_t value_bytes(int bit_width) { return static_cast<std::size_t>((bit_width + 7) / 8); }
+std::size_t value_bytes(int bit_width) {
+    return static_cast<std::size_t>((bit_width + 7) / 8);
+}
 
 std::uint32_t get_packed(const std::uint8_t* base, std::uint64_t bit, int bit_width) {
     // Reads 8 bytes at the value's first byte: enough for any width up to 32 at any offset.
@@ -129,8 +131,8 @@ std::size_t run_reader::next(std::size_t n, std::uint32_t* out, const std::uint8
         } else if (packed_left_ > 0) {
             const std::size_t take = std::min(packed_left_, n - done);
             for (std::size_t k = 0; out != nullptr && k < take; ++k) {
-                out[done + k] = get_packed(packed_base_, bit_pos_ + k * static_cast<std::uint64_t>(bit_width_),
-                                           bit_width_);
+                out[done + k] = get_packed(packed_base_,
+                                           bit_pos_ + k * static_cast<std::uint64_t>(bit_width_), bit_width_);
             }
             bit_pos_ += take * static_cast<std::uint64_t>(bit_width_);
             packed_left_ -= take;

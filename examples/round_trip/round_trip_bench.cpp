@@ -88,14 +88,17 @@ void write_int32_plain(tare::State& state) {
     const auto values = plain_values();
     write_bench(state, values, column_file::write_int32_plain, rows * 4.0);
 }
+
 void write_int32_dict(tare::State& state) {
     const auto values = dict_values();
     write_bench(state, values, column_file::write_int32_dict, rows * 4.0);
 }
+
 void write_string20_plain(tare::State& state) {
     const auto values = string_values();
     write_bench(state, values, column_file::write_string_plain, rows * 20.0);
 }
+
 // The read benchmarks read the file written in setup, with resident outputs; they are the
 // same in both builds (the reader finds the last file by its footer, as Parquet's does).
 template <class Values, class Write>
@@ -118,9 +121,11 @@ void read_int32_bench(tare::State& state, const Values& values, Write write) {
 void read_int32_plain(tare::State& state) {
     read_int32_bench(state, plain_values(), column_file::write_int32_plain);
 }
+
 void read_int32_dict(tare::State& state) {
     read_int32_bench(state, dict_values(), column_file::write_int32_dict);
 }
+
 void read_string20_plain(tare::State& state) {
     const auto values = string_values();
     column_file::bytes file;
@@ -138,6 +143,7 @@ void read_string20_plain(tare::State& state) {
         tare::do_not_optimize(chars.data());
     }
 }
+
 // Named as the report's rows ("write int32 plain" → write/int32_plain) so both builds line up.
 [[maybe_unused]] const bool registered = [] {
     tare::register_benchmark("write/int32_plain", write_int32_plain);

@@ -82,10 +82,10 @@ int gbench_run(const run_args& args) {
     std::fputs(table->render(results).c_str(), stdout);
     if (results.context.accounting) {
         std::fputs(
-            "note: memory figures are Google Benchmark's: a separate run of min(16, iterations) iterations\n"
-            "      after the timed ones, including fixture SetUp/TearDown, paused regions and one harness\n"
-            "      allocation per run (+1/16 allocs/iter at 16 iterations); bytes/iter = total bytes / "
-            "that count\n",
+            "note: memory figures are Google Benchmark's own memory run: min(16, iterations) iterations\n"
+            "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
+            "      per-run allocations (400 B, and 8 B per argument when the benchmark has arguments):\n"
+            "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n",
             stdout);
     } else {
         std::fputs("note: no memory figures: link tare::gbench into the suite to get them\n", stdout);

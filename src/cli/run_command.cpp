@@ -8,8 +8,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/gbench_run.hpp"
-#include "io/gbench_reader.hpp"
 #include "io/atomic_file.hpp"
+#include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
 #include "os/process.hpp"
 #include "report/reporter.hpp"

@@ -1,5 +1,6 @@
 set(tare_cli_sources
   src/cli/tare_main.cpp
   src/cli/run_command.cpp
+  src/cli/exec_command.cpp
   src/cli/gbench_run.cpp
 )

@@ -21,18 +21,14 @@ using nlohmann::json;
 
 // Every key GB 1.7.1 (and 1.8's skip fields) writes in a benchmark row; anything else in a row
 // is a user counter, which GB flattens into the row beside them.
+// clang-format off
 const std::set<std::string, std::less<>> known_keys = {
-    "name",          "family_index",   "per_family_instance_index",
-    "run_name",      "run_type",       "repetitions",
-    "repetition_index", "threads",     "aggregate_name",
-    "aggregate_unit", "iterations",    "real_time",
-    "cpu_time",      "time_unit",      "bytes_per_second",
-    "items_per_second", "label",       "error_occurred",
-    "error_message", "skipped",        "skip_message",
-    "allocs_per_iter", "max_bytes_used", "total_allocated_bytes",
-    "net_heap_growth", "big_o",        "real_coefficient",
-    "cpu_coefficient", "rms",
-};
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "aggregate_name", "aggregate_unit", "iterations", "real_time",
+    "cpu_time", "time_unit", "bytes_per_second", "items_per_second", "label", "error_occurred",
+    "error_message", "skipped", "skip_message", "allocs_per_iter", "max_bytes_used",
+    "total_allocated_bytes", "net_heap_growth", "big_o", "real_coefficient", "cpu_coefficient", "rms"};
+// clang-format on
 
 // The strings quote_non_finite() puts in place of the bare literals.
 double number_of(const json& v) {
@@ -102,7 +98,7 @@ void add_counters(benchmark_result& r, const json& row) {
     }
 }
 
-// Fills `r` from the group's rows; `origin` names the file in errors about units.
+// Fills `r` from the group's rows; an error message (without the file name) for rows it cannot read.
 std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r) {
     r.name = name;
     const json& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
@@ -137,11 +133,21 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         r.counters.emplace_back("gb_cpu_time_ns", cpu_sum / static_cast<double>(r.samples_ns.size()));
     }
     const json* mean_row = nullptr;
+    bool has_time = false;  // an aggregate with a time (not a complexity fit)
     for (const json* row : g.aggregates) {
         const std::string agg = text_of(*row, "aggregate_name");
-        if (!row->contains("real_time")) {
-            continue;  // complexity rows (BigO, RMS) carry coefficients, kept as counters below
+        // Complexity rows (->Complexity()): the fitted coefficient and its RMS, no time.
+        if (auto c = opt_number(*row, "real_coefficient")) {
+            r.counters.emplace_back("gb_big_o_coefficient_ns", *c * *scale);
+            r.warnings.push_back({"gbench_complexity",
+                                  "Google Benchmark's complexity fit: O(" + text_of(*row, "big_o") + ")"});
+            continue;
         }
+        if (auto rms = opt_number(*row, "rms")) {
+            r.counters.emplace_back("gb_rms", *rms);
+            continue;
+        }
+        has_time = true;
         const bool ratio = text_of(*row, "aggregate_unit") == "percentage";
         const double value = opt_number(*row, "real_time").value_or(0) * (ratio ? 1.0 : *scale);
         r.counters.emplace_back("gb_" + agg + (ratio ? "" : "_ns"), value);
@@ -159,31 +165,42 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
             }
         }
     }
-    if (g.iterations.empty()) {
+    if (g.iterations.empty() && has_time) {
         r.warnings.push_back({"aggregates_only",
                               "Google Benchmark wrote aggregates only: no samples, no interval, no min/max"});
     }
     // User counters: GB's mean over repetitions when there is one, else the (single) row's.
     const json& counters_row = mean_row != nullptr ? *mean_row : first;
     add_counters(r, counters_row);
-    // Memory of GB's memory run: one per repetition, of min(16, iterations) iterations each;
-    // the first repetition's figures stand for all (they are GB's, not a distribution).
-    const json& mem = first;
+    // Memory of GB's memory run, one per repetition of min(16, iterations) iterations. GB 1.7.1
+    // keeps each repetition's figures behind a pointer into a std::vector that it grows with
+    // the next repetition, so every repetition's max_bytes_used and total_allocated_bytes but
+    // the last are read from freed memory when the JSON is written (allocs_per_iter, computed
+    // before, is sound). So the last repetition's figures stand for all, and figures that
+    // cannot be true (a peak above the bytes allocated) are dropped with a warning.
+    bool mem_ok = true;
+    const json& mem = g.iterations.empty() ? first : *g.iterations.back();
     if (auto a = opt_number(mem, "allocs_per_iter")) {
         r.allocs_per_iter = a;
         const double iters = opt_number(mem, "iterations").value_or(0);
         const double memory_iterations = std::min(16.0, iters);
-        if (auto m = opt_number(mem, "max_bytes_used")) {
-            r.peak_live_bytes = static_cast<std::int64_t>(*m);
+        const auto peak = opt_number(mem, "max_bytes_used");
+        const auto total = opt_number(mem, "total_allocated_bytes");
+        if (peak && total && (*peak > *total || *peak < 0)) {
+            r.warnings.push_back({"gbench_memory_garbled",
+                                  "Google Benchmark wrote impossible memory figures (a peak above the "
+                                  "bytes allocated): only allocs/iter is kept"});
+            mem_ok = false;
         }
-        if (auto t = opt_number(mem, "total_allocated_bytes")) {
-            if (memory_iterations > 0) {
-                r.bytes_per_iter = *t / memory_iterations;
-            }
-            r.counters.emplace_back("gb_total_allocated_bytes", *t);
+        if (peak && mem_ok) {
+            r.peak_live_bytes = static_cast<std::int64_t>(*peak);
         }
-        if (auto n = opt_number(mem, "net_heap_growth")) {
-            r.counters.emplace_back("gb_net_heap_growth", *n);
+        // Per iteration of GB's memory run; its raw totals are these times memory_iterations.
+        if (total && mem_ok && memory_iterations > 0) {
+            r.bytes_per_iter = *total / memory_iterations;
+        }
+        if (auto n = opt_number(mem, "net_heap_growth"); n && mem_ok && memory_iterations > 0) {
+            r.retained_bytes_per_iter = *n / memory_iterations;
         }
     }
     r.bytes_per_second = opt_number(counters_row, "bytes_per_second");
@@ -297,7 +314,8 @@ std::string quote_non_finite(const std::string& text) {
     return out;
 }
 
-std::variant<run_results, read_error> parse_gbench_results(const std::string& text, const std::string& origin) {
+std::variant<run_results, read_error> parse_gbench_results(const std::string& text,
+                                                           const std::string& origin) {
     auto parsed = parse_json(text, origin);
     if (auto* err = std::get_if<read_error>(&parsed)) {
         return *err;

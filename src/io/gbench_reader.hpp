@@ -11,8 +11,9 @@
 // - `cpu_time` is kept as the counter `gb_cpu_time_ns`; every key GB does not define is a user
 //   counter (GB flattens them into the row), NaN and infinities included.
 // - Memory: `allocs_per_iter` as is; `max_bytes_used` is the peak heap; `total_allocated_bytes`
-//   is divided by GB's memory-run length, min(16, iterations), for bytes/iter; the raw
-//   `total_allocated_bytes` and `net_heap_growth` stay as counters.
+//   and `net_heap_growth` are divided by GB's memory-run length, min(16, iterations), for
+//   bytes/iter and retained bytes/iter (multiply back for GB's raw totals). With repetitions,
+//   the first repetition's memory run stands for all.
 // - `error_occurred` becomes an error of kind "gbench_error"; `skipped` (GB >= 1.8) of kind
 //   "skipped".
 // Bare NaN, Infinity and -Infinity (which GB writes and JSON forbids) are accepted outside
@@ -27,7 +28,8 @@
 namespace tare::io {
 
 /// Parses `text` (the contents of `origin`, used in messages) as Google Benchmark JSON.
-std::variant<run_results, read_error> parse_gbench_results(const std::string& text, const std::string& origin);
+std::variant<run_results, read_error> parse_gbench_results(const std::string& text,
+                                                           const std::string& origin);
 
 /// Reads a results file of either kind: "schema": "tare/1" goes to the tare reader; an object
 /// with "context" and "benchmarks" and no "schema" is read as Google Benchmark JSON.

@@ -11,6 +11,7 @@ namespace tare::os {
 
 struct child_options {
     bool discard_stdout = false;  // else inherited
+    bool discard_stderr = false;  // else inherited
     std::optional<double> timeout_seconds;
 };
 

@@ -39,10 +39,15 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     }
     if (pid == 0) {
         close(status_pipe[0]);
-        if (options.discard_stdout) {
-            int devnull = open("/dev/null", O_WRONLY);
+        if (options.discard_stdout || options.discard_stderr) {
+            int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
             if (devnull >= 0) {
-                dup2(devnull, 1);
+                if (options.discard_stdout) {
+                    dup2(devnull, 1);
+                }
+                if (options.discard_stderr) {
+                    dup2(devnull, 2);
+                }
             }
         }
         execv(args[0], args.data());

@@ -4,4 +4,6 @@ set(tare_report_sources
   src/report/console.cpp
   src/report/markdown.cpp
   src/report/json.cpp
+  src/report/exec_console.cpp
+  src/report/exec_json.cpp
 )

@@ -4,4 +4,5 @@ set(tare_stats_sources
   src/stats/outliers.cpp
   src/stats/summary.cpp
   src/stats/random.cpp
+  src/stats/change.cpp
 )

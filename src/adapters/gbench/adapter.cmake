@@ -1,8 +1,12 @@
 # tare::gbench — the Google Benchmark adapter (CONTRACT section 5), built when the benchmark
 # package is found. Linking it registers a benchmark::MemoryManager with no source change.
-find_package(benchmark CONFIG QUIET)
+# A parent project that already provides benchmark::benchmark (FetchContent, add_subdirectory)
+# keeps its own; otherwise the installed package (Debian: libbenchmark-dev).
+if(NOT TARGET benchmark::benchmark)
+  find_package(benchmark CONFIG QUIET)
+endif()
 set(TARE_HAS_GBENCH OFF)
-if(benchmark_FOUND)
+if(TARGET benchmark::benchmark)
   set(TARE_HAS_GBENCH ON)
   add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp)
   add_library(tare::gbench ALIAS tare_gbench)

@@ -2,12 +2,16 @@
 // by a static initialiser so that linking the library is the only step (CONTRACT section 5).
 //
 // What Google Benchmark 1.7.1 measures with it (benchmark_runner.cc): after the timed runs of
-// an instance, one extra "memory run" of min(16, iterations) iterations on a single thread,
+// each repetition, one extra "memory run" of min(16, iterations) iterations on one thread,
 // Start() before it and Stop() after it. That window also holds the fixture's SetUp/TearDown,
-// any PauseTiming() region, and one harness allocation (the run's ThreadManager), so a body
-// that allocates k times per iteration reads k + 1/16 allocs_per_iter (k + 1 for a benchmark
-// of fewer than 16 iterations). tare's own benchmarks count the timed loop only; see
-// examples/gbench/README.md.
+// any PauseTiming() region, and GB's own allocations for the run, measured here (test/gbench):
+// one of 400 B (the run's ThreadManager) always, plus one of 8 B per argument (State's copy of
+// the ranges) when the instance has arguments. Both are freed before Stop(), so they are in
+// num_allocs, total_allocated_bytes and max_bytes_used but not in net_heap_growth. A body that
+// allocates k times per iteration therefore reads k + 1/16 (no arguments) or k + 2/16 (with
+// arguments) allocs_per_iter once it runs 16 iterations. tare's own benchmarks count the timed
+// loop only; examples/gbench/README.md sets the two side by side.
+
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

@@ -1,0 +1,73 @@
+// Seed case 003 (examples/buffers): a fresh buffer per iteration shows as page faults per
+// iteration and a fresh_memory warning; a resident one shows neither. Run on the suite's
+// 64 MiB rows (the 256 MiB rows are the same code, four times longer).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "example_results.hpp"
+
+namespace tare::test {
+namespace {
+
+constexpr double pages_64mib = 64.0 * 1024 * 1024 / 4096;
+
+const example_results& suite() {
+    // Eight benchmarks (six in memory, two on disk); the slowest, ~60 ms an iteration, take
+    // 10 one-iteration samples.
+    static const example_results r(
+        {TARE_BENCH_BUFFERS_BENCH, "--min-time=0.05", "--filter=/(1x64MiB|64x1MiB)$"});
+    return r;
+}
+
+TEST(buffers, the_64mib_rows_ran) {
+    EXPECT_EQ(suite().exit_code(), 0) << suite().err();
+    EXPECT_EQ(suite().all().size(), 8U) << suite().err();
+    for (const auto& [name, b] : suite().all()) {
+        EXPECT_TRUE(b["error"].is_null()) << name << ": " << b["error"].dump();
+        EXPECT_FALSE(example_results::has_warning(b, "retained_growth")) << name << b["warnings"].dump();
+    }
+}
+
+TEST(buffers, fresh_buffers_fault_and_resident_ones_do_not) {
+    if (TARE_SANITIZED) {
+        GTEST_SKIP() << "a sanitizer's shadow memory adds page faults of its own";
+    }
+    for (const char* op : {"write", "read"}) {
+        const auto& fresh = suite().get(std::string(op) + "/fresh/1x64MiB");
+        // Every 4 KiB page of the buffer, once (transparent huge pages would make it fewer).
+        EXPECT_GE(fresh["page_faults_per_iter"].get<double>(), 0.9 * pages_64mib) << op;
+        EXPECT_TRUE(example_results::has_warning(fresh, "fresh_memory")) << op << fresh["warnings"].dump();
+        for (const char* resident : {"/resident/1x64MiB", "/resident/64x1MiB"}) {
+            const auto& r = suite().get(op + std::string(resident));
+            EXPECT_LT(r["page_faults_per_iter"].get<double>(), 1.0) << op << resident;
+            EXPECT_FALSE(example_results::has_warning(r, "fresh_memory")) << op << resident;
+        }
+    }
+    // On disk the buffers are resident too; the file's pages are the kernel's, not the process's.
+    for (const char* disk : {"disk_write/1x64MiB", "disk_write/64x1MiB"}) {
+        const auto& d = suite().get(disk);
+        EXPECT_LT(d["page_faults_per_iter"].get<double>(), 1.0) << disk;
+        EXPECT_FALSE(example_results::has_warning(d, "fresh_memory")) << disk;
+    }
+}
+
+#if TARE_ACCOUNTING_EXPECTED
+TEST(buffers, fresh_allocates_the_buffer_and_resident_nothing) {
+    for (const char* op : {"write", "read"}) {
+        const auto& fresh = suite().get(std::string(op) + "/fresh/1x64MiB");
+        EXPECT_EQ(fresh["allocs_per_iter"].get<double>(), 1.0) << op;
+        EXPECT_GE(fresh["bytes_per_iter"].get<double>(), 64.0 * 1024 * 1024) << op;
+        for (const char* resident : {"/resident/1x64MiB", "/resident/64x1MiB"}) {
+            EXPECT_EQ(suite().get(op + std::string(resident))["allocs_per_iter"].get<double>(), 0.0)
+                << op << resident;
+        }
+    }
+    for (const char* disk : {"disk_write/1x64MiB", "disk_write/64x1MiB"}) {
+        EXPECT_EQ(suite().get(disk)["allocs_per_iter"].get<double>(), 0.0) << disk;
+    }
+}
+#endif
+
+}  // namespace
+}  // namespace tare::test

@@ -1,0 +1,56 @@
+// Seed case 001 (examples/skip_records): one iteration is one SkipRecords call, so allocs/iter
+// is allocations per call: at least 1 with a fresh validity bitmap, exactly 0 with a reused one.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "example_results.hpp"
+
+namespace tare::test {
+namespace {
+
+const example_results& suite() {
+    // The whole suite, 24 benchmarks, at 0.05 s each: about 3 s.
+    static const example_results r({TARE_BENCH_SKIP_RECORDS_BENCH, "--min-time=0.05"});
+    return r;
+}
+
+std::string name(const char* variant, int repetition, int batch) {
+    return std::string(variant) + "/Repetition:" + std::to_string(repetition) +
+           "/BatchSize:" + std::to_string(batch);
+}
+
+TEST(skip_records, every_benchmark_ran_and_reports_throughput) {
+    EXPECT_EQ(suite().exit_code(), 0) << suite().err();
+    EXPECT_EQ(suite().all().size(), 24U) << suite().err();
+    for (const auto& [n, b] : suite().all()) {
+        EXPECT_TRUE(b["error"].is_null()) << n << ": " << b["error"].dump();
+        EXPECT_GT(b["throughput"]["bytes_per_second"].get<double>(), 0.0) << n;
+        EXPECT_FALSE(example_results::has_warning(b, "retained_growth")) << n << b["warnings"].dump();
+    }
+}
+
+#if TARE_ACCOUNTING_EXPECTED
+TEST(skip_records, fresh_allocates_once_per_call_and_reused_never) {
+    for (int repetition : {0, 1, 2}) {
+        for (int batch : {1, 10, 100, 1000}) {
+            const auto& fresh = suite().get(name("skip_fresh", repetition, batch));
+            const auto& reused = suite().get(name("skip_reused", repetition, batch));
+            // Exactly one: the bitmap. The reader's scratch is fixed-size in both variants.
+            EXPECT_EQ(fresh["allocs_per_iter"].get<double>(), 1.0) << name("skip_fresh", repetition, batch);
+            EXPECT_EQ(reused["allocs_per_iter"].get<double>(), 0.0) << name("skip_reused", repetition, batch);
+            EXPECT_EQ(reused["bytes_per_iter"].get<double>(), 0.0) << name("skip_reused", repetition, batch);
+            // The bitmap holds one bit a level: BatchSize / 8 bytes rounded up for flat columns,
+            // a little less on average because the batch at the column's end is short.
+            if (repetition < 2) {
+                const double expected = (batch + 7) / 8;
+                EXPECT_NEAR(fresh["bytes_per_iter"].get<double>(), expected, 0.01 * expected)
+                    << name("skip_fresh", repetition, batch);
+            }
+        }
+    }
+}
+#endif
+
+}  // namespace
+}  // namespace tare::test

@@ -1,0 +1,216 @@
+// The Google Benchmark JSON reader on real GB 1.7.1 output (data/, see its README): golden
+// readings as tare/1 and as tare's table, and the mapping rules one by one.
+#include "io/gbench_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include "golden/golden.hpp"
+#include "report/reporter.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string data(const std::string& name) {
+    return std::string(TARE_GBENCH_DATA) + "/" + name;
+}
+
+run_results read_ok(const std::string& name) {
+    auto r = io::read_any_results_file(data(name));
+    if (auto* e = std::get_if<io::read_error>(&r)) {
+        ADD_FAILURE() << e->message;
+        return {};
+    }
+    return std::get<run_results>(r);
+}
+
+const benchmark_result* find(const run_results& r, const std::string& name) {
+    for (const auto& b : r.benchmarks) {
+        if (b.name == name) {
+            return &b;
+        }
+    }
+    ADD_FAILURE() << "no benchmark " << name;
+    return nullptr;
+}
+
+std::optional<double> counter(const benchmark_result& b, const std::string& name) {
+    for (const auto& [k, v] : b.counters) {
+        if (k == name) {
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+class gbench_golden : public testing::TestWithParam<std::string> {};
+
+TEST_P(gbench_golden, reading_matches_approved) {
+    const std::string stem = GetParam();
+    const run_results r = read_ok(stem + ".json");
+    golden::expect_matches_approved("gbench_" + stem + ".json",
+                                    golden::scrub(report::make_json_reporter()->render(r)));
+    golden::expect_matches_approved("gbench_" + stem + ".console.txt",
+                                    golden::scrub(report::make_console_reporter()->render(r)));
+}
+
+INSTANTIATE_TEST_SUITE_P(data, gbench_golden, testing::Values("fixture", "aggregates_only", "skipped_gb18"));
+
+TEST(gbench_reader, non_finite_counters_are_kept) {
+    const run_results r = read_ok("fixture.json");
+    const benchmark_result* b = find(r, "BM_non_finite");
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(std::isnan(counter(*b, "nan").value_or(0)));
+    EXPECT_EQ(counter(*b, "inf"), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(counter(*b, "minus_inf"), -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(counter(*b, "plain"), 42.0);
+}
+
+TEST(gbench_reader, repetitions_are_samples_and_aggregates_counters) {
+    const run_results r = read_ok("fixture.json");
+    const benchmark_result* b = find(r, "BM_repeated/1000/repeats:3");
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(b->samples_ns.size(), 3U);
+    ASSERT_EQ(b->samples.size(), 3U);
+    const double mean = std::accumulate(b->samples_ns.begin(), b->samples_ns.end(), 0.0) / 3.0;
+    EXPECT_NEAR(b->time.mean, mean, 1e-9 * mean);
+    EXPECT_NEAR(counter(*b, "gb_mean_ns").value_or(0), mean, 1e-9 * mean);
+    EXPECT_TRUE(counter(*b, "gb_median_ns").has_value());
+    EXPECT_TRUE(counter(*b, "gb_stddev_ns").has_value());
+    EXPECT_TRUE(counter(*b, "gb_cv").has_value());  // a ratio, not a time
+    EXPECT_TRUE(b->bytes_per_second.has_value());
+    // GB 1.7.1's first two repetitions carry dangling memory figures; the last one's are read.
+    ASSERT_TRUE(b->peak_live_bytes.has_value());
+    EXPECT_LT(*b->peak_live_bytes, 1 << 20);
+    EXPECT_TRUE(b->warnings.empty());
+}
+
+TEST(gbench_reader, error_and_skipped_rows_become_errors) {
+    const run_results r = read_ok("fixture.json");
+    const benchmark_result* e = find(r, "BM_error");
+    ASSERT_NE(e, nullptr);
+    ASSERT_TRUE(e->error.has_value());
+    EXPECT_EQ(e->error->kind, "gbench_error");
+    EXPECT_EQ(e->error->message, "input \"missing\": NaN is not a number here");
+    const run_results s = read_ok("skipped_gb18.json");
+    const benchmark_result* k = find(s, "BM_skipped");
+    ASSERT_NE(k, nullptr);
+    ASSERT_TRUE(k->error.has_value());
+    EXPECT_EQ(k->error->kind, "skipped");
+    EXPECT_EQ(k->error->message, "needs AVX-512");
+}
+
+TEST(gbench_reader, time_units_become_ns) {
+    const run_results r = read_ok("fixture.json");
+    const benchmark_result* us = find(r, "BM_microseconds");
+    const benchmark_result* ms = find(r, "BM_milliseconds");
+    ASSERT_TRUE(us != nullptr && ms != nullptr);
+    // The same body in two units: both in ns now, within noise of each other.
+    EXPECT_GT(us->time.mean, 10.0);
+    EXPECT_LT(us->time.mean / ms->time.mean, 3.0);
+    EXPECT_GT(us->time.mean / ms->time.mean, 1.0 / 3.0);
+    const benchmark_result* s = find(read_ok("skipped_gb18.json"), "BM_ran");
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->time.mean, 1.5e9);
+}
+
+TEST(gbench_reader, memory_fields_map_per_memory_run_iteration) {
+    const run_results r = read_ok("fixture.json");
+    EXPECT_TRUE(r.context.accounting);
+    const benchmark_result* f = find(r, "with_setup/BM_fixture");
+    ASSERT_NE(f, nullptr);
+    // SetUp's vector<int>(1024) is inside GB's memory window: 4096 B of it in the peak.
+    ASSERT_TRUE(f->peak_live_bytes.has_value());
+    EXPECT_GE(*f->peak_live_bytes, 4096);
+    ASSERT_TRUE(f->bytes_per_iter.has_value());
+    EXPECT_DOUBLE_EQ(*f->bytes_per_iter * 16, static_cast<double>(*f->peak_live_bytes));
+}
+
+TEST(gbench_reader, a_complexity_fit_is_kept_under_the_family_name) {
+    const run_results r = read_ok("fixture.json");
+    const benchmark_result* b = find(r, "BM_linear");
+    ASSERT_NE(b, nullptr);
+    EXPECT_GT(counter(*b, "gb_big_o_coefficient_ns").value_or(0), 0.0);
+    EXPECT_TRUE(counter(*b, "gb_rms").has_value());
+    ASSERT_EQ(b->warnings.size(), 1U);
+    EXPECT_EQ(b->warnings[0].kind, "gbench_complexity");
+    EXPECT_EQ(b->warnings[0].message, "Google Benchmark's complexity fit: O(N)");
+    EXPECT_NE(find(r, "BM_linear/1024"), nullptr);
+}
+
+TEST(gbench_reader, impossible_memory_figures_are_dropped_with_a_warning) {
+    const benchmark_result* b = find(read_ok("skipped_gb18.json"), "BM_ran");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->allocs_per_iter, 2.0);
+    EXPECT_FALSE(b->peak_live_bytes.has_value());
+    EXPECT_FALSE(b->bytes_per_iter.has_value());
+    ASSERT_EQ(b->warnings.size(), 1U);
+    EXPECT_EQ(b->warnings[0].kind, "gbench_memory_garbled");
+}
+
+TEST(gbench_reader, aggregates_only_fill_the_summary) {
+    const run_results r = read_ok("aggregates_only.json");
+    const benchmark_result* b = find(r, "BM_microseconds");
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(b->samples_ns.empty());
+    EXPECT_GT(b->time.mean, 0);
+    EXPECT_GT(b->time.median, 0);
+    EXPECT_EQ(b->time.mean, counter(*b, "gb_mean_ns"));
+    ASSERT_FALSE(b->warnings.empty());
+    EXPECT_EQ(b->warnings[0].kind, "aggregates_only");
+}
+
+TEST(gbench_reader, quoting_keeps_every_offset_and_leaves_strings_alone) {
+    const std::string in = R"({"a": NaN, "b": [Infinity,-Infinity], "s": "NaN \" Infinity", "c": -1})";
+    const std::string out = io::quote_non_finite(in);
+    ASSERT_EQ(out.size(), in.size());
+    EXPECT_EQ(out, R"({"a": "N", "b": ["I"     ,"-I"     ], "s": "NaN \" Infinity", "c": -1})");
+}
+
+TEST(gbench_reader, errors_name_line_and_column_of_the_original_text) {
+    const std::string text =
+        "{\n  \"context\": {},\n  \"benchmarks\": [ { \"x\": -Infinity, \"y\": NaN ] }\n}\n";
+    auto r = io::parse_gbench_results(text, "f.json");
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(r));
+    // The ']' that should have been '}': line 3, column 46.
+    EXPECT_EQ(std::get<io::read_error>(r).message.rfind("f.json:3:46: malformed JSON", 0), 0U)
+        << std::get<io::read_error>(r).message;
+    auto u = io::parse_gbench_results(
+        R"({"context": {}, "benchmarks": [{"name": "x", "real_time": 1, "time_unit": "min"}]})", "u.json");
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(u));
+    EXPECT_NE(std::get<io::read_error>(u).message.find("unknown time_unit \"min\""), std::string::npos);
+}
+
+TEST(gbench_reader, tare_files_still_go_to_the_tare_reader) {
+    const run_results r = read_ok("fixture.json");
+    const fs::path p =
+        fs::temp_directory_path() / ("tare_gbench_reader_" + std::to_string(::getpid()) + ".json");
+    {
+        std::ofstream out(p);
+        out << report::make_json_reporter()->render(r);
+    }
+    auto back = io::read_any_results_file(p.string());
+    fs::remove(p);
+    ASSERT_TRUE(std::holds_alternative<run_results>(back)) << std::get<io::read_error>(back).message;
+    EXPECT_EQ(std::get<run_results>(back).benchmarks.size(), r.benchmarks.size());
+    const fs::path q =
+        fs::temp_directory_path() / ("tare_gbench_neither_" + std::to_string(::getpid()) + ".json");
+    {
+        std::ofstream out(q);
+        out << R"({"rows": []})";
+    }
+    auto neither = io::read_any_results_file(q.string());
+    fs::remove(q);
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(neither));
+    EXPECT_NE(std::get<io::read_error>(neither).message.find("no \"schema\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare
