@@ -84,7 +84,7 @@ int gbench_run(const run_args& args) {
         std::fputs(
             "note: memory figures are Google Benchmark's own memory run: min(16, iterations) iterations\n"
             "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
-            "      per-run allocations (400 B, and 8 B per argument when the benchmark has arguments):\n"
+            "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
             "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n",
             stdout);
     } else {

@@ -5,12 +5,14 @@
 // each repetition, one extra "memory run" of min(16, iterations) iterations on one thread,
 // Start() before it and Stop() after it. That window also holds the fixture's SetUp/TearDown,
 // any PauseTiming() region, and GB's own allocations for the run, measured here (test/gbench):
-// one of 400 B (the run's ThreadManager) always, plus one of 8 B per argument (State's copy of
+// one of 400 B (the run's ThreadManager) always, plus one of 8 B x arguments (State's copy of
 // the ranges) when the instance has arguments. Both are freed before Stop(), so they are in
 // num_allocs, total_allocated_bytes and max_bytes_used but not in net_heap_growth. A body that
 // allocates k times per iteration therefore reads k + 1/16 (no arguments) or k + 2/16 (with
-// arguments) allocs_per_iter once it runs 16 iterations. tare's own benchmarks count the timed
-// loop only; examples/gbench/README.md sets the two side by side.
+// arguments) allocs_per_iter once it runs 16 iterations; each user counter set in the body adds
+// 2 more per run (its map node in State and its merge into the run's results; 4 when its name
+// passes std::string's 15-character inline buffer, as "items_per_second" does). tare's own
+// benchmarks count the timed loop only; examples/gbench/README.md sets the two side by side.
 
 #include <benchmark/benchmark.h>
 
