@@ -18,11 +18,17 @@ enum exit_status : int {
 };
 
 struct run_args {
-    std::string target;  // a benchmark executable or a results file
+    std::vector<std::string> targets;  // benchmark executables or results files, one or more
     std::string filter;
     std::optional<std::string> json_path;
     std::optional<double> min_time;
     bool markdown = false;
+};
+
+/// Why one target of `tare run` produced no results: the exit status and the message.
+struct run_failure {
+    int status = exit_not_run;
+    std::string message;
 };
 
 int run_command(const run_args& args);

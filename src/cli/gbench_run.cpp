@@ -12,10 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "os/process.hpp"
-#include "report/reporter.hpp"
 
 namespace tare::cli {
 
@@ -49,11 +47,11 @@ bool is_gbench_executable(const std::string& path) {
     return false;
 }
 
-int gbench_run(const run_args& args) {
+std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path tmp = fs::temp_directory_path() / ("tare-gbench-" + std::to_string(::getpid()) + ".json");
-    std::vector<std::string> argv{fs::absolute(args.target).string(), "--benchmark_out=" + tmp.string(),
+    std::vector<std::string> argv{fs::absolute(target).string(), "--benchmark_out=" + tmp.string(),
                                   "--benchmark_out_format=json", "--benchmark_format=json"};
     if (!args.filter.empty()) {
         argv.push_back("--benchmark_filter=" + args.filter);
@@ -63,45 +61,32 @@ int gbench_run(const run_args& args) {
         argv.push_back("--benchmark_min_time=" + std::to_string(*args.min_time));
     }
     os::child_options opts;
-    opts.discard_stdout = true;  // its own report is reprinted below, as tare's table
+    opts.discard_stdout = true;  // its own report is reprinted as tare's table
     const os::child_result child = os::run_child(argv, opts);
     // GB exits 0 even when a benchmark called SkipWithError (the row says so); anything else is
     // a run that did not end.
     if (!child.started || child.signal != 0 || child.exit_code != 0) {
         fs::remove(tmp, ec);
-        return fail(exit_not_run, args.target + ": " + os::describe_end(child));
+        return run_failure{exit_not_run, target + ": " + os::describe_end(child)};
     }
     auto read = io::read_any_results_file(tmp.string());
     fs::remove(tmp, ec);
     if (auto* err = std::get_if<io::read_error>(&read)) {
-        return fail(exit_not_run, err->message);
+        return run_failure{exit_not_run, err->message};
     }
     run_results& results = std::get<run_results>(read);
-    results.context.executable = args.target;
-    auto table = args.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
-    std::fputs(table->render(results).c_str(), stdout);
-    if (results.context.accounting) {
-        std::fputs(
-            "note: memory figures are Google Benchmark's own memory run: min(16, iterations) iterations\n"
-            "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
-            "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
-            "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n",
-            stdout);
-    } else {
-        std::fputs("note: no memory figures: link tare::gbench into the suite to get them\n", stdout);
-    }
-    if (args.json_path) {
-        const std::string json = report::make_json_reporter()->render(results);
-        if (auto e = io::write_file_atomically(*args.json_path, json)) {
-            return fail(exit_usage, *e);
-        }
-    }
-    for (const benchmark_result& b : results.benchmarks) {
-        if (b.error && b.error->kind != "skipped") {
-            return exit_regression;
-        }
-    }
-    return exit_ok;
+    results.context.executable = target;
+    return std::move(results);
+}
+
+const char* gbench_note(bool accounting) {
+    return accounting
+               ? "note: memory figures are Google Benchmark's own memory run: min(16, iterations) "
+                 "iterations\n"
+                 "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
+                 "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
+                 "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n"
+               : "note: no memory figures: link tare::gbench into the suite to get them\n";
 }
 
 }  // namespace tare::cli

@@ -2,8 +2,10 @@
 // `tare run` on a Google Benchmark executable (dispatched from run_command.cpp).
 
 #include <string>
+#include <variant>
 
 #include "cli/commands.hpp"
+#include "core/result.hpp"
 
 namespace tare::cli {
 
@@ -12,8 +14,11 @@ namespace tare::cli {
 /// Decided without running it: an unknown program given GB's flags could do anything.
 bool is_gbench_executable(const std::string& path);
 
-/// Runs the GB executable `args.target` with JSON output to a temporary file, and prints
-/// tare's table of it (and writes tare/1 with --json).
-int gbench_run(const run_args& args);
+/// Runs the GB executable `target` with JSON output to a temporary file and reads it back
+/// (filter and time budget from `args`).
+std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args);
+
+/// The line printed under a GB suite's table: what its memory figures include.
+const char* gbench_note(bool accounting);
 
 }  // namespace tare::cli

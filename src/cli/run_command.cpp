@@ -1,7 +1,8 @@
-// `tare run BIN|RESULTS.json`: runs a tare benchmark executable (or reads a results file)
-// and prints tare's table.
+// `tare run TARGET...`: runs tare or Google Benchmark executables (or reads results files) and
+// prints tare's table of each; with several targets, --json writes them as one document.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <variant>
@@ -23,62 +24,114 @@ int fail(int status, const std::string& message) {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 bool looks_like_results_file(const std::string& path) {
     return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+// A tare executable, run with its JSON written to a temporary file and read back.
+std::variant<run_results, run_failure> tare_collect(const std::string& target, const run_args& args) {
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path() / ("tare-run-" + std::to_string(::getpid()) + ".json");
+    std::vector<std::string> argv{fs::absolute(target).string(), "--json=" + tmp.string()};
+    if (!args.filter.empty()) {
+        argv.push_back("--filter=" + args.filter);
+    }
+    if (args.min_time) {
+        argv.push_back("--min-time=" + std::to_string(*args.min_time));
+    }
+    os::child_options opts;
+    opts.discard_stdout = true;  // its table is reprinted from its results
+    const os::child_result child = os::run_child(argv, opts);
+    if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
+        fs::remove(tmp, ec);
+        return run_failure{exit_not_run, target + ": " + os::describe_end(child)};
+    }
+    auto read = io::read_results_file(tmp.string());
+    fs::remove(tmp, ec);
+    if (auto* err = std::get_if<io::read_error>(&read)) {
+        return run_failure{exit_not_run, err->message};
+    }
+    return std::move(std::get<run_results>(read));
+}
+
+struct collected {
+    std::variant<run_results, run_failure> outcome;
+    bool gbench = false;
+};
+
+collected collect(const std::string& target, const run_args& args) {
+    std::error_code ec;
+    if (!fs::exists(target, ec)) {
+        return {run_failure{exit_usage, target + ": no such file"}};
+    }
+    if (looks_like_results_file(target)) {
+        auto read = io::read_any_results_file(target);  // tare/1 or Google Benchmark JSON
+        if (auto* err = std::get_if<io::read_error>(&read)) {
+            return {run_failure{exit_usage, err->message}};
+        }
+        return {std::move(std::get<run_results>(read))};
+    }
+    if (is_gbench_executable(target)) {
+        return {gbench_collect(target, args), true};
+    }
+    return {tare_collect(target, args)};
 }
 
 }  // namespace
 
 int run_command(const run_args& args) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::exists(args.target, ec)) {
-        return fail(exit_usage, args.target + ": no such file");
-    }
-    std::variant<run_results, io::read_error> read;
-    bool ran = false;
-    if (looks_like_results_file(args.target)) {
-        read = io::read_any_results_file(args.target);  // tare/1 or Google Benchmark JSON
-    } else if (is_gbench_executable(args.target)) {
-        return gbench_run(args);
-    } else {
-        fs::path tmp = fs::temp_directory_path() / ("tare-run-" + std::to_string(::getpid()) + ".json");
-        std::vector<std::string> argv{fs::absolute(args.target).string(), "--json=" + tmp.string()};
-        if (!args.filter.empty()) {
-            argv.push_back("--filter=" + args.filter);
+    const bool several = args.targets.size() > 1;
+    run_results merged;
+    bool have_results = false;
+    int status = exit_ok;
+    bool any_failed_benchmark = false;
+    for (const std::string& target : args.targets) {
+        collected c = collect(target, args);
+        if (auto* f = std::get_if<run_failure>(&c.outcome)) {
+            // The other targets still run and are written: one broken suite loses nothing else.
+            fail(f->status, f->message);
+            status = std::max(status, f->status);
+            continue;
         }
-        if (args.min_time) {
-            argv.push_back("--min-time=" + std::to_string(*args.min_time));
+        run_results& results = std::get<run_results>(c.outcome);
+        if (several) {
+            std::printf("%s== %s\n\n", have_results ? "\n" : "", target.c_str());
         }
-        os::child_options opts;
-        opts.discard_stdout = true;  // its table is reprinted below, from its results
-        os::child_result child = os::run_child(argv, opts);
-        if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
-            fs::remove(tmp, ec);
-            return fail(exit_not_run, args.target + ": " + os::describe_end(child));
+        auto table = args.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
+        std::fputs(table->render(results).c_str(), stdout);
+        if (c.gbench) {
+            std::fputs(gbench_note(results.context.accounting), stdout);
         }
-        read = io::read_results_file(tmp.string());
-        fs::remove(tmp, ec);
-        ran = true;
+        for (benchmark_result& b : results.benchmarks) {
+            any_failed_benchmark = any_failed_benchmark || (b.error && b.error->kind != "skipped");
+            if (several) {
+                // Names stay unique across suites: "round_trip_before/write/int32_plain".
+                b.name = fs::path(target).stem().string() + "/" + b.name;
+            }
+        }
+        if (!have_results) {
+            merged.context = results.context;
+            have_results = true;
+        } else {
+            merged.context.executable += " " + results.context.executable;
+        }
+        for (benchmark_result& b : results.benchmarks) {
+            merged.benchmarks.push_back(std::move(b));
+        }
     }
-    if (auto* err = std::get_if<io::read_error>(&read)) {
-        return fail(ran ? exit_not_run : exit_usage, err->message);
-    }
-    const run_results& results = std::get<run_results>(read);
-    auto table = args.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
-    std::fputs(table->render(results).c_str(), stdout);
-    if (args.json_path) {
-        std::string json = report::make_json_reporter()->render(results);
+    std::fflush(stdout);
+    if (args.json_path && have_results) {
+        const std::string json = report::make_json_reporter()->render(merged);
         if (auto e = io::write_file_atomically(*args.json_path, json)) {
             return fail(exit_usage, *e);
         }
     }
-    for (const benchmark_result& b : results.benchmarks) {
-        if (b.error) {
-            return exit_regression;
-        }
+    if (status != exit_ok) {
+        return status;
     }
-    return exit_ok;
+    return any_failed_benchmark ? exit_regression : exit_ok;
 }
 
 }  // namespace tare::cli

@@ -14,7 +14,10 @@ int main(int argc, char** argv) {
     run_args run;
     CLI::App* run_cmd =
         app.add_subcommand("run", "run a benchmark executable (or read results) and print its table");
-    run_cmd->add_option("target", run.target, "benchmark executable or tare/1 results file")->required();
+    run_cmd
+        ->add_option("targets", run.targets,
+                     "benchmark executables or results files (tare/1, Google Benchmark)")
+        ->required();
     run_cmd->add_option("--filter", run.filter, "run only names that REGEX matches")->type_name("REGEX");
     run_cmd->add_option("--json", run.json_path, "write the results as tare/1 JSON to PATH")
         ->type_name("PATH");

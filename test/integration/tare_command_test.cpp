@@ -95,6 +95,23 @@ TEST(tare_command, an_executable_that_cannot_run_exits_3) {
     EXPECT_NE(r.err.find("not_executable"), std::string::npos) << r.err;
 }
 
+TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_nothing) {
+    fs::path file = scratch("first.json");
+    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    fs::path merged = scratch("merged.json");
+    auto r = run_process({tare_cmd, "run", file.string(), "/no/such/suite", bench, "--filter=round_trip/1000",
+                          "--min-time=0.01", "--json=" + merged.string()});
+    EXPECT_EQ(r.exit_code, 2) << "a missing target is reported, the others still run";
+    EXPECT_NE(r.err.find("/no/such/suite"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("== " + bench), std::string::npos) << r.out;
+    std::ifstream in(merged);
+    json doc = json::parse(in);
+    ASSERT_EQ(doc["benchmarks"].size(), 2U);
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "first/round_trip/1");
+    EXPECT_EQ(doc["benchmarks"][1]["name"], "contract_bench/round_trip/1000");
+}
+
 TEST(tare_command, unavailable_subcommands_refuse_to_run) {
     auto r = run_process({tare_cmd, "compare", "a", "b"});
     EXPECT_EQ(r.exit_code, 2);
