@@ -208,21 +208,6 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
     return std::nullopt;
 }
 
-// nlohmann reports a byte offset; people want line and column (1-based, columns in bytes).
-std::string position(const std::string& text, std::size_t byte) {
-    std::size_t line = 1;
-    std::size_t column = 1;
-    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(column);
-}
-
 std::variant<json, read_error> parse_json(const std::string& text, const std::string& origin) {
     try {
         return json::parse(quote_non_finite(text));
@@ -231,7 +216,7 @@ std::variant<json, read_error> parse_json(const std::string& text, const std::st
         auto colon = what.find(": ", what.find("parse error"));
         std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
         // Offsets are those of `text`: quote_non_finite() keeps every byte where it was.
-        return read_error{origin + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
+        return read_error{origin + ":" + text_position(text, e.byte == 0 ? 0 : e.byte - 1) +
                           ": malformed JSON: " + detail};
     }
 }

@@ -10,21 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-// nlohmann reports a byte offset; people want line and column (1-based, columns in bytes).
-std::string position(const std::string& text, std::size_t byte) {
-    std::size_t line = 1;
-    std::size_t column = 1;
-    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(column);
-}
-
 std::optional<double> opt_number(const json& j, const char* key) {
     auto it = j.find(key);
     if (it == j.end() || !it->is_number()) {
@@ -86,6 +71,21 @@ benchmark_result to_result(const json& b) {
 
 }  // namespace
 
+// nlohmann reports a byte offset; people want line and column (1-based, columns in bytes).
+std::string text_position(const std::string& text, std::size_t byte) {
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin) {
     json doc;
     try {
@@ -95,7 +95,7 @@ std::variant<run_results, read_error> parse_results(const std::string& text, con
         // Keep nlohmann's description, drop its own "[json.exception...] parse error at ...:".
         auto colon = what.find(": ", what.find("parse error"));
         std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        return read_error{origin + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
+        return read_error{origin + ":" + text_position(text, e.byte == 0 ? 0 : e.byte - 1) +
                           ": malformed JSON: " + detail};
     }
     try {

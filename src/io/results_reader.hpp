@@ -2,6 +2,7 @@
 // Reading results files back: tare/1 JSON into the result model. Errors are values that
 // name the file and, for malformed JSON, the line and column.
 
+#include <cstddef>
 #include <string>
 #include <variant>
 
@@ -12,6 +13,9 @@ namespace tare::io {
 struct read_error {
     std::string message;  // "FILE:LINE:COLUMN: ..." or "FILE: ..."
 };
+
+/// "LINE:COLUMN" (1-based; columns in bytes) of byte offset `byte` in `text`.
+std::string text_position(const std::string& text, std::size_t byte);
 
 /// Parses `text` (the contents of `origin`, used in messages) as a tare/1 results document.
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin);
