@@ -212,12 +212,8 @@ std::variant<json, read_error> parse_json(const std::string& text, const std::st
     try {
         return json::parse(quote_non_finite(text));
     } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        auto colon = what.find(": ", what.find("parse error"));
-        std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
         // Offsets are those of `text`: quote_non_finite() keeps every byte where it was.
-        return read_error{origin + ":" + text_position(text, e.byte == 0 ? 0 : e.byte - 1) +
-                          ": malformed JSON: " + detail};
+        return malformed_json(text, origin, e.what(), e.byte);
     }
 }
 

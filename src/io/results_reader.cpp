@@ -86,17 +86,22 @@ std::string text_position(const std::string& text, std::size_t byte) {
     return std::to_string(line) + ":" + std::to_string(column);
 }
 
+read_error malformed_json(const std::string& text, const std::string& origin, const std::string& what,
+                          std::size_t byte) {
+    // Keep nlohmann's description, drop its own "[json.exception...] parse error at ...:".
+    auto colon = what.find(": ", what.find("parse error"));
+    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    // nlohmann's byte is one past the offending character.
+    return read_error{origin + ":" + text_position(text, byte == 0 ? 0 : byte - 1) +
+                      ": malformed JSON: " + detail};
+}
+
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin) {
     json doc;
     try {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        // Keep nlohmann's description, drop its own "[json.exception...] parse error at ...:".
-        auto colon = what.find(": ", what.find("parse error"));
-        std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        return read_error{origin + ":" + text_position(text, e.byte == 0 ? 0 : e.byte - 1) +
-                          ": malformed JSON: " + detail};
+        return malformed_json(text, origin, e.what(), e.byte);
     }
     try {
         if (!doc.is_object() || !doc.contains("schema")) {

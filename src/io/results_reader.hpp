@@ -17,6 +17,11 @@ struct read_error {
 /// "LINE:COLUMN" (1-based; columns in bytes) of byte offset `byte` in `text`.
 std::string text_position(const std::string& text, std::size_t byte);
 
+/// The error for a JSON parse failure in `text` (from `origin`): "ORIGIN:LINE:COLUMN: malformed
+/// JSON: ...", from nlohmann's message `what` and its byte offset `byte`.
+read_error malformed_json(const std::string& text, const std::string& origin, const std::string& what,
+                          std::size_t byte);
+
 /// Parses `text` (the contents of `origin`, used in messages) as a tare/1 results document.
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin);
 
