@@ -30,6 +30,10 @@ cell time_cell(const benchmark_result& b) {
         const std::string kind = b.error->kind.empty() ? "unknown" : one_line(b.error->kind);
         return single("error: " + kind);
     }
+    // One sample has no spread to bound the mean with: "—", not a misleading "± 0.0%".
+    if (b.samples_ns.size() < 2) {
+        return {format_duration(b.time.mean), std::string(missing_mark)};
+    }
     return {format_duration(b.time.mean),
             format_relative_half_width(b.time.mean, b.time.ci_low, b.time.ci_high)};
 }
