@@ -1,0 +1,71 @@
+// Seed case 002 (examples/zstd_contexts): one iteration is one writer pass or one decode of all
+// frames, so allocs/iter ÷ frames is allocations per frame: the fresh variants create a context
+// (and its workspace) for every frame, the reused ones allocate nothing once warmed up.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "example_results.hpp"
+
+namespace tare::test {
+namespace {
+
+struct row_shape {
+    std::string suffix;  // the name after "<stage>/<policy>/"
+    std::string stage;
+    double frames;
+};
+
+// The small subset the test runs: the 2,000-partition level-1 writer and every decoder row.
+const std::vector<row_shape>& shapes() {
+    static const std::vector<row_shape> s = {
+        {"parts:2000/level:1", "write", 2000}, {"small64", "decode", 64}, {"large1", "decode", 1}};
+    return s;
+}
+
+const example_results& suite() {
+    // Nine benchmarks at 0.05 s each: about 2 s.
+    static const example_results r({TARE_BENCH_ZSTD_CONTEXTS_BENCH, "--min-time=0.05",
+                                    "--filter=parts:2000/level:1|write/none/parts:2000|decode/"});
+    return r;
+}
+
+TEST(zstd_contexts, every_benchmark_ran_and_reports_frames_per_second) {
+    EXPECT_EQ(suite().exit_code(), 0) << suite().err();
+    EXPECT_EQ(suite().all().size(), 9U) << suite().err();
+    for (const auto& [n, b] : suite().all()) {
+        // An error row here would also mean the setup's round trip found decoded != input.
+        EXPECT_TRUE(b["error"].is_null()) << n << ": " << b["error"].dump();
+        EXPECT_GT(b["throughput"]["items_per_second"].get<double>(), 0.0) << n;
+        EXPECT_FALSE(example_results::has_warning(b, "retained_growth")) << n << b["warnings"].dump();
+    }
+}
+
+#if TARE_ACCOUNTING_EXPECTED
+TEST(zstd_contexts, fresh_contexts_allocate_per_frame_and_reused_do_not) {
+    for (const auto& s : shapes()) {
+        const std::string fresh_name = s.stage + "/fresh/" + s.suffix;
+        const std::string reused_name = s.stage + "/reused/" + s.suffix;
+        const auto& fresh = suite().get(fresh_name);
+        const auto& reused = suite().get(reused_name);
+        // At least the context itself each frame, and its workspace: tens of KiB (16 KiB is a
+        // floor well below what zstd 1.4-1.5 allocates for a CCtx or a DCtx).
+        EXPECT_GE(fresh["allocs_per_iter"].get<double>() / s.frames, 1.0) << fresh_name;
+        EXPECT_GE(fresh["bytes_per_iter"].get<double>() / s.frames, 16.0 * 1024) << fresh_name;
+        // Warmed up before the loop, the reused context keeps its workspace: no allocation.
+        const double reused_allocs = reused["allocs_per_iter"].get<double>();
+        if (s.frames < 100) {
+            EXPECT_EQ(reused_allocs, 0.0) << reused_name;
+        } else {
+            EXPECT_LT(reused_allocs, 0.01 * s.frames) << reused_name;
+        }
+    }
+    for (const char* control : {"write/none/parts:2000", "decode/none/small64", "decode/none/large1"}) {
+        EXPECT_EQ(suite().get(control)["allocs_per_iter"].get<double>(), 0.0) << control;
+    }
+}
+#endif
+
+}  // namespace
+}  // namespace tare::test
