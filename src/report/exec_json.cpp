@@ -7,6 +7,7 @@
 #include <string>
 
 #include "report/exec_report.hpp"
+#include "report/json_values.hpp"
 
 namespace tare::report {
 namespace {
@@ -17,9 +18,7 @@ constexpr std::array<exec_metric, exec_metric_count> all_metrics{exec_metric::wa
                                                                  exec_metric::system, exec_metric::peak_rss,
                                                                  exec_metric::page_faults};
 
-json finite_or_null(double value) {
-    return std::isfinite(value) ? json(value) : json(nullptr);
-}
+using detail::finite_or_null;
 
 json run_object(const exec_run& r) {
     json o = json::object();

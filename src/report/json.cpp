@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/json_values.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::report {
@@ -20,9 +21,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json finite_or_null(double value) {
-    return std::isfinite(value) ? json(value) : json(nullptr);
-}
+using detail::finite_or_null;
 
 json optional_number(const std::optional<double>& value) {
     return value ? finite_or_null(*value) : json(nullptr);
