@@ -31,6 +31,22 @@ void write_at(int fd, const void* p, std::size_t n, std::size_t offset) {
     }
 }
 
+void read_at(int fd, void* p, std::size_t n, std::size_t offset) {
+    auto* bytes = static_cast<std::uint8_t*>(p);
+    while (n > 0) {
+        const ssize_t r = ::pread(fd, bytes, n, static_cast<off_t>(offset));
+        if (r < 0) {
+            throw std::system_error(errno, std::generic_category(), "fat: pread");
+        }
+        if (r == 0) {
+            throw std::runtime_error("fat: the volume file ends early");
+        }
+        bytes += r;
+        n -= static_cast<std::size_t>(r);
+        offset += static_cast<std::size_t>(r);
+    }
+}
+
 }  // namespace
 
 // 32 bytes, as in FAT: the name, the first cluster and the size (the rest is left zero).
@@ -168,15 +184,35 @@ void volume::stream::close() {
 std::size_t volume::stream::read(std::uint8_t* dst, std::size_t n) {
     const std::size_t size = volume_->entry(entry_)->size;
     std::size_t done = 0;
+    // On disk, consecutive clusters are merged into one pread, as for write.
+    std::size_t run_at = 0;
+    std::size_t run_len = 0;
+    std::uint8_t* run_dst = dst;
     while (done < n && pos_ < size) {
         const std::size_t offset = pos_ % cluster_size;
         if (offset == 0 && pos_ > 0) {  // follow the chain into the next cluster
             cluster_ = volume_->fat_[cluster_];
         }
         const std::size_t take = std::min({n - done, cluster_size - offset, size - pos_});
-        std::memcpy(dst + done, volume_->cluster(cluster_) + offset, take);
+        if (volume_->fd_ >= 0) {
+            const std::size_t at = volume_->data_offset_ + (cluster_ - 2) * cluster_size + offset;
+            if (run_len > 0 && at != run_at + run_len) {
+                read_at(volume_->fd_, run_dst, run_len, run_at);
+                run_len = 0;
+            }
+            if (run_len == 0) {
+                run_at = at;
+                run_dst = dst + done;
+            }
+            run_len += take;
+        } else {
+            std::memcpy(dst + done, volume_->cluster(cluster_) + offset, take);
+        }
         done += take;
         pos_ += take;
+    }
+    if (run_len > 0) {
+        read_at(volume_->fd_, run_dst, run_len, run_at);
     }
     return done;
 }

@@ -32,7 +32,8 @@ public:
     public:
         /// Appends `n` bytes, linking new clusters as each fills; returns false when full.
         bool write(const std::uint8_t* src, std::size_t n);
-        /// Reads up to `n` bytes from the current position; returns the bytes read.
+        /// Reads up to `n` bytes from the current position; returns the bytes read. On disk
+        /// with pread (throws std::system_error when the file cannot be read).
         std::size_t read(std::uint8_t* dst, std::size_t n);
         std::size_t size() const;
         /// On disk: writes the stream's directory entry and its FAT links. Throws

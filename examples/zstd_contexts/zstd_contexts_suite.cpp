@@ -240,6 +240,132 @@ void decode_bench(tare::State& state, context_policy policy, std::size_t parts) 
     tare::do_not_optimize(plain.back());
 }
 
+// The over-cap scenario: 64 small frames where every 16th is level 19 with a wide (8 MiB)
+// window, decoded with the streaming API as an IPC reader does. A streaming decoder keeps a
+// window buffer as large as the widest frame it has seen, so one wide frame makes a reused
+// context retain ~8 MiB. The head's policy caps that: after a frame whose workspace passed the
+// cap it drops the context and creates a fresh one.
+constexpr std::size_t overcap_parts = 64;
+constexpr std::size_t wide_every = 16;
+constexpr int wide_window_log = 23;              // 8 MiB
+constexpr std::size_t workspace_cap = 1u << 20;  // 1 MiB: above a small-frame DCtx, below a wide one
+
+enum class overcap_policy { capped, uncapped, fresh };
+
+/// Compresses partition p at level 3, or (every 16th) at level 19 with an 8 MiB window that the
+/// frame header declares: without a content size, zstd cannot shrink the window to the input.
+bool write_overcap(const partitioned_input& in, frames& out) {
+    cctx_ptr cctx(ZSTD_createCCtx());
+    std::size_t at = 0;
+    for (std::size_t p = 0; p < in.parts(); ++p) {
+        const bool wide = p % wide_every == wide_every - 1;
+        ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
+        ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, wide ? 19 : 3);
+        if (wide) {
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_windowLog, wide_window_log);
+        }
+        const std::size_t capacity = ZSTD_compressBound(in.size(p));
+        if (!wide) {  // one shot: the header carries the content size, the window fits it
+            const std::size_t n =
+                ZSTD_compress2(cctx.get(), out.bytes.data() + at, capacity, in.data(p), in.size(p));
+            if (ZSTD_isError(n)) {
+                return false;
+            }
+            out.offsets[p] = at;
+            out.sizes[p] = n;
+            at += capacity;
+            continue;
+        }
+        // Streamed in two calls: a one-shot call (or ZSTD_e_end at once) tells zstd the input
+        // size, and it would shrink the window to fit it.
+        ZSTD_inBuffer src{in.data(p), in.size(p), 0};
+        ZSTD_outBuffer dst{out.bytes.data() + at, capacity, 0};
+        if (ZSTD_isError(ZSTD_compressStream2(cctx.get(), &dst, &src, ZSTD_e_continue))) {
+            return false;
+        }
+        for (;;) {
+            const std::size_t left = ZSTD_compressStream2(cctx.get(), &dst, &src, ZSTD_e_end);
+            if (ZSTD_isError(left)) {
+                return false;
+            }
+            if (left == 0) {
+                break;
+            }
+        }
+        out.offsets[p] = at;
+        out.sizes[p] = dst.pos;
+        at += capacity;
+    }
+    return true;
+}
+
+/// Decodes one frame with the streaming API into `dst` (exactly `size` bytes expected).
+bool stream_decode(ZSTD_DCtx* d, char* dst, std::size_t size, const char* src, std::size_t n) {
+    ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+    ZSTD_inBuffer input{src, n, 0};
+    ZSTD_outBuffer output{dst, size, 0};
+    for (;;) {
+        const std::size_t r = ZSTD_decompressStream(d, &output, &input);
+        if (ZSTD_isError(r)) {
+            return false;
+        }
+        if (r == 0) {
+            return output.pos == size;
+        }
+        if (input.pos == input.size && output.pos == output.size) {
+            return false;  // the frame claims more than the partition holds
+        }
+    }
+}
+
+bool decode_overcap(const partitioned_input& in, const frames& f, overcap_policy policy, dctx_ptr& reused,
+                    std::vector<char>& plain) {
+    for (std::size_t p = 0; p < in.parts(); ++p) {
+        char* dst = plain.data() + in.offsets[p];
+        const char* src = f.bytes.data() + f.offsets[p];
+        if (policy == overcap_policy::fresh) {
+            dctx_ptr d(ZSTD_createDCtx());
+            if (!stream_decode(d.get(), dst, in.size(p), src, f.sizes[p])) {
+                return false;
+            }
+            continue;
+        }
+        if (!stream_decode(reused.get(), dst, in.size(p), src, f.sizes[p])) {
+            return false;
+        }
+        if (policy == overcap_policy::capped && ZSTD_sizeof_DCtx(reused.get()) > workspace_cap) {
+            reused.reset(ZSTD_createDCtx());  // drop the oversized workspace, start small again
+        }
+    }
+    return true;
+}
+
+void overcap_bench(tare::State& state, overcap_policy policy) {
+    const auto& in = input_for(overcap_parts);
+    frames f = frames_for(in);
+    if (!write_overcap(in, f)) {
+        state.skip_with_error("compression failed");
+        return;
+    }
+    std::vector<char> plain(in.bytes.size());
+    dctx_ptr dctx(ZSTD_createDCtx());
+    // One verified pass before measuring: also the reused context's warm-up.
+    if (!decode_overcap(in, f, policy, dctx, plain) ||
+        std::memcmp(plain.data(), in.bytes.data(), plain.size()) != 0) {
+        state.skip_with_error("decoded frames differ from the input");
+        return;
+    }
+    state.set_items_per_iteration(static_cast<double>(overcap_parts));
+    for (auto _ : state) {
+        tare::do_not_optimize(decode_overcap(in, f, policy, dctx, plain));
+    }
+    // What the reused context holds after the run: the workspace a long-lived reader keeps.
+    state.set_counter("retained_workspace_bytes", policy == overcap_policy::fresh
+                                                      ? 0.0
+                                                      : static_cast<double>(ZSTD_sizeof_DCtx(dctx.get())));
+    tare::do_not_optimize(plain.back());
+}
+
 [[maybe_unused]] const bool registered = [] {
     const std::pair<context_policy, const char*> policies[] = {
         {context_policy::reused, "reused"}, {context_policy::fresh, "fresh"}, {context_policy::none, "none"}};
@@ -270,6 +396,13 @@ void decode_bench(tare::State& state, context_policy policy, std::size_t parts) 
                 decode_bench(state, policy, parts);
             });
         }
+    }
+    const std::pair<overcap_policy, const char*> overcaps[] = {{overcap_policy::capped, "reused"},
+                                                               {overcap_policy::fresh, "fresh"},
+                                                               {overcap_policy::uncapped, "uncapped"}};
+    for (const auto& [policy, label] : overcaps) {
+        tare::register_benchmark(std::string("decode/") + label + "/overcap16",
+                                 [policy = policy](tare::State& state) { overcap_bench(state, policy); });
     }
     return true;
 }();

@@ -11,4 +11,5 @@
 #include "tare/macros.hpp"
 #include "tare/optimizer.hpp"
 #include "tare/state.hpp"
+#include "tare/variants.hpp"
 #include "tare/version.hpp"

@@ -5,12 +5,16 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <string>
 
 #include "cli/isolate.hpp"
+#include "cli/worker.hpp"
+#include "compare/protocol.hpp"
 #include "core/runner.hpp"
+#include "core/variants.hpp"
 #include "io/atomic_file.hpp"
 #include "report/reporter.hpp"
 
@@ -26,7 +30,8 @@ struct bench_options {
     bool isolate = false;
     std::optional<double> timeout;
     bool markdown = false;
-    std::optional<std::string> exact;  // internal: the child of --isolate runs this instance
+    std::optional<std::string> exact;   // internal: the child of --isolate runs this instance
+    std::optional<std::string> worker;  // internal: serve `tare compare` (src/cli/worker.hpp)
 };
 
 int fail_usage(const std::string& message) {
@@ -55,6 +60,7 @@ int bench_driver(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     app.add_flag("--md", opt.markdown, "print the table as Markdown");
     app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
+    app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -75,12 +81,26 @@ int bench_driver(int argc, char** argv) {
     }
 
     std::vector<core::instance> selected = core::select(core::expand(registered_benchmarks()), filter);
+    if (opt.worker) {
+        return run_worker(*opt.worker, selected);
+    }
+    // Comparison groups are checked here, once every static registration has run; a malformed
+    // one is a build's mistake, reported like a bad argument. A group runs whole: --filter
+    // matching one member (or the group's name) selects all its members (docs/variants.md).
+    const std::vector<core::instance> all = core::expand(registered_benchmarks());
+    const core::resolved_variants variants = core::resolve_variants(all, registered_variant_groups());
+    if (!variants.error.empty()) {
+        return fail_usage(variants.error);
+    }
+    std::vector<core::run_unit> units = core::plan_units(all, variants.instances, filter);
     if (opt.exact) {
-        std::erase_if(selected, [&](const core::instance& i) { return i.name != *opt.exact; });
+        std::erase_if(units, [&](const core::run_unit& u) { return u.name() != *opt.exact; });
     }
     if (opt.list) {
-        for (const core::instance& i : selected) {
-            std::printf("%s\n", i.name.c_str());
+        for (const core::run_unit& u : units) {
+            for (const core::instance& i : u.instances()) {
+                std::printf("%s\n", i.name.c_str());
+            }
         }
         return 0;
     }
@@ -101,10 +121,23 @@ int bench_driver(int argc, char** argv) {
     // must stay clean for the reports.
     const bool progress = isatty(fileno(stderr)) != 0;
     std::size_t done = 0;
-    for (const core::instance& inst : selected) {
+    for (const core::run_unit& unit : units) {
+        const core::instance& inst = unit.single;
         if (progress) {
-            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, selected.size(), inst.name.c_str());
+            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, units.size(), unit.name().c_str());
             std::fflush(stderr);
+        }
+        if (unit.group) {
+            // In this process even with --isolate (docs/variants.md): the comparison needs the
+            // members' per-block times, which a child's tare/1 results do not carry back.
+            core::group_outcome group = core::run_group(*unit.group, clock, probe, plan, loop_overhead);
+            for (benchmark_result& r : group.members) {
+                any_failed = any_failed || r.error.has_value();
+                results.benchmarks.push_back(std::move(r));
+            }
+            std::move(group.comparisons.begin(), group.comparisons.end(),
+                      std::back_inserter(results.comparisons));
+            continue;
         }
         if (opt.isolate) {
             results.benchmarks.push_back(run_isolated(inst.name, {opt.min_time, opt.timeout}));
@@ -113,6 +146,7 @@ int bench_driver(int argc, char** argv) {
         }
         any_failed = any_failed || results.benchmarks.back().error.has_value();
     }
+    core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
 
     if (progress) {
         std::fputs("\r\033[K", stderr);

@@ -33,6 +33,23 @@ struct run_failure {
 
 int run_command(const run_args& args);
 
+/// `tare compare BASE HEAD` (CONTRACT section 6).
+struct compare_args {
+    std::string base;  // executables or results files
+    std::string head;
+    std::size_t rounds = 10;  // rounds of fresh processes (executables)
+    double min_time = 1.0;    // measured seconds per benchmark and side, all rounds
+    std::size_t samples = 8;  // samples per side per round
+    double timeout = 60;      // seconds a worker may take to answer once
+    std::string filter;
+    double threshold_pct = 0;
+    std::optional<double> fail_on_regression;  // PCT
+    std::optional<std::string> json_path;
+    bool markdown = false;
+};
+
+int compare_command(const compare_args& args);
+
 /// `tare exec`: whole-process timing of `command`, with `vs` the paired change against it.
 struct exec_args {
     std::vector<std::string> command;  // after `--`; argv[0] is looked up in PATH
@@ -47,6 +64,14 @@ struct exec_args {
 };
 
 int exec_command(const exec_args& args);
+
+/// `tare report RESULTS --html=PATH`: a results file as one self-contained HTML page.
+struct report_args {
+    std::string results;                   // tare/1 or Google Benchmark JSON
+    std::optional<std::string> html_path;  // required; optional so its absence is a clear error
+};
+
+int report_command(const report_args& args);
 
 /// Splits a command line into words without a shell: blanks separate words, '...' and "..."
 /// group (backslash escapes inside "..." and outside quotes); no variables, globs or

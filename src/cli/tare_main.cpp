@@ -42,16 +42,43 @@ int main(int argc, char** argv) {
     exec_cmd->add_flag("--md", exec.markdown, "print the table as Markdown");
     exec_cmd->add_flag("--show-output", exec.show_output, "let the commands' output through");
 
-    // Declared so that `tare --help` shows the whole surface; they refuse to run until
-    // their work lands (never a silent no-op).
-    for (const char* name : {"compare", "report"}) {
-        app.add_subcommand(name, std::string(name) + " (not available in this version)")
-            ->allow_extras()
-            ->callback([name] {
-                std::exit(fail(exit_usage, std::string("'tare ") + name + "' is not available in tare " +
-                                               TARE_VERSION_STRING + " yet"));
-            });
-    }
+    compare_args cmp;
+    CLI::App* cmp_cmd = app.add_subcommand(
+        "compare",
+        "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
+    cmp_cmd->add_option("base", cmp.base, "the base: a benchmark executable or a results file")->required();
+    cmp_cmd->add_option("head", cmp.head, "the head: of the same kind as the base")->required();
+    cmp_cmd->add_option("--rounds", cmp.rounds, "rounds of fresh processes of both sides (default 10)")
+        ->check(CLI::Range(1, 100000));
+    cmp_cmd
+        ->add_option("--min-time", cmp.min_time,
+                     "measured seconds per benchmark and side, all rounds (default 1)")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
+    cmp_cmd->add_option("--samples", cmp.samples, "samples per side in each round (default 8)")
+        ->check(CLI::Range(2, 100000));
+    cmp_cmd->add_option("--timeout", cmp.timeout, "seconds a worker may take to answer (default 60)")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
+    cmp_cmd->add_option("--filter", cmp.filter, "compare only names that REGEX matches")->type_name("REGEX");
+    cmp_cmd->add_option("--threshold", cmp.threshold_pct, "noise band of the verdicts, percent")
+        ->type_name("PCT")
+        ->check(CLI::Range(0.0, 1e6));
+    cmp_cmd
+        ->add_option("--fail-on-regression", cmp.fail_on_regression,
+                     "exit 1 when a benchmark is slower by more than PCT (default 0)")
+        ->type_name("[PCT]")
+        ->expected(0, 1)
+        ->default_str("0");
+    cmp_cmd->add_option("--json", cmp.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
+    cmp_cmd->add_flag("--md", cmp.markdown, "print the table as Markdown");
+
+    report_args rep;
+    CLI::App* rep_cmd =
+        app.add_subcommand("report", "render a results file as a self-contained HTML page with plots");
+    rep_cmd->add_option("results", rep.results, "a results file (tare/1, Google Benchmark)")->required();
+    rep_cmd->add_option("--html", rep.html_path, "write the HTML report to PATH")->type_name("PATH");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -66,8 +93,14 @@ int main(int argc, char** argv) {
     if (run_cmd->parsed()) {
         return run_command(run);
     }
+    if (cmp_cmd->parsed()) {
+        return compare_command(cmp);
+    }
     if (exec_cmd->parsed()) {
         return exec_command(exec);
+    }
+    if (rep_cmd->parsed()) {
+        return report_command(rep);
     }
     return exit_ok;
 }

@@ -2,6 +2,7 @@
 // The result model: what a run produces and every reporter consumes. Plain data, no
 // behaviour, so reporters stay pure functions of it and tests can build it by hand.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -93,9 +94,35 @@ struct run_context {
     bool accounting = false;       // is allocation accounting active in this process
 };
 
+/// The change of a member's time against its group's baseline (docs/variants.md).
+struct variant_change {
+    double pct = 0;     // 100 (exp(mean log-ratio) - 1): negative = the member is faster
+    double ci_low = 0;  // interval of pct at `confidence`
+    double ci_high = 0;
+    double confidence = 0.95;  // Bonferroni-adjusted: 1 - 0.05 / (comparisons in the run)
+    double p_value = 1;
+};
+
+/// One non-baseline member of a comparison group against the group's baseline. The memory
+/// figures of both are their ordinary rows in run_results::benchmarks, found by name.
+struct variant_comparison {
+    std::string group;                      // "contexts"
+    std::string name;                       // "contexts/64": the group and the shared arguments
+    std::string baseline;                   // instance names: "ctx_reused/64"
+    std::string member;                     // "ctx_fresh/64"
+    std::size_t blocks = 0;                 // replicates: body calls of each member
+    std::uint64_t samples_per_block = 0;    // measured samples of each call
+    std::uint64_t iterations = 0;           // per sample, the same for every member
+    std::vector<double> baseline_block_ns;  // per block: median per-iteration time of its samples
+    std::vector<double> member_block_ns;
+    std::optional<variant_change> change;  // empty: fewer than 2 blocks, or a member failed
+    std::string verdict = "no_change";     // "faster", "slower" or "no_change" (CONTRACT 6's rule)
+};
+
 struct run_results {
     run_context context;
     std::vector<benchmark_result> benchmarks;
+    std::vector<variant_comparison> comparisons;  // comparison groups; empty when none ran
 };
 
 }  // namespace tare

@@ -38,8 +38,28 @@ std::vector<instance> select(const std::vector<instance>& all, const std::regex&
 }
 
 benchmark_result run_instance(const instance& inst, clock_source& clock, region_probe& probe,
-                              detail::sample_plan plan, double loop_overhead_ns) {
+                              detail::sample_plan plan, double loop_overhead_ns,
+                              detail::sample_controller* controller) {
     const benchmark& b = *inst.bench;
+    plan = plan_for(b, plan);
+    detail::sample_driver driver(clock, probe, plan);
+    driver.set_controller(controller);
+    detail::loop_outcome loop = driver.run(inst.name, inst.args, b.function());
+
+    benchmark_result result;
+    result.name = inst.name;
+    result.counters = loop.counters;
+    if (loop.error) {
+        result.error = loop.error;
+        return result;
+    }
+    derive_time(loop, result);
+    derive_memory(loop, result);
+    add_harness_warnings(loop.optimized_away, loop_overhead_ns, result);
+    return result;
+}
+
+detail::sample_plan plan_for(const benchmark& b, detail::sample_plan plan) {
     if (b.min_time() > 0) {
         plan.budget_ns = b.min_time() * 1e9;
     }
@@ -52,19 +72,11 @@ benchmark_result run_instance(const instance& inst, clock_source& clock, region_
     if (b.input_chunk() != 0) {
         plan.input_chunk = b.input_chunk();
     }
-    detail::sample_driver driver(clock, probe, plan);
-    detail::loop_outcome loop = driver.run(inst.name, inst.args, b.function());
+    return plan;
+}
 
-    benchmark_result result;
-    result.name = inst.name;
-    result.counters = loop.counters;
-    if (loop.error) {
-        result.error = loop.error;
-        return result;
-    }
-    derive_time(loop, result);
-    derive_memory(loop, result);
-    if (loop.optimized_away) {
+void add_harness_warnings(bool optimized_away, double loop_overhead_ns, benchmark_result& result) {
+    if (optimized_away) {
         result.warnings.push_back(
             {"optimized_away",
              "the time per iteration did not grow with the iteration count: the compiler removed "
@@ -80,7 +92,6 @@ benchmark_result run_instance(const instance& inst, clock_source& clock, region_
                       result.time.mean, loop_overhead_ns);
         result.warnings.push_back({"near_overhead", buf});
     }
-    return result;
 }
 
 double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan) {

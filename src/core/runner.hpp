@@ -30,8 +30,16 @@ std::vector<instance> select(const std::vector<instance>& all, const std::regex&
 /// Runs one instance and turns its samples into a result (statistics, memory, warnings).
 /// `loop_overhead_ns` (the harness's cost per empty iteration) is used only to warn when a
 /// body is too small to tell apart from the harness; nothing is ever subtracted.
+/// With `controller`, the measured samples are sized by it (tare compare's worker mode).
 benchmark_result run_instance(const instance& inst, clock_source& clock, region_probe& probe,
-                              detail::sample_plan plan, double loop_overhead_ns);
+                              detail::sample_plan plan, double loop_overhead_ns,
+                              detail::sample_controller* controller = nullptr);
+
+/// `plan` with the benchmark's own settings (->min_time, ->iterations, ->samples, ->input_chunk).
+detail::sample_plan plan_for(const benchmark& b, detail::sample_plan plan);
+
+/// The optimized_away and near_overhead warnings of a measured result (docs/timing.md).
+void add_harness_warnings(bool optimized_away, double loop_overhead_ns, benchmark_result& result);
 
 /// The harness's own cost per iteration: an empty body measured through the same loop.
 double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan);

@@ -68,6 +68,14 @@ std::uint64_t sample_driver::start_loop(State& state, refill_fn refill, void* ct
     probe_.region_begin();
     region_open_ = true;
     std::uint64_t first = plan_.fixed_iterations != 0 ? plan_.fixed_iterations : 1;
+    if (plan_.fixed_iterations != 0 && controller_ != nullptr) {
+        first = controller_->calibrated(first);
+        if (first == 0) {
+            phase_ = phase::done;
+            close_region();
+            return 0;
+        }
+    }
     return begin_sample(first, refill, ctx);
 }
 
@@ -179,7 +187,7 @@ std::uint64_t sample_driver::end_sample() {
                 out_.optimized_away = true;
                 plan_.fixed_samples = plan_.min_samples;
                 phase_ = phase::measuring;
-                return n;
+                return controller_ != nullptr ? controller_->calibrated(n) : n;
             }
             return next_calibration_size(n, t);
         }
@@ -190,12 +198,22 @@ std::uint64_t sample_driver::end_sample() {
                                  : to_count(static_cast<double>(n) * target / std::max(t, 1.0));
         if (unmeasured_ns_ >= plan_.warmup_fraction * plan_.budget_ns) {
             phase_ = phase::measuring;
+            if (controller_ != nullptr) {
+                return controller_->calibrated(next);
+            }
         }
         return next;
     }
     case phase::measuring: {
         out_.samples.push_back(cur_);
         measured_ns_ += t;
+        if (controller_ != nullptr) {
+            std::uint64_t next = controller_->measured(cur_, out_.peak_live_bytes);
+            if (next == 0) {
+                phase_ = phase::done;
+            }
+            return next;
+        }
         const auto count = static_cast<std::uint64_t>(out_.samples.size());
         bool done = false;
         if (plan_.fixed_samples != 0) {

@@ -49,10 +49,34 @@ struct loop_outcome {
     std::optional<error_info> error;
 };
 
+/// Lets another party size the measured samples: `tare compare` runs both sides' workers in
+/// lock-step, so each measured sample waits for the controller's word (src/compare/protocol.hpp).
+/// Calibration and warm-up stay the driver's own. Rejected: a separate "worker loop" that calls
+/// the body once per sample, which would rerun setup per sample and hide retained growth.
+class sample_controller {
+public:
+    sample_controller() = default;
+    sample_controller(const sample_controller&) = delete;
+    sample_controller& operator=(const sample_controller&) = delete;
+    sample_controller(sample_controller&&) = delete;
+    sample_controller& operator=(sample_controller&&) = delete;
+    virtual ~sample_controller() = default;
+
+    /// Calibration and warm-up are over; `iterations` is the size the driver would use.
+    /// Returns the first measured sample's size, or 0 to end the loop.
+    virtual std::uint64_t calibrated(std::uint64_t iterations) = 0;
+    /// A measured sample ended (`peak_live_bytes`: the region's highest live heap so far).
+    /// Returns the next sample's size, or 0 to end the loop.
+    virtual std::uint64_t measured(const tare::sample& s, std::int64_t peak_live_bytes) = 0;
+};
+
 class sample_driver {
 public:
     sample_driver(core::clock_source& clock, core::region_probe& probe, sample_plan plan)
         : clock_(clock), probe_(probe), plan_(plan) {}
+
+    /// Hands the measured samples' sizes to `controller` (null: the plan decides).
+    void set_controller(sample_controller* controller) noexcept { controller_ = controller; }
 
     /// Runs `fn` once with a fresh State; never throws what the body throws.
     loop_outcome run(const std::string& name, const std::vector<std::int64_t>& args,
@@ -78,6 +102,7 @@ private:
     core::clock_source& clock_;
     core::region_probe& probe_;
     sample_plan plan_;
+    sample_controller* controller_ = nullptr;
     loop_outcome out_;
 
     phase phase_ = phase::calibrating;

@@ -10,8 +10,9 @@
 namespace tare::os {
 
 struct child_options {
-    bool discard_stdout = false;  // else inherited
-    bool discard_stderr = false;  // else inherited
+    bool discard_stdout = false;             // else inherited
+    std::optional<std::string> stdout_path;  // write its standard output to this file instead
+    bool discard_stderr = false;             // else inherited
     std::optional<double> timeout_seconds;
 };
 

@@ -31,10 +31,17 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         args.push_back(const_cast<char*>(a.c_str()));
     }
     args.push_back(nullptr);
+    // Opened before fork: the child may only make async-signal-safe calls.
+    const int out_fd = options.stdout_path ? open(options.stdout_path->c_str(),
+                                                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
+                                           : -1;
     auto start = std::chrono::steady_clock::now();
     pid_t pid = fork();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
+        if (out_fd >= 0) {
+            close(out_fd);
+        }
         return r;
     }
     if (pid == 0) {
@@ -50,6 +57,9 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
                 }
             }
         }
+        if (out_fd >= 0) {
+            dup2(out_fd, 1);
+        }
         execv(args[0], args.data());
         int err = errno;
         ssize_t ignored = write(status_pipe[1], &err, sizeof err);
@@ -57,6 +67,9 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         _exit(127);
     }
     close(status_pipe[1]);
+    if (out_fd >= 0) {
+        close(out_fd);
+    }
     int exec_errno = 0;
     ssize_t n = read(status_pipe[0], &exec_errno, sizeof exec_errno);
     close(status_pipe[0]);

@@ -174,6 +174,110 @@ std::vector<column> build_columns(const run_results& results) {
 
 namespace {
 
+const benchmark_result* find_row(const run_results& results, const std::string& name) {
+    const auto it = std::find_if(results.benchmarks.begin(), results.benchmarks.end(),
+                                 [&](const benchmark_result& b) { return b.name == name; });
+    return it == results.benchmarks.end() || failed(*it) ? nullptr : &*it;
+}
+
+std::string signed_percent(double pct) {
+    return (pct >= 0 ? "+" : "") + format_percent(pct);
+}
+
+std::string change_text(const variant_comparison& c) {
+    if (!c.change)
+        return std::string(missing_mark);
+    return fmt::format("{} [{}, {}]", signed_percent(c.change->pct), signed_percent(c.change->ci_low),
+                       signed_percent(c.change->ci_high));
+}
+
+// "baseline → member", then the difference when there is one: memory figures are counts, not
+// noisy timings, so the plain difference is the change a reader wants ("0 → 64 (+64)").
+template <class T, class Format>
+std::string memory_change(const benchmark_result* base, const benchmark_result* member,
+                          std::optional<T> benchmark_result::*figure, Format format) {
+    if (base == nullptr || member == nullptr || !(base->*figure) || !(member->*figure))
+        return std::string(missing_mark);
+    const auto b = static_cast<double>(*(base->*figure));
+    const auto m = static_cast<double>(*(member->*figure));
+    std::string text = format(b) + " → " + format(m);
+    if (m != b && std::isfinite(m - b))
+        text += " (" + std::string(m > b ? "+" : "-") + format(std::abs(m - b)) + ")";
+    return text;
+}
+
+}  // namespace
+
+std::vector<column> build_comparison_columns(const run_results& results) {
+    const auto make = [&](std::string header, align alignment, auto cell_of) {
+        column c{std::move(header), alignment, "", {}};
+        for (const auto& comparison : results.comparisons) {
+            const benchmark_result* base = find_row(results, comparison.baseline);
+            const benchmark_result* member = find_row(results, comparison.member);
+            c.cells.push_back(cell_of(comparison, base, member));
+        }
+        return c;
+    };
+    using row = const benchmark_result*;
+    const auto time_of = [](row r) {
+        return r == nullptr ? std::string(missing_mark) : format_duration(r->time.mean);
+    };
+    std::vector<column> columns;
+    columns.push_back(make("comparison", align::left,
+                           [](const variant_comparison& c, row, row) { return single(one_line(c.name)); }));
+    columns.push_back(make("baseline", align::left, [](const variant_comparison& c, row, row) {
+        return single(one_line(c.baseline));
+    }));
+    columns.push_back(make("member", align::left,
+                           [](const variant_comparison& c, row, row) { return single(one_line(c.member)); }));
+    columns.push_back(make("blocks", align::right, [](const variant_comparison& c, row, row) {
+        return cell{format_count(static_cast<double>(c.blocks)),
+                    format_count(static_cast<double>(c.samples_per_block))};
+    }));
+    columns.back().separator = " × ";
+    columns.push_back(make("baseline time", align::right,
+                           [&](const variant_comparison&, row base, row) { return single(time_of(base)); }));
+    columns.push_back(make("member time", align::right, [&](const variant_comparison&, row, row member) {
+        return single(time_of(member));
+    }));
+    columns.push_back(make("change [CI]", align::right,
+                           [](const variant_comparison& c, row, row) { return single(change_text(c)); }));
+    columns.push_back(make("verdict", align::left, [](const variant_comparison& c, row, row) {
+        return single(one_line(c.verdict));
+    }));
+    columns.push_back(make("allocs/iter", align::right, [](const variant_comparison&, row base, row member) {
+        return single(memory_change(base, member, &benchmark_result::allocs_per_iter, format_count));
+    }));
+    columns.push_back(make("bytes/iter", align::right, [](const variant_comparison&, row base, row member) {
+        return single(memory_change(base, member, &benchmark_result::bytes_per_iter, format_bytes));
+    }));
+    columns.push_back(make("peak heap", align::right, [](const variant_comparison&, row base, row member) {
+        return single(memory_change(base, member, &benchmark_result::peak_live_bytes, format_bytes));
+    }));
+    return columns;
+}
+
+std::string comparison_note(const run_results& results) {
+    double confidence = 0;
+    for (const auto& c : results.comparisons) {
+        if (c.change)
+            confidence = std::max(confidence, c.change->confidence);
+    }
+    if (confidence <= 0 || confidence >= 1)
+        return {};
+    // Bonferroni: each interval at 1 - 0.05 / m, so m follows from the level.
+    const auto family = static_cast<long>(std::lround(0.05 / (1 - confidence)));
+    std::string text = fmt::format(
+        "change: the member's time per iteration against the baseline's, over blocks of interleaved "
+        "calls; each interval at {:.1f}%",
+        confidence * 100);
+    if (family > 1)
+        text += fmt::format(" (Bonferroni: 95% for the run's {} comparisons together)", family);
+    return text + "; no_change whenever the interval includes 0";
+}
+
+namespace {
+
 std::string per_iteration(double ns) {
     return std::isfinite(ns) ? format_duration(ns) + "/iter" : format_duration(ns);
 }

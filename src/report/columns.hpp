@@ -29,6 +29,17 @@ struct column {
 /// figures blank: nothing was measured.
 std::vector<column> build_columns(const run_results& results);
 
+/// The comparison groups' table (docs/variants.md), a row per comparison: its name, baseline
+/// and member, blocks × samples per block, both members' time per iteration, the member's
+/// change against the baseline with its interval ("+4.0% [+1.2%, +6.9%]"), the verdict, and
+/// allocs/iter, bytes/iter and peak heap as "baseline → member (+difference)". Figures come from
+/// the members' ordinary rows, looked up by name; a missing or failed row shows "—".
+std::vector<column> build_comparison_columns(const run_results& results);
+
+/// The line under the comparison table that says what the intervals are: their level, and the
+/// Bonferroni family they belong to. Empty when no comparison has an interval.
+std::string comparison_note(const run_results& results);
+
 /// The run's context as display lines: tool version, executable, date; host, cpu, clock and loop
 /// overhead; whether allocation accounting was on. Empty fields are left out, not faked.
 std::vector<std::string> context_lines(const run_context& context);

@@ -131,6 +131,11 @@ public:
             return out;
         }
         out += render_table(detail::build_columns(results), results.benchmarks.size());
+        if (!results.comparisons.empty()) {
+            out += "\n" + render_table(detail::build_comparison_columns(results), results.comparisons.size());
+            if (const std::string note = detail::comparison_note(results); !note.empty())
+                out += note + "\n";
+        }
         const auto findings = detail::collect_findings(results);
         if (!findings.empty())
             out += "\n";

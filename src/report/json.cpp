@@ -119,6 +119,72 @@ json benchmark_object(const benchmark_result& b) {
     return out;
 }
 
+const benchmark_result* find_row(const run_results& results, const std::string& name) {
+    for (const auto& b : results.benchmarks) {
+        if (b.name == name)
+            return b.error ? nullptr : &b;
+    }
+    return nullptr;
+}
+
+template <class T>
+json memory_pair(const benchmark_result* base, const benchmark_result* member,
+                 std::optional<T> benchmark_result::*figure) {
+    const std::optional<T> none;
+    const std::optional<T>& b = base != nullptr ? base->*figure : none;
+    const std::optional<T>& m = member != nullptr ? member->*figure : none;
+    json out = json::object();
+    out["baseline"] = optional_number(b);
+    out["member"] = optional_number(m);
+    out["change"] = b && m ? optional_number(std::optional<T>(*m - *b)) : json(nullptr);
+    return out;
+}
+
+json numbers(const std::vector<double>& values) {
+    json out = json::array();
+    for (const double v : values)
+        out.push_back(finite_or_null(v));
+    return out;
+}
+
+// One comparison of a group (docs/variants.md); "change_pct" and "verdict" read as in
+// tare-compare/1 (CONTRACT section 6). Memory figures repeat the members' rows, with the change.
+json comparison_object(const run_results& results, const variant_comparison& c) {
+    const benchmark_result* base = find_row(results, c.baseline);
+    const benchmark_result* member = find_row(results, c.member);
+    json out = json::object();
+    out["group"] = c.group;
+    out["name"] = c.name;
+    out["baseline"] = c.baseline;
+    out["member"] = c.member;
+    out["verdict"] = c.verdict;
+    if (c.change) {
+        json change = json::object();
+        change["mean"] = finite_or_null(c.change->pct);
+        change["ci_low"] = finite_or_null(c.change->ci_low);
+        change["ci_high"] = finite_or_null(c.change->ci_high);
+        out["change_pct"] = std::move(change);
+        out["confidence"] = finite_or_null(c.change->confidence);
+        out["p_value"] = finite_or_null(c.change->p_value);
+    } else {
+        out["change_pct"] = nullptr;
+        out["confidence"] = nullptr;
+        out["p_value"] = nullptr;
+    }
+    out["blocks"] = c.blocks;
+    out["samples_per_block"] = c.samples_per_block;
+    out["iterations_per_sample"] = c.iterations;
+    out["baseline_block_ns"] = numbers(c.baseline_block_ns);
+    out["member_block_ns"] = numbers(c.member_block_ns);
+    json memory = json::object();
+    memory["allocs_per_iter"] = memory_pair(base, member, &benchmark_result::allocs_per_iter);
+    memory["bytes_per_iter"] = memory_pair(base, member, &benchmark_result::bytes_per_iter);
+    memory["peak_live_bytes"] = memory_pair(base, member, &benchmark_result::peak_live_bytes);
+    memory["page_faults_per_iter"] = memory_pair(base, member, &benchmark_result::page_faults_per_iter);
+    out["memory"] = std::move(memory);
+    return out;
+}
+
 class json_reporter final : public reporter {
 public:
     std::string render(const run_results& results) const override {
@@ -128,6 +194,12 @@ public:
         root["benchmarks"] = json::array();
         for (const auto& b : results.benchmarks)
             root["benchmarks"].push_back(benchmark_object(b));
+        // An addition to tare/1, present only when comparison groups ran (docs/variants.md).
+        if (!results.comparisons.empty()) {
+            root["comparisons"] = json::array();
+            for (const auto& c : results.comparisons)
+                root["comparisons"].push_back(comparison_object(results, c));
+        }
         // Invalid UTF-8 in a name or message (an exception's what() can hold anything) becomes
         // U+FFFD instead of throwing: a report with one odd character beats no report.
         return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

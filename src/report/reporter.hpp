@@ -29,5 +29,8 @@ std::unique_ptr<reporter> make_console_reporter();
 std::unique_ptr<reporter> make_markdown_reporter();
 /// JSON in schema "tare/1" (CONTRACT section 4); strict: no NaN or infinity literals.
 std::unique_ptr<reporter> make_json_reporter();
+/// One self-contained HTML5 page: context, summary table, and per benchmark its figures, SVG plots
+/// of its samples and live heap, and its findings (CONTRACT section 6, `tare report`).
+std::unique_ptr<reporter> make_html_reporter();
 
 }  // namespace tare::report

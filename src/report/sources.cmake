@@ -4,6 +4,12 @@ set(tare_report_sources
   src/report/console.cpp
   src/report/markdown.cpp
   src/report/json.cpp
+  src/report/html.cpp
+  src/report/html_svg.cpp
   src/report/exec_console.cpp
   src/report/exec_json.cpp
+  src/report/compare/compare_columns.cpp
+  src/report/compare/compare_console.cpp
+  src/report/compare/compare_markdown.cpp
+  src/report/compare/compare_json.cpp
 )

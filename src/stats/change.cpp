@@ -212,6 +212,64 @@ std::optional<paired_change> paired_log_change(std::span<const double> base, std
     return c;
 }
 
+std::optional<paired_change> welch_log_change(std::span<const double> base, std::span<const double> head,
+                                              double confidence) {
+    if (!(confidence > 0 && confidence < 1)) {
+        confidence = 0.95;
+    }
+    if (base.empty() || head.empty()) {
+        return std::nullopt;
+    }
+    struct moments {
+        double n = 0;
+        double mean = 0;
+        double var = 0;  // unbiased
+    };
+    auto log_moments = [](std::span<const double> xs) -> std::optional<moments> {
+        moments m;
+        m.n = static_cast<double>(xs.size());
+        for (double x : xs) {
+            if (!(x > 0 && std::isfinite(x))) {
+                return std::nullopt;
+            }
+            m.mean += std::log(x);
+        }
+        m.mean /= m.n;
+        for (double x : xs) {
+            m.var += (std::log(x) - m.mean) * (std::log(x) - m.mean);
+        }
+        m.var = m.n > 1 ? m.var / (m.n - 1) : 0;
+        return m;
+    };
+    const auto b = log_moments(base);
+    const auto h = log_moments(head);
+    if (!b || !h) {
+        return std::nullopt;
+    }
+    paired_change c;
+    c.pairs = std::min(base.size(), head.size());
+    c.confidence = confidence;
+    c.mean_log_ratio = h->mean - b->mean;
+    c.change_pct = 100 * std::expm1(c.mean_log_ratio);
+    if (b->n < 2 || h->n < 2) {
+        return c;
+    }
+    const double vb = b->var / b->n;
+    const double vh = h->var / h->n;
+    const double se = std::sqrt(vb + vh);
+    if (!(se > 0)) {
+        c.interval_pct = interval{c.change_pct, c.change_pct};
+        c.p_value = c.mean_log_ratio == 0 ? 1.0 : 0.0;
+        return c;
+    }
+    const double df = (vb + vh) * (vb + vh) / (vb * vb / (b->n - 1) + vh * vh / (h->n - 1));
+    const double half = student_t_quantile(0.5 + confidence / 2, df) * se;
+    c.interval_pct =
+        interval{100 * std::expm1(c.mean_log_ratio - half), 100 * std::expm1(c.mean_log_ratio + half)};
+    c.p_value = two_sided_p(c.mean_log_ratio / se, df);
+    return c;
+}
+
 verdict judge(const paired_change& change, double threshold_pct) {
     if (!change.interval_pct) {
         return verdict::no_change;

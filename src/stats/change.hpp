@@ -55,6 +55,17 @@ struct paired_change {
 std::optional<paired_change> paired_log_change(std::span<const double> base, std::span<const double> head,
                                                double confidence = 0.95);
 
+/// The change of head against base from two independent groups of values (two results files:
+/// one process per side, nothing paired). Welch's t interval (Welch 1947, "The generalization
+/// of Student's problem when several different population variances are involved", Biometrika
+/// 34) on the difference of the mean logs, with Welch-Satterthwaite degrees of freedom;
+/// `pairs` holds the smaller group's size. Read it as optimistic: each side's spread is the
+/// spread inside one process, so drift and process-to-process variation are in neither.
+/// Returns nothing for a non-positive or non-finite value or an empty group; fewer than 2
+/// values on a side give no interval.
+std::optional<paired_change> welch_log_change(std::span<const double> base, std::span<const double> head,
+                                              double confidence = 0.95);
+
 /// CONTRACT section 6 with criterion's practical-significance band: with threshold_pct <= 0,
 /// "slower" needs interval low > 0 and "faster" interval high < 0; with threshold_pct > 0,
 /// "slower" needs low > threshold_pct and "faster" high < -threshold_pct. No interval, or one

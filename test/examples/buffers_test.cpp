@@ -13,7 +13,7 @@ namespace {
 constexpr double pages_64mib = 64.0 * 1024 * 1024 / 4096;
 
 const example_results& suite() {
-    // Eight benchmarks (six in memory, two on disk); the slowest, ~60 ms an iteration, take
+    // Eleven benchmarks (six in memory, five on disk); the slowest, ~70 ms an iteration, take
     // 10 one-iteration samples.
     static const example_results r(
         {TARE_BENCH_BUFFERS_BENCH, "--min-time=0.05", "--filter=/(1x64MiB|64x1MiB)$"});
@@ -22,7 +22,7 @@ const example_results& suite() {
 
 TEST(buffers, the_64mib_rows_ran) {
     EXPECT_EQ(suite().exit_code(), 0) << suite().err();
-    EXPECT_EQ(suite().all().size(), 8U) << suite().err();
+    EXPECT_EQ(suite().all().size(), 11U) << suite().err();
     for (const auto& [name, b] : suite().all()) {
         EXPECT_TRUE(b["error"].is_null()) << name << ": " << b["error"].dump();
         EXPECT_FALSE(example_results::has_warning(b, "retained_growth")) << name << b["warnings"].dump();
@@ -45,11 +45,16 @@ TEST(buffers, fresh_buffers_fault_and_resident_ones_do_not) {
         }
     }
     // On disk the buffers are resident too; the file's pages are the kernel's, not the process's.
-    for (const char* disk : {"disk_write/1x64MiB", "disk_write/64x1MiB"}) {
+    for (const char* disk : {"disk_write/1x64MiB", "disk_write/64x1MiB", "disk_read/resident/1x64MiB",
+                             "disk_read/resident/64x1MiB"}) {
         const auto& d = suite().get(disk);
         EXPECT_LT(d["page_faults_per_iter"].get<double>(), 1.0) << disk;
         EXPECT_FALSE(example_results::has_warning(d, "fresh_memory")) << disk;
     }
+    // Reading from disk into a fresh sink: the kernel's copy faults the new pages in.
+    const auto& fresh_read = suite().get("disk_read/fresh/1x64MiB");
+    EXPECT_GE(fresh_read["page_faults_per_iter"].get<double>(), 0.9 * pages_64mib);
+    EXPECT_TRUE(example_results::has_warning(fresh_read, "fresh_memory")) << fresh_read["warnings"].dump();
 }
 
 #if TARE_ACCOUNTING_EXPECTED
@@ -63,9 +68,11 @@ TEST(buffers, fresh_allocates_the_buffer_and_resident_nothing) {
                 << op << resident;
         }
     }
-    for (const char* disk : {"disk_write/1x64MiB", "disk_write/64x1MiB"}) {
+    for (const char* disk : {"disk_write/1x64MiB", "disk_write/64x1MiB", "disk_read/resident/1x64MiB",
+                             "disk_read/resident/64x1MiB"}) {
         EXPECT_EQ(suite().get(disk)["allocs_per_iter"].get<double>(), 0.0) << disk;
     }
+    EXPECT_EQ(suite().get("disk_read/fresh/1x64MiB")["allocs_per_iter"].get<double>(), 1.0);
 }
 #endif
 

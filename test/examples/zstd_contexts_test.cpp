@@ -25,7 +25,7 @@ const std::vector<row_shape>& shapes() {
 }
 
 const example_results& suite() {
-    // Nine benchmarks at 0.05 s each: about 2 s.
+    // Twelve benchmarks at 0.05 s each: about 2 s.
     static const example_results r({TARE_BENCH_ZSTD_CONTEXTS_BENCH, "--min-time=0.05",
                                     "--filter=parts:2000/level:1|write/none/parts:2000|decode/"});
     return r;
@@ -33,7 +33,7 @@ const example_results& suite() {
 
 TEST(zstd_contexts, every_benchmark_ran_and_reports_frames_per_second) {
     EXPECT_EQ(suite().exit_code(), 0) << suite().err();
-    EXPECT_EQ(suite().all().size(), 9U) << suite().err();
+    EXPECT_EQ(suite().all().size(), 12U) << suite().err();
     for (const auto& [n, b] : suite().all()) {
         // An error row here would also mean the setup's round trip found decoded != input.
         EXPECT_TRUE(b["error"].is_null()) << n << ": " << b["error"].dump();
@@ -64,6 +64,27 @@ TEST(zstd_contexts, fresh_contexts_allocate_per_frame_and_reused_do_not) {
     for (const char* control : {"write/none/parts:2000", "decode/none/small64", "decode/none/large1"}) {
         EXPECT_EQ(suite().get(control)["allocs_per_iter"].get<double>(), 0.0) << control;
     }
+}
+
+// The over-cap scenario: every 16th of 64 frames has an 8 MiB window. A reused context without a
+// cap keeps that window for good; the capped one drops it after each wide frame (so it allocates
+// a context and a window again, four times a pass) and keeps only a small context; fresh
+// contexts allocate for every frame.
+TEST(zstd_contexts, the_workspace_cap_trades_retained_memory_for_reallocation) {
+    const auto& capped = suite().get("decode/reused/overcap16");
+    const auto& uncapped = suite().get("decode/uncapped/overcap16");
+    const auto& fresh = suite().get("decode/fresh/overcap16");
+    auto counter = [](const nlohmann::json& b) {
+        return b["counters"]["retained_workspace_bytes"].get<double>();
+    };
+    EXPECT_GE(counter(uncapped), 8.0 * 1024 * 1024);
+    EXPECT_LE(counter(capped), 1024.0 * 1024);
+    EXPECT_EQ(uncapped["allocs_per_iter"].get<double>(), 0.0);
+    const double capped_allocs = capped["allocs_per_iter"].get<double>();
+    EXPECT_GE(capped_allocs, 4.0);   // at least one new context per wide frame
+    EXPECT_LE(capped_allocs, 16.0);  // and nothing per small frame
+    EXPECT_GE(capped["peak_live_bytes"].get<double>(), 8.0 * 1024 * 1024);  // the window, inside the region
+    EXPECT_GE(fresh["allocs_per_iter"].get<double>(), 64.0);
 }
 #endif
 

@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace tare::golden {
@@ -209,6 +211,65 @@ run_results non_finite_run() {
     return run;
 }
 
+run_results variants_run() {
+    run_results run;
+    run.context = typical_context("./build/examples/zstd_contexts_bench");
+
+    auto reused = timed("ctx_reused/64", 1742.0, 0.01, 40, 4096);
+    set_memory(reused, 0, 0, 0, 0, 0);
+    auto fresh = timed("ctx_fresh/64", 1811.0, 0.012, 40, 4096);
+    set_memory(fresh, 2, 1.25 * mib, 1.25 * 1024 * 1024, 0, 0);
+    auto write = timed("encode_write/1024", 48.2e3, 0.01, 40, 64);
+    set_memory(write, 64, 72 * kib, 12 * 1024, 0, 0);
+    auto encode_to = timed("encode_to/1024", 31.9e3, 0.01, 40, 64);
+    set_memory(encode_to, 0, 0, 0, 0, 0);
+    auto slow = timed("encode_copy/1024", 97.5e3, 0.02, 40, 64);
+    set_memory(slow, 64, 72 * kib, 12 * 1024, 0, 0);
+    benchmark_result broken;
+    broken.name = "encode_mmap/1024";
+    broken.error = error_info{"exception", "mmap: cannot allocate memory"};
+
+    const auto comparison = [](std::string group, std::string name, std::string baseline, std::string member,
+                               double base_ns, double ratio, std::optional<variant_change> change,
+                               std::string verdict) {
+        variant_comparison c;
+        c.group = std::move(group);
+        c.name = std::move(name);
+        c.baseline = std::move(baseline);
+        c.member = std::move(member);
+        c.samples_per_block = 5;
+        c.iterations = 4096;
+        c.blocks = 8;
+        for (std::size_t i = 0; i < c.blocks; ++i) {
+            const double base = round_to(base_ns * (1 + 0.01 * wobble[i]), 0);
+            c.baseline_block_ns.push_back(base);
+            c.member_block_ns.push_back(round_to(base * ratio * (1 + 0.005 * wobble[9 - i]), 0));
+        }
+        c.change = change;
+        c.verdict = std::move(verdict);
+        return c;
+    };
+    const double level = 1 - 0.05 / 3;
+    run.comparisons.push_back(comparison("contexts", "contexts/64", "ctx_reused/64", "ctx_fresh/64", 1742,
+                                         1.04, variant_change{3.96, -0.42, 8.53, level, 0.061}, "no_change"));
+    run.comparisons.push_back(comparison("streams", "streams/1024", "encode_write/1024", "encode_to/1024",
+                                         48200, 0.66, variant_change{-33.8, -35.1, -32.4, level, 1.2e-9},
+                                         "faster"));
+    run.comparisons.push_back(comparison("streams", "streams/1024", "encode_write/1024", "encode_copy/1024",
+                                         48200, 2.02, variant_change{102.3, 95.6, 109.2, level, 3.4e-10},
+                                         "slower"));
+    auto failed = comparison("streams", "streams/1024", "encode_write/1024", "encode_mmap/1024", 48200, 1, {},
+                             "no_change");
+    failed.blocks = 0;
+    failed.baseline_block_ns.clear();
+    failed.member_block_ns.clear();
+    run.comparisons.push_back(std::move(failed));
+
+    run.benchmarks = {std::move(reused),    std::move(fresh), std::move(write),
+                      std::move(encode_to), std::move(slow),  std::move(broken)};
+    return run;
+}
+
 run_results empty_run() {
     run_results run;
     run.context = typical_context("./build/examples/round_trip_bench");
@@ -216,11 +277,10 @@ run_results empty_run() {
 }
 
 std::vector<named_fixture> all_fixtures() {
-    return {{"typical", typical_run},
-            {"findings", findings_run},
-            {"accounting_off", accounting_off_run},
-            {"non_finite", non_finite_run},
-            {"empty", empty_run}};
+    return {
+        {"typical", typical_run},       {"findings", findings_run}, {"accounting_off", accounting_off_run},
+        {"non_finite", non_finite_run}, {"variants", variants_run}, {"empty", empty_run},
+    };
 }
 
 }  // namespace tare::golden

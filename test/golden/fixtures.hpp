@@ -25,6 +25,11 @@ run_results accounting_off_run();
 /// and counters; the JSON must stay strict (null), the tables must stay legible.
 run_results non_finite_run();
 
+/// Comparison groups (docs/variants.md): two groups, one with three members; verdicts slower,
+/// faster and no_change, memory that differs and memory that does not, and a comparison with no
+/// change because its member failed.
+run_results variants_run();
+
 /// A run that matched no benchmarks.
 run_results empty_run();
 

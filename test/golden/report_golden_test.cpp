@@ -110,6 +110,22 @@ TEST(report_golden, json_keys_follow_the_contract_order) {
     }
 }
 
+// "comparisons" is an addition to tare/1 that only runs with comparison groups carry: a run
+// without groups keeps exactly the shape it had before groups existed.
+TEST(report_golden, json_comparisons_only_when_groups_ran) {
+    EXPECT_FALSE(json::parse(report::make_json_reporter()->render(typical_run())).contains("comparisons"));
+    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter()->render(variants_run()));
+    expect_prefix(keys_of(root), {"schema", "context", "benchmarks", "comparisons"});
+    const auto& slower = root.at("comparisons").at(2);
+    EXPECT_EQ(slower.at("verdict"), "slower");
+    EXPECT_GT(slower.at("change_pct").at("ci_low").get<double>(), 0);
+    EXPECT_EQ(slower.at("memory").at("allocs_per_iter").at("change").get<double>(), 0.0);
+    const auto& failed = root.at("comparisons").at(3);
+    EXPECT_TRUE(failed.at("change_pct").is_null());
+    EXPECT_EQ(failed.at("verdict"), "no_change");
+    EXPECT_TRUE(failed.at("memory").at("allocs_per_iter").at("member").is_null());
+}
+
 TEST(report_golden, json_error_row_keeps_name_and_error_and_nulls_figures) {
     const json root = json::parse(report::make_json_reporter()->render(findings_run()));
     const json& failed = root.at("benchmarks").back();
@@ -150,6 +166,20 @@ TEST(report_golden, console_table_is_aligned_by_display_width) {
             }
         }
     }
+}
+
+TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
+    const auto lines = lines_of(report::make_console_reporter()->render(variants_run()));
+    const auto header = std::find_if(lines.begin(), lines.end(),
+                                     [](const std::string& l) { return l.rfind("comparison ", 0) == 0; });
+    ASSERT_NE(header, lines.end());
+    const auto note =
+        std::find_if(header, lines.end(), [](const std::string& l) { return l.rfind("change: ", 0) == 0; });
+    ASSERT_NE(note, lines.end());
+    EXPECT_EQ(note - header, 2 + 4);  // header, rule, a row per comparison
+    for (auto line = header; line != note; ++line)
+        EXPECT_EQ(report::display_width(*line), report::display_width(*header)) << *line;
+    EXPECT_NE(note->find("Bonferroni: 95% for the run's 3 comparisons"), std::string::npos) << *note;
 }
 
 TEST(report_golden, console_lists_findings_warnings_first_then_errors) {

@@ -112,11 +112,5 @@ TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_noth
     EXPECT_EQ(doc["benchmarks"][1]["name"], "contract_bench/round_trip/1000");
 }
 
-TEST(tare_command, unavailable_subcommands_refuse_to_run) {
-    auto r = run_process({tare_cmd, "compare", "a", "b"});
-    EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("compare"), std::string::npos) << r.err;
-}
-
 }  // namespace
 }  // namespace tare

@@ -158,6 +158,28 @@ TEST(stats_change, student_mean_interval_of_raw_values) {
     EXPECT_FALSE(student_mean_interval(one));
 }
 
+// Welch with equal variances and sizes: df = 2n - 2 and the pooled-t interval. Logs of base
+// {0, .1, .2} and head {.1, .2, .3}: difference .1, se sqrt(.01/3 * 2), t(4, .975) = 2.776445.
+TEST(stats_change, welch_interval_on_logs_matches_the_hand_computation) {
+    std::vector<double> base{std::exp(0.0), std::exp(0.1), std::exp(0.2)};
+    std::vector<double> head{std::exp(0.1), std::exp(0.2), std::exp(0.3)};
+    auto c = welch_log_change(base, head);
+    ASSERT_TRUE(c);
+    const double half = 2.7764451 * std::sqrt(0.01 / 3 * 2);
+    EXPECT_NEAR(c->mean_log_ratio, 0.1, 1e-12);
+    EXPECT_NEAR(c->change_pct, 100 * std::expm1(0.1), 1e-9);
+    ASSERT_TRUE(c->interval_pct);
+    EXPECT_NEAR(c->interval_pct->low, 100 * std::expm1(0.1 - half), 1e-5);
+    EXPECT_NEAR(c->interval_pct->high, 100 * std::expm1(0.1 + half), 1e-5);
+    EXPECT_EQ(judge(*c), verdict::no_change);
+    std::vector<double> one{1.0};
+    auto single = welch_log_change(one, head);
+    ASSERT_TRUE(single);
+    EXPECT_FALSE(single->interval_pct);
+    std::vector<double> zero{0.0, 1.0};
+    EXPECT_FALSE(welch_log_change(zero, head));
+}
+
 // The noise model of a whole-process comparison: every run is a fresh process, so it carries
 // its own offset (code/heap placement, ASLR: sd 5 % here, the issue measured up to +-7 %) on top
 // of within-run noise (sd 2 %), and the machine drifts between ABBA blocks (sd 10 %, shared by

@@ -1,0 +1,28 @@
+// `tare report RESULTS.json --html=PATH`: a results file (tare/1 or Google Benchmark JSON)
+// rendered as one self-contained HTML page (CONTRACT section 6).
+#include <variant>
+
+#include "cli/commands.hpp"
+#include "io/atomic_file.hpp"
+#include "io/gbench_reader.hpp"
+#include "report/reporter.hpp"
+
+namespace tare::cli {
+
+int report_command(const report_args& args) {
+    // The only output there is: without it the command would read a file and do nothing.
+    if (!args.html_path || args.html_path->empty()) {
+        return fail(exit_usage, "tare report: --html=PATH is required (the HTML file to write)");
+    }
+    auto read = io::read_any_results_file(args.results);
+    if (const auto* e = std::get_if<io::read_error>(&read)) {
+        return fail(exit_usage, e->message);
+    }
+    const std::string page = report::make_html_reporter()->render(std::get<run_results>(read));
+    if (auto error = io::write_file_atomically(*args.html_path, page)) {
+        return fail(exit_usage, *error);  // names the path
+    }
+    return exit_ok;
+}
+
+}  // namespace tare::cli

@@ -1,0 +1,265 @@
+#include "compare/aggregate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tare::compare {
+
+namespace {
+
+double median_of(std::vector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    const std::size_t n = xs.size();
+    return n % 2 == 1 ? xs[n / 2] : 0.5 * (xs[n / 2 - 1] + xs[n / 2]);
+}
+
+// The median per-iteration time of one side in one round; empty without samples.
+std::optional<double> round_value(const side_round& r) {
+    std::vector<double> per_iter;
+    for (const tare::sample& s : r.samples) {
+        if (s.iterations > 0) {
+            per_iter.push_back(s.elapsed_ns / static_cast<double>(s.iterations));
+        }
+    }
+    if (per_iter.empty()) {
+        return std::nullopt;
+    }
+    return median_of(std::move(per_iter));
+}
+
+void add_warnings(std::vector<warning>& into, const std::vector<warning>& from) {
+    for (const warning& w : from) {
+        // "noisy" and "near_overhead" judge one worker's handful of samples, which says nothing
+        // about the comparison; the interval over rounds is the noise figure that counts.
+        if (w.kind == "noisy" || w.kind == "near_overhead") {
+            continue;
+        }
+        bool seen = std::any_of(into.begin(), into.end(), [&](const warning& x) { return x.kind == w.kind; });
+        if (!seen) {
+            into.push_back(w);
+        }
+    }
+}
+
+// One side's figures from all its rounds; `paired_rounds` marks the rounds that count for time.
+// Memory as each round's own result reports it (Google Benchmark's memory run): the mean over
+// rounds, the peak the highest.
+void memory_from_results(const std::vector<side_round>& rounds, side_figures& f) {
+    double allocs = 0;
+    double bytes = 0;
+    std::size_t n = 0;
+    std::optional<std::int64_t> peak;
+    for (const side_round& sr : rounds) {
+        if (!sr.result || !sr.result->allocs_per_iter) {
+            continue;
+        }
+        allocs += *sr.result->allocs_per_iter;
+        bytes += sr.result->bytes_per_iter.value_or(0);
+        ++n;
+        if (sr.result->peak_live_bytes) {
+            peak = std::max(peak.value_or(0), *sr.result->peak_live_bytes);
+        }
+    }
+    f.page_faults_per_iter.reset();
+    if (n > 0) {
+        f.allocs_per_iter = allocs / static_cast<double>(n);
+        f.bytes_per_iter = bytes / static_cast<double>(n);
+        f.peak_live_bytes = peak;
+    }
+}
+
+side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::vector<bool>& paired,
+                              bool accounting, bool from_results) {
+    side_figures f;
+    std::uint64_t iterations = 0;
+    std::uint64_t allocs = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t faults = 0;
+    std::int64_t peak = 0;
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+        const side_round& sr = rounds[r];
+        if (sr.error && !f.error) {
+            f.error = error_info{sr.error->kind, "round " + std::to_string(r + 1) + ": " + sr.error->message};
+        }
+        if (sr.result) {
+            add_warnings(f.warnings, sr.result->warnings);
+        }
+        for (const tare::sample& s : sr.samples) {
+            iterations += s.iterations;
+            allocs += s.allocs;
+            bytes += s.bytes;
+            faults += s.page_faults;
+        }
+        f.samples += sr.samples.size();
+        peak = std::max(peak, sr.peak_live_bytes);
+        if (r < paired.size() && paired[r]) {
+            f.round_ns.push_back(*round_value(sr));
+        }
+    }
+    f.iterations = iterations;
+    if (!f.round_ns.empty()) {
+        double sum = 0;
+        for (double x : f.round_ns) {
+            sum += x;
+        }
+        f.time_ns = sum / static_cast<double>(f.round_ns.size());
+        f.time_ci = stats::student_mean_interval(f.round_ns);
+    }
+    if (from_results) {
+        memory_from_results(rounds, f);
+        return f;
+    }
+    if (iterations > 0) {
+        const auto n = static_cast<double>(iterations);
+        f.page_faults_per_iter = static_cast<double>(faults) / n;
+        if (accounting) {
+            f.allocs_per_iter = static_cast<double>(allocs) / n;
+            f.bytes_per_iter = static_cast<double>(bytes) / n;
+            f.peak_live_bytes = peak;
+        }
+    }
+    return f;
+}
+
+// Bonferroni over the rows that have a change: m counts only comparisons actually made.
+void judge_family(compare_results& out, const std::vector<std::vector<double>>& base_values,
+                  const std::vector<std::vector<double>>& head_values, bool paired,
+                  const verdict_options& o) {
+    std::vector<std::size_t> eligible;
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        const compare_row& row = out.rows[i];
+        if (!row.base.error && !row.head.error && !base_values[i].empty() && !head_values[i].empty()) {
+            eligible.push_back(i);
+        }
+    }
+    out.comparisons = eligible.size();
+    const double alpha = o.alpha > 0 && o.alpha < 1 ? o.alpha : 0.05;
+    const double level = 1 - alpha / static_cast<double>(std::max<std::size_t>(eligible.size(), 1));
+    for (std::size_t i : eligible) {
+        compare_row& row = out.rows[i];
+        row.change = paired ? stats::paired_log_change(base_values[i], head_values[i], level)
+                            : stats::welch_log_change(base_values[i], head_values[i], level);
+        row.verdict = row.change ? stats::judge(*row.change, o.threshold_pct) : stats::verdict::no_change;
+    }
+}
+
+}  // namespace
+
+compare_results aggregate_rounds(const rounds_data& data, const verdict_options& options) {
+    compare_results out;
+    out.mode = data.memory_from_results ? pairing::process_rounds : pairing::rounds;
+    out.rounds = data.rounds;
+    out.alpha = options.alpha;
+    out.threshold_pct = options.threshold_pct;
+    out.only_in_base = data.only_in_base;
+    out.only_in_head = data.only_in_head;
+    std::vector<std::vector<double>> base_values;
+    std::vector<std::vector<double>> head_values;
+    for (const benchmark_rounds& b : data.rows) {
+        // A round counts for time when both sides measured in it.
+        const std::size_t n = std::min(b.base.size(), b.head.size());
+        std::vector<bool> paired(n, false);
+        for (std::size_t r = 0; r < n; ++r) {
+            paired[r] = round_value(b.base[r]).has_value() && round_value(b.head[r]).has_value();
+        }
+        compare_row row;
+        row.name = b.name;
+        row.base = side_from_rounds(b.base, paired, data.base_accounting, data.memory_from_results);
+        row.head = side_from_rounds(b.head, paired, data.head_accounting, data.memory_from_results);
+        // A side that never measured because the other failed first says so, rather than
+        // showing a time of 0.
+        for (auto [side, other] : {std::pair{&row.base, &row.head}, std::pair{&row.head, &row.base}}) {
+            if (!side->error && side->samples == 0 && other->error) {
+                side->error = error_info{"not_run", "not measured: the other side failed first"};
+            }
+        }
+        base_values.push_back(row.base.round_ns);
+        head_values.push_back(row.head.round_ns);
+        out.rows.push_back(std::move(row));
+    }
+    judge_family(out, base_values, head_values, true, options);
+    return out;
+}
+
+namespace {
+
+side_figures side_from_result(const benchmark_result& b) {
+    side_figures f;
+    f.error = b.error;
+    add_warnings(f.warnings, b.warnings);
+    if (b.error) {
+        return f;
+    }
+    f.time_ns = b.time.mean;
+    if (b.samples_ns.size() >= 2) {
+        f.time_ci = stats::interval{b.time.ci_low, b.time.ci_high};
+    }
+    f.samples = b.samples_ns.size();
+    f.iterations = b.iterations;
+    f.allocs_per_iter = b.allocs_per_iter;
+    f.bytes_per_iter = b.bytes_per_iter;
+    f.peak_live_bytes = b.peak_live_bytes;
+    f.page_faults_per_iter = b.page_faults_per_iter;
+    return f;
+}
+
+// The values compared for one side: its per-iteration sample times, or its mean alone when
+// the file kept no samples (then there is a change but no interval).
+std::vector<double> values_of(const benchmark_result& b) {
+    if (b.error) {
+        return {};
+    }
+    if (!b.samples_ns.empty()) {
+        return b.samples_ns;
+    }
+    return b.time.mean > 0 ? std::vector<double>{b.time.mean} : std::vector<double>{};
+}
+
+}  // namespace
+
+compare_results compare_files(const run_results& base, const run_results& head,
+                              const verdict_options& options) {
+    compare_results out;
+    out.mode = pairing::unpaired;
+    out.alpha = options.alpha;
+    out.threshold_pct = options.threshold_pct;
+    auto find = [](const run_results& r, const std::string& name) -> const benchmark_result* {
+        for (const auto& b : r.benchmarks) {
+            if (b.name == name) {
+                return &b;
+            }
+        }
+        return nullptr;
+    };
+    std::vector<std::vector<double>> base_values;
+    std::vector<std::vector<double>> head_values;
+    for (const benchmark_result& b : base.benchmarks) {
+        const benchmark_result* h = find(head, b.name);
+        if (h == nullptr) {
+            out.only_in_base.push_back(b.name);
+            continue;
+        }
+        compare_row row;
+        row.name = b.name;
+        row.base = side_from_result(b);
+        row.head = side_from_result(*h);
+        base_values.push_back(values_of(b));
+        head_values.push_back(values_of(*h));
+        out.rows.push_back(std::move(row));
+    }
+    for (const benchmark_result& h : head.benchmarks) {
+        if (find(base, h.name) == nullptr) {
+            out.only_in_head.push_back(h.name);
+        }
+    }
+    judge_family(out, base_values, head_values, false, options);
+    return out;
+}
+
+bool has_regression(const compare_results& results, double pct) {
+    return std::any_of(results.rows.begin(), results.rows.end(), [&](const compare_row& r) {
+        return r.verdict == stats::verdict::slower && r.change && r.change->change_pct > pct;
+    });
+}
+
+}  // namespace tare::compare

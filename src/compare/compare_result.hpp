@@ -1,0 +1,88 @@
+#pragma once
+// The result model of `tare compare`: what a comparison produces and its reporters consume.
+// Plain data, no behaviour (as core/result.hpp), so the reporters stay pure functions of it
+// and golden tests build it by hand.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "stats/change.hpp"
+#include "stats/interval.hpp"
+
+namespace tare::compare {
+
+/// How the two sides' figures were obtained, which decides what the interval means.
+enum class pairing {
+    /// Both executables ran as workers, in `rounds` rounds of fresh processes; within a round
+    /// their samples alternated in balanced order with equal iteration counts. The round is
+    /// the unit of replication, so the interval carries process-to-process variation.
+    rounds,
+    /// Two Google Benchmark executables, in `rounds` rounds: per round and benchmark one fresh
+    /// process of each side runs it alone, base first in even rounds and head first in odd
+    /// ones; the process's repetitions are the samples. Each process calibrates its own
+    /// iterations. The round is again the unit of replication.
+    process_rounds,
+    /// Two results files: samples of one process per side, compared unpaired (Welch). Drift
+    /// and process-to-process variation are in neither side's spread: read the interval as
+    /// optimistic.
+    unpaired,
+};
+
+/// One side (base or head) of one benchmark.
+struct side_figures {
+    /// Per-iteration time, ns: in `rounds` mode the mean over rounds of each round's median
+    /// sample, in `unpaired` mode the file's mean.
+    double time_ns = 0;
+    /// 95 % interval of time_ns (Student t over rounds, or the file's own interval); empty
+    /// when it cannot be computed (one round, one sample).
+    std::optional<stats::interval> time_ci;
+    std::size_t samples = 0;       // measured samples, all rounds
+    std::uint64_t iterations = 0;  // measured iterations, all rounds
+    std::vector<double> round_ns;  // rounds mode: each round's median per-iteration time
+
+    // Memory of the timed region; empty when that side had no accounting (never invented).
+    std::optional<double> allocs_per_iter;
+    std::optional<double> bytes_per_iter;
+    std::optional<std::int64_t> peak_live_bytes;  // the highest over all rounds
+    std::optional<double> page_faults_per_iter;
+
+    std::vector<warning> warnings;    // that side's findings (retained_growth, noisy, ...)
+    std::optional<error_info> error;  // the benchmark failed on this side: no figures
+};
+
+/// One benchmark present on both sides.
+struct compare_row {
+    std::string name;
+    side_figures base;
+    side_figures head;
+    /// Time of head against base with its interval at the family-adjusted level; empty when
+    /// it cannot be computed (an error on a side, fewer than 2 rounds, a zero time).
+    std::optional<stats::paired_change> change;
+    stats::verdict verdict = stats::verdict::no_change;
+};
+
+struct compare_results {
+    pairing mode = pairing::rounds;
+    std::string base_label;  // as given on the command line
+    std::string head_label;
+    std::string tare_version;
+    std::string host;
+    std::string date;  // ISO-8601, UTC
+
+    std::size_t rounds = 0;    // rounds mode: rounds run; unpaired: 0
+    double threshold_pct = 0;  // practical-significance band (--threshold); 0 = none
+    /// Family-wise control: `comparisons` verdicts (rows with a change) share `alpha`; each
+    /// interval is at level 1 - alpha / comparisons (Bonferroni; docs/statistics.md).
+    double alpha = 0.05;
+    std::size_t comparisons = 0;
+
+    std::vector<compare_row> rows;  // benchmarks on both sides, in base's order
+    std::vector<std::string> only_in_base;
+    std::vector<std::string> only_in_head;
+};
+
+}  // namespace tare::compare

@@ -1,0 +1,188 @@
+#include "compare/gbench_rounds.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+
+#include "io/gbench_reader.hpp"
+#include "os/process.hpp"
+
+namespace tare::compare {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp_path(const char* what) {
+    static std::atomic<int> counter{0};
+    return fs::temp_directory_path() /
+           ("tare-gbcmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + what);
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", s);
+    return buf;
+}
+
+// The benchmark names of a GB executable (--benchmark_list_tests), or why not.
+std::variant<std::vector<std::string>, rounds_failure> list_names(const std::string& exe, double timeout) {
+    const fs::path out = temp_path(".list");
+    os::child_options opts;
+    opts.stdout_path = out.string();
+    opts.timeout_seconds = timeout;
+    const os::child_result child = os::run_child({exe, "--benchmark_list_tests=true"}, opts);
+    std::vector<std::string> names;
+    std::ifstream in(out);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty()) {
+            names.push_back(line);
+        }
+    }
+    std::error_code ec;
+    fs::remove(out, ec);
+    if (!child.started || child.timed_out || child.signal != 0 || child.exit_code != 0) {
+        return rounds_failure{3, exe + ": listing its benchmarks failed: " + os::describe_end(child)};
+    }
+    return names;
+}
+
+// One process of one side for one benchmark: its repetitions become the round's samples.
+side_round run_one(const std::string& exe, const std::string& name, const rounds_options& o,
+                   double min_time) {
+    side_round out;
+    const fs::path json = temp_path(".json");
+    const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
+    os::child_options opts;
+    opts.discard_stdout = true;
+    opts.discard_stderr = true;
+    opts.timeout_seconds = o.timeout_seconds;
+    const os::child_result child = os::run_child(
+        {exe, "--benchmark_filter=" + exact_regex(name), "--benchmark_repetitions=" + std::to_string(reps),
+         "--benchmark_min_time=" + seconds_text(min_time), "--benchmark_out=" + json.string(),
+         "--benchmark_out_format=json", "--benchmark_format=json"},
+        opts);
+    std::error_code ec;
+    if (child.timed_out) {
+        fs::remove(json, ec);
+        out.error = error_info{"timeout", exe + ": ran longer than the timeout of " +
+                                              seconds_text(o.timeout_seconds) + " s and was stopped"};
+        return out;
+    }
+    if (!child.started || child.signal != 0 || child.exit_code != 0) {
+        fs::remove(json, ec);
+        out.error = error_info{child.signal != 0 ? "signal" : "crash", exe + ": " + os::describe_end(child)};
+        return out;
+    }
+    auto read = io::read_any_results_file(json.string());
+    fs::remove(json, ec);
+    if (auto* e = std::get_if<io::read_error>(&read)) {
+        out.error = error_info{"crash", e->message};
+        return out;
+    }
+    for (benchmark_result& b : std::get<run_results>(read).benchmarks) {
+        if (b.name != name) {
+            continue;
+        }
+        out.samples = b.samples;
+        out.peak_live_bytes = b.peak_live_bytes.value_or(0);
+        if (b.error) {
+            out.error = b.error;
+        }
+        out.result = std::move(b);
+        return out;
+    }
+    out.error = error_info{"crash", exe + ": wrote no result for " + name};
+    return out;
+}
+
+}  // namespace
+
+std::string exact_regex(const std::string& name) {
+    std::string r = "^";
+    for (char c : name) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) {
+            r += '\\';
+        }
+        r += c;
+    }
+    return r + "$";
+}
+
+std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options& o) {
+    rounds_data data;
+    data.memory_from_results = true;
+    const std::string* exe[2] = {&o.base, &o.head};
+    std::vector<std::string> names[2];
+    for (int k = 0; k < 2; ++k) {
+        auto l = list_names(*exe[k], o.timeout_seconds);
+        if (auto* f = std::get_if<rounds_failure>(&l)) {
+            return *f;
+        }
+        names[k] = std::move(std::get<std::vector<std::string>>(l));
+        if (o.filter) {
+            std::erase_if(names[k], [&](const std::string& n) { return !std::regex_search(n, *o.filter); });
+        }
+    }
+    auto in = [](const std::vector<std::string>& v, const std::string& n) {
+        return std::find(v.begin(), v.end(), n) != v.end();
+    };
+    for (const auto& n : names[0]) {
+        if (in(names[1], n)) {
+            data.rows.push_back({n, {}, {}});
+        } else {
+            data.only_in_base.push_back(n);
+        }
+    }
+    for (const auto& n : names[1]) {
+        if (!in(names[0], n)) {
+            data.only_in_head.push_back(n);
+        }
+    }
+    const std::size_t rounds = std::max<std::size_t>(o.rounds, 1);
+    const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
+    // GB's min_time is per repetition: the budget spread over rounds and repetitions.
+    const double min_time = o.min_time / static_cast<double>(rounds * reps);
+    std::vector<bool> failed(data.rows.size(), false);
+    for (std::size_t r = 0; r < rounds; ++r) {
+        const int first = r % 2 == 0 ? 0 : 1;
+        for (std::size_t i = 0; i < data.rows.size(); ++i) {
+            if (failed[i]) {
+                continue;
+            }
+            benchmark_rounds& row = data.rows[i];
+            if (o.progress) {
+                o.progress("round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + ": " + row.name);
+            }
+            side_round got[2];
+            for (int k : {first, 1 - first}) {
+                got[k] = run_one(*exe[k], row.name, o, min_time);
+                if (got[k].error) {
+                    break;  // no pair this round
+                }
+            }
+            failed[i] = got[0].error.has_value() || got[1].error.has_value();
+            row.base.push_back(std::move(got[0]));
+            row.head.push_back(std::move(got[1]));
+        }
+        data.rounds = r + 1;
+    }
+    // Memory figures come from GB's own memory run (tare::gbench): accounting means a side
+    // reported them at all.
+    for (const auto& row : data.rows) {
+        for (const auto& s : row.base) {
+            data.base_accounting = data.base_accounting || (s.result && s.result->allocs_per_iter);
+        }
+        for (const auto& s : row.head) {
+            data.head_accounting = data.head_accounting || (s.result && s.result->allocs_per_iter);
+        }
+    }
+    return data;
+}
+
+}  // namespace tare::compare

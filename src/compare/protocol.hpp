@@ -1,0 +1,96 @@
+#pragma once
+// The worker protocol between `tare compare` (the controller) and a tare benchmark executable
+// started with `--tare-worker` (docs/compare.md, "Worker protocol"). Text lines over a pipe
+// pair on descriptors 3 (worker reads) and 4 (worker writes); the worker's own standard output
+// is /dev/null, so a benchmark that prints cannot corrupt the channel.
+//
+//   worker:     tare-worker 1 accounting=<0|1>          once, at start
+//   controller: list                                    the benchmarks it has
+//   worker:     names <n>, then n lines of names
+//   controller: run <sample_ns> <warmup_ns> <name>     start a benchmark's body
+//   worker:     calibrated <iterations>                 warm-up done; waits for a command
+//   controller: sample <iterations>                     measure one sample of that size
+//   worker:     sample <iterations> <elapsed_ns> <allocs> <bytes> <faults> <live_end> <peak>
+//   controller: stop                                    end the loop; teardown runs
+//   worker:     result <n>\n<n bytes of tare/1 JSON>    the benchmark's own result (also sent
+//                                                       instead of any reply when the body
+//                                                       ends early: error, skip, cap reached)
+//   controller: quit (or end of file)                   the worker exits 0
+//
+// Why lines over pipes and not shared memory: a sample is milliseconds long, so a few
+// microseconds of pipe latency between samples cost nothing, while a crashed worker shows up
+// as end of file instead of a stale flag. Why the worker runs its own calibration: the
+// controller then picks one size for both sides (same iterations per sample on both), which a
+// worker-chosen schedule could not guarantee.
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace tare::compare::protocol {
+
+inline constexpr int version = 1;
+/// The benchmark executable's flag that starts worker mode (hidden from --help).
+inline constexpr std::string_view worker_flag = "--tare-worker";
+
+/// One measured sample as the worker reports it.
+struct sample_report {
+    tare::sample sample;
+    std::int64_t peak_live_bytes = 0;
+};
+
+inline std::string format_sample(const tare::sample& s, std::int64_t peak) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "sample %llu %.17g %llu %llu %llu %lld %lld\n",
+                  static_cast<unsigned long long>(s.iterations), s.elapsed_ns,
+                  static_cast<unsigned long long>(s.allocs), static_cast<unsigned long long>(s.bytes),
+                  static_cast<unsigned long long>(s.page_faults), static_cast<long long>(s.live_bytes_end),
+                  static_cast<long long>(peak));
+    return buf;
+}
+
+inline std::optional<sample_report> parse_sample(const std::string& line) {
+    unsigned long long it = 0;
+    unsigned long long allocs = 0;
+    unsigned long long bytes = 0;
+    unsigned long long faults = 0;
+    long long live = 0;
+    long long peak = 0;
+    double elapsed = 0;
+    int used = 0;
+    if (std::sscanf(line.c_str(), "sample %llu %lg %llu %llu %llu %lld %lld%n", &it, &elapsed, &allocs,
+                    &bytes, &faults, &live, &peak, &used) != 7 ||
+        static_cast<std::size_t>(used) != line.size()) {
+        return std::nullopt;
+    }
+    sample_report r;
+    r.sample.iterations = it;
+    r.sample.elapsed_ns = elapsed;
+    r.sample.allocs = allocs;
+    r.sample.bytes = bytes;
+    r.sample.page_faults = faults;
+    r.sample.live_bytes_end = live;
+    r.peak_live_bytes = peak;
+    return r;
+}
+
+/// The unsigned number after `prefix` in `line` ("calibrated 1000"), if the line is exactly that.
+inline std::optional<std::uint64_t> parse_count(std::string_view line, std::string_view prefix) {
+    if (line.substr(0, prefix.size()) != prefix) {
+        return std::nullopt;
+    }
+    line.remove_prefix(prefix.size());
+    std::uint64_t v = 0;
+    auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
+    if (ec != std::errc{} || end != line.data() + line.size()) {
+        return std::nullopt;
+    }
+    return v;
+}
+
+}  // namespace tare::compare::protocol

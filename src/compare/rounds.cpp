@@ -1,0 +1,199 @@
+#include "compare/rounds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "compare/worker_process.hpp"
+
+namespace tare::compare {
+
+namespace {
+
+enum side_index { base_side = 0, head_side = 1 };
+
+struct side_state {
+    std::unique_ptr<worker_process> worker;
+    side_round* out = nullptr;
+    bool looping = false;  // inside the benchmark's loop, waiting for commands
+};
+
+void record_failure(side_state& s, const worker_failure& f) {
+    s.out->error = error_info{f.kind, f.message};
+    s.looping = false;
+}
+
+void record_result(side_state& s, benchmark_result r) {
+    if (r.error) {
+        s.out->error = r.error;
+    } else if (s.out->samples.empty()) {
+        s.out->error = error_info{"no_samples", "the loop ended before a sample was measured"};
+    }
+    s.out->result = std::move(r);
+    s.looping = false;
+}
+
+// Starts a side's worker if it is not running (the first time, or after a crash).
+std::optional<rounds_failure> ensure_started(side_state& s, const std::string& exe, double timeout) {
+    if (s.worker && s.worker->running()) {
+        return std::nullopt;
+    }
+    s.worker = std::make_unique<worker_process>(exe, timeout);
+    if (auto f = s.worker->start()) {
+        return rounds_failure{3, f->message};
+    }
+    return std::nullopt;
+}
+
+// One benchmark in one round: both sides calibrate, then balanced blocks of samples of one
+// common size, then both stop. Errors land in the side's side_round.
+void measure_pair(side_state* order[2], const std::string& name, double sample_ns, double warmup_ns,
+                  std::size_t blocks) {
+    std::uint64_t sizes[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        side_state& s = *order[k];
+        auto c = s.worker->run(name, sample_ns, warmup_ns);
+        if (auto* cal = std::get_if<calibrated>(&c)) {
+            sizes[k] = cal->iterations;
+            s.looping = true;
+        } else if (auto* r = std::get_if<benchmark_result>(&c)) {
+            record_result(s, std::move(*r));
+        } else {
+            record_failure(s, std::get<worker_failure>(c));
+        }
+        if (!s.looping) {
+            break;  // no pair this round: do not spend the other side's time
+        }
+    }
+    if (order[0]->looping && order[1]->looping) {
+        // One size for both sides, whichever calibrated first: the geometric mean of the two
+        // calibrations, so neither side's reading decides alone.
+        const double n = std::sqrt(static_cast<double>(sizes[0]) * static_cast<double>(sizes[1]));
+        const auto iterations = static_cast<std::uint64_t>(std::max(1.0, std::round(n)));
+        for (std::size_t b = 0; b < blocks && order[0]->looping && order[1]->looping; ++b) {
+            for (int k : block_order(b)) {
+                side_state& s = *order[k];
+                if (!s.looping) {
+                    break;
+                }
+                auto x = s.worker->sample(iterations);
+                if (auto* rep = std::get_if<protocol::sample_report>(&x)) {
+                    s.out->samples.push_back(rep->sample);
+                    s.out->peak_live_bytes = std::max(s.out->peak_live_bytes, rep->peak_live_bytes);
+                } else if (auto* r = std::get_if<benchmark_result>(&x)) {
+                    record_result(s, std::move(*r));
+                } else {
+                    record_failure(s, std::get<worker_failure>(x));
+                }
+            }
+        }
+    }
+    for (int k = 0; k < 2; ++k) {
+        side_state& s = *order[k];
+        if (!s.looping) {
+            continue;
+        }
+        auto r = s.worker->stop();
+        if (auto* res = std::get_if<benchmark_result>(&r)) {
+            record_result(s, std::move(*res));
+        } else {
+            record_failure(s, std::get<worker_failure>(r));
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<int> block_order(std::size_t block) {
+    return block % 2 == 0 ? std::vector<int>{0, 1, 1, 0} : std::vector<int>{1, 0, 0, 1};
+}
+
+std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
+    rounds_data data;
+    const std::size_t rounds = std::max<std::size_t>(o.rounds, 1);
+    const std::size_t blocks = std::max<std::size_t>((o.samples_per_round + 1) / 2, 1);
+    const std::size_t per_round = 2 * blocks;
+    const double round_ns = o.min_time * 1e9 / static_cast<double>(rounds);
+    const double sample_ns = round_ns / static_cast<double>(per_round);
+    // Warm-up: a tenth of the round's measured time, as a benchmark executable spends it.
+    const double warmup_ns = 0.1 * round_ns;
+    const std::string* exe[2] = {&o.base, &o.head};
+
+    std::vector<bool> failed;  // a benchmark that failed once is not retried
+    for (std::size_t r = 0; r < rounds; ++r) {
+        side_state sides[2];
+        // Which side starts first alternates by round: process start order, and within each
+        // benchmark which side calibrates first and leads the blocks.
+        const int first = r % 2 == 0 ? base_side : head_side;
+        for (int k : {first, 1 - first}) {
+            if (auto f = ensure_started(sides[k], *exe[k], o.timeout_seconds)) {
+                return *f;
+            }
+        }
+        if (r == 0) {
+            std::vector<std::string> names[2];
+            for (int k = 0; k < 2; ++k) {
+                auto l = sides[k].worker->list();
+                if (auto* f = std::get_if<worker_failure>(&l)) {
+                    return rounds_failure{3, f->message};
+                }
+                names[k] = std::move(std::get<std::vector<std::string>>(l));
+                if (o.filter) {
+                    std::erase_if(names[k],
+                                  [&](const std::string& n) { return !std::regex_search(n, *o.filter); });
+                }
+            }
+            auto in = [](const std::vector<std::string>& v, const std::string& n) {
+                return std::find(v.begin(), v.end(), n) != v.end();
+            };
+            for (const auto& n : names[base_side]) {
+                if (in(names[head_side], n)) {
+                    data.rows.push_back({n, {}, {}});
+                } else {
+                    data.only_in_base.push_back(n);
+                }
+            }
+            for (const auto& n : names[head_side]) {
+                if (!in(names[base_side], n)) {
+                    data.only_in_head.push_back(n);
+                }
+            }
+            data.base_accounting = sides[base_side].worker->accounting();
+            data.head_accounting = sides[head_side].worker->accounting();
+            failed.assign(data.rows.size(), false);
+            if (data.rows.empty()) {
+                return data;  // nothing in common: the caller says so
+            }
+        }
+        for (std::size_t i = 0; i < data.rows.size(); ++i) {
+            if (failed[i]) {
+                continue;
+            }
+            benchmark_rounds& row = data.rows[i];
+            if (o.progress) {
+                o.progress("round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + ": " + row.name);
+            }
+            for (int k : {first, 1 - first}) {
+                if (auto f = ensure_started(sides[k], *exe[k], o.timeout_seconds)) {
+                    return *f;
+                }
+            }
+            row.base.emplace_back();
+            row.head.emplace_back();
+            sides[base_side].out = &row.base.back();
+            sides[head_side].out = &row.head.back();
+            side_state* order[2] = {&sides[first], &sides[1 - first]};
+            measure_pair(order, row.name, sample_ns, warmup_ns, blocks);
+            failed[i] = row.base.back().error.has_value() || row.head.back().error.has_value();
+        }
+        for (auto& s : sides) {
+            if (s.worker) {
+                s.worker->quit();
+            }
+        }
+        data.rounds = r + 1;
+    }
+    return data;
+}
+
+}  // namespace tare::compare

@@ -1,0 +1,79 @@
+#pragma once
+// Rounds of paired measurement: what `tare compare BASE HEAD` measures before any statistics.
+// The data model is shared by every way of running the two sides (tare workers here; Google
+// Benchmark executables slot in by producing the same rounds_data), and aggregate.hpp turns it
+// into a compare_results.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <regex>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace tare::compare {
+
+/// What one side measured of one benchmark in one round (one process).
+struct side_round {
+    std::vector<tare::sample> samples;       // measured samples, in the order taken
+    std::int64_t peak_live_bytes = 0;        // highest live heap of the region in this round
+    std::optional<benchmark_result> result;  // the side's own result (warnings, memory figures)
+    std::optional<error_info> error;         // the benchmark failed in this round
+};
+
+struct benchmark_rounds {
+    std::string name;
+    std::vector<side_round> base;  // one entry per round in which it ran
+    std::vector<side_round> head;
+};
+
+struct rounds_data {
+    std::size_t rounds = 0;  // rounds run
+    bool base_accounting = false;
+    bool head_accounting = false;
+    /// Memory figures are in each round's `result`, not in the samples (Google Benchmark: its
+    /// separate memory run): averaged over rounds, peak the highest.
+    bool memory_from_results = false;
+    std::vector<benchmark_rounds> rows;  // in base's order
+    std::vector<std::string> only_in_base;
+    std::vector<std::string> only_in_head;
+};
+
+struct rounds_options {
+    std::string base;  // executables
+    std::string head;
+    std::size_t rounds = 10;
+    /// Measured time per benchmark and side over all rounds, seconds; spread evenly over the
+    /// rounds and the samples of each round.
+    double min_time = 1.0;
+    /// Samples per side in each round, in ABBA blocks (so rounded up to an even number).
+    std::size_t samples_per_round = 8;
+    std::optional<std::regex> filter;
+    double timeout_seconds = 60;  // the longest wait for any one reply of a worker
+    /// Called before each benchmark of each round ("round 3/10: name"); may be empty.
+    std::function<void(const std::string&)> progress;
+};
+
+/// A failure that ends the whole comparison (a side cannot be started, or has no benchmarks).
+struct rounds_failure {
+    int status = 3;  // exit status (CONTRACT section 6)
+    std::string message;
+};
+
+/// The rounds: in each, fresh worker processes of both sides (which starts first alternates
+/// by round); per benchmark, both calibrate, one iteration count is chosen for both, and
+/// samples alternate in balanced blocks (ABBA, then BAAB). A benchmark that crashes or hangs
+/// on a side becomes that side's error for the benchmark (the worker is restarted for the
+/// next one, and the benchmark is not retried in later rounds); the others still run.
+std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& options);
+
+/// The order of sides in block `block` of a round whose first side is `first`: 0 = first
+/// side, 1 = second. ABBA for even blocks, BAAB for odd ones, so a linear drift inside a pair
+/// of blocks hits both sides equally (exposed for tests).
+std::vector<int> block_order(std::size_t block);
+
+}  // namespace tare::compare

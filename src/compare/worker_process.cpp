@@ -1,0 +1,222 @@
+#include "compare/worker_process.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/results_reader.hpp"
+
+namespace tare::compare {
+
+namespace {
+
+std::string temp_stderr_path() {
+    static std::atomic<int> counter{0};
+    return (std::filesystem::temp_directory_path() /
+            ("tare-worker-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".err"))
+        .string();
+}
+
+}  // namespace
+
+worker_process::worker_process(std::string executable, double timeout_seconds)
+    : executable_(std::move(executable)),
+      timeout_seconds_(timeout_seconds),
+      stderr_path_(temp_stderr_path()) {}
+
+worker_process::~worker_process() {
+    quit();
+    std::error_code ec;
+    std::filesystem::remove(stderr_path_, ec);
+}
+
+std::optional<worker_failure> worker_process::start() {
+    os::ignore_sigpipe();
+    child_ = os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"}, stderr_path_);
+    if (child_.pid <= 0) {
+        return worker_failure{"crash", child_.error};
+    }
+    reader_.emplace(child_.from_child);
+    auto hello = reply("its greeting");
+    if (auto* f = std::get_if<worker_failure>(&hello)) {
+        f->message += ". Is it a tare benchmark executable (linked with tare::main)?";
+        return *f;
+    }
+    const std::string& line = std::get<std::string>(hello);
+    const std::string expected = "tare-worker " + std::to_string(protocol::version) + " accounting=";
+    if (line.rfind(expected, 0) != 0) {
+        return fail("crash", "greeted with '" + line + "', not the tare worker protocol " +
+                                 std::to_string(protocol::version));
+    }
+    accounting_ = line.substr(expected.size()) == "1";
+    return std::nullopt;
+}
+
+bool worker_process::send(const std::string& line) {
+    return child_.pid > 0 && os::write_all(child_.to_child, line);
+}
+
+std::string worker_process::stderr_tail() const {
+    std::ifstream in(stderr_path_);
+    std::string line;
+    std::string last;
+    while (std::getline(in, line)) {
+        if (!line.empty()) {
+            last = line;
+        }
+    }
+    if (last.size() > 300) {
+        last = last.substr(0, 300) + "...";
+    }
+    return last;
+}
+
+worker_failure worker_process::fail(std::string kind, const std::string& what) {
+    // Reap it (killing it if needed) so the failure says how it ended.
+    os::child_result end = os::finish_child(child_, kind == "timeout" ? 0.0 : 2.0);
+    reader_.reset();
+    std::string message = executable_ + ": " + what;
+    if (kind != "timeout" && end.started) {
+        if (end.signal != 0) {
+            kind = "signal";
+        }
+        message += " (how the worker ended: " + os::describe_end(end) + ")";
+    }
+    if (std::string tail = stderr_tail(); !tail.empty()) {
+        message += "; its last words: " + tail;
+    }
+    return worker_failure{std::move(kind), std::move(message)};
+}
+
+std::variant<std::string, worker_failure> worker_process::reply(const char* waiting_for) {
+    if (!reader_) {
+        return worker_failure{"crash", executable_ + ": the worker is not running"};
+    }
+    std::string line;
+    switch (reader_->read_line(line, timeout_seconds_)) {
+    case os::read_status::ok:
+        return line;
+    case os::read_status::timeout: {
+        std::ostringstream s;
+        s << "no answer within the timeout of " << timeout_seconds_ << " s while waiting for " << waiting_for
+          << "; the worker was stopped";
+        return fail("timeout", s.str());
+    }
+    case os::read_status::eof:
+    case os::read_status::error:
+        break;
+    }
+    return fail("crash", std::string("the worker ended while tare waited for ") + waiting_for);
+}
+
+std::variant<benchmark_result, worker_failure> worker_process::read_result(const std::string& header) {
+    auto n = protocol::parse_count(header, "result ");
+    if (!n) {
+        return fail("crash", "said '" + header + "' where the protocol has a result");
+    }
+    std::string text;
+    if (reader_->read_bytes(static_cast<std::size_t>(*n), text, timeout_seconds_) != os::read_status::ok) {
+        return fail("crash", "the worker ended in the middle of a result");
+    }
+    auto parsed = io::parse_results(text, executable_ + " (worker result)");
+    if (auto* e = std::get_if<io::read_error>(&parsed)) {
+        return fail("crash", e->message);
+    }
+    auto& results = std::get<run_results>(parsed);
+    if (results.benchmarks.size() != 1) {
+        return fail("crash", "a worker result holds " + std::to_string(results.benchmarks.size()) +
+                                 " benchmarks, not 1");
+    }
+    return std::move(results.benchmarks.front());
+}
+
+std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
+    if (!send("list\n")) {
+        return fail("crash", "the worker did not take the list command");
+    }
+    auto head = reply("its benchmark list");
+    if (auto* f = std::get_if<worker_failure>(&head)) {
+        return *f;
+    }
+    auto n = protocol::parse_count(std::get<std::string>(head), "names ");
+    if (!n) {
+        return fail("crash", "said '" + std::get<std::string>(head) + "' where the protocol has names");
+    }
+    std::vector<std::string> names;
+    for (std::uint64_t i = 0; i < *n; ++i) {
+        auto line = reply("its benchmark list");
+        if (auto* f = std::get_if<worker_failure>(&line)) {
+            return *f;
+        }
+        names.push_back(std::get<std::string>(line));
+    }
+    return names;
+}
+
+std::variant<calibrated, benchmark_result, worker_failure> worker_process::run(const std::string& name,
+                                                                               double sample_ns,
+                                                                               double warmup_ns) {
+    std::ostringstream cmd;
+    cmd.precision(17);
+    cmd << "run " << sample_ns << " " << warmup_ns << " " << name << "\n";
+    if (!send(cmd.str())) {
+        return fail("crash", "the worker did not take the command to run " + name);
+    }
+    auto line = reply(("the calibration of " + name).c_str());
+    if (auto* f = std::get_if<worker_failure>(&line)) {
+        return *f;
+    }
+    const std::string& text = std::get<std::string>(line);
+    if (auto n = protocol::parse_count(text, "calibrated "); n && *n > 0) {
+        return calibrated{*n};
+    }
+    auto r = read_result(text);
+    if (auto* f = std::get_if<worker_failure>(&r)) {
+        return *f;
+    }
+    return std::move(std::get<benchmark_result>(r));
+}
+
+std::variant<protocol::sample_report, benchmark_result, worker_failure> worker_process::sample(
+    std::uint64_t iterations) {
+    if (!send("sample " + std::to_string(iterations) + "\n")) {
+        return fail("crash", "the worker did not take a sample command");
+    }
+    auto line = reply("a sample");
+    if (auto* f = std::get_if<worker_failure>(&line)) {
+        return *f;
+    }
+    const std::string& text = std::get<std::string>(line);
+    if (auto s = protocol::parse_sample(text)) {
+        return *s;
+    }
+    auto r = read_result(text);
+    if (auto* f = std::get_if<worker_failure>(&r)) {
+        return *f;
+    }
+    return std::move(std::get<benchmark_result>(r));
+}
+
+std::variant<benchmark_result, worker_failure> worker_process::stop() {
+    if (!send("stop\n")) {
+        return fail("crash", "the worker did not take the stop command");
+    }
+    auto line = reply("a result");
+    if (auto* f = std::get_if<worker_failure>(&line)) {
+        return *f;
+    }
+    return read_result(std::get<std::string>(line));
+}
+
+void worker_process::quit() {
+    if (child_.pid > 0) {
+        send("quit\n");
+        os::finish_child(child_, 5.0);
+    }
+    reader_.reset();
+}
+
+}  // namespace tare::compare

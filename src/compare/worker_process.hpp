@@ -1,0 +1,72 @@
+#pragma once
+// The controller's handle on one worker: a tare benchmark executable started with
+// --tare-worker, spoken to over src/compare/protocol.hpp. Every wait has a deadline, so a
+// worker that hangs is killed and reported, never waited on forever.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compare/protocol.hpp"
+#include "core/result.hpp"
+#include "os/channel.hpp"
+
+namespace tare::compare {
+
+/// Why a worker stopped answering: kind "signal", "timeout", "crash" (exited, or said something
+/// that is not the protocol), with a message naming the executable and how it ended.
+struct worker_failure {
+    std::string kind;
+    std::string message;
+};
+
+/// The worker finished calibrating and waits for "sample".
+struct calibrated {
+    std::uint64_t iterations = 0;
+};
+
+class worker_process {
+public:
+    /// `timeout_seconds` bounds every wait for a reply (a benchmark's setup included).
+    worker_process(std::string executable, double timeout_seconds);
+    worker_process(const worker_process&) = delete;
+    worker_process& operator=(const worker_process&) = delete;
+    worker_process(worker_process&&) = delete;
+    worker_process& operator=(worker_process&&) = delete;
+    ~worker_process();
+
+    /// Starts the process and reads its greeting.
+    std::optional<worker_failure> start();
+    bool running() const noexcept { return child_.pid > 0; }
+    bool accounting() const noexcept { return accounting_; }
+
+    std::variant<std::vector<std::string>, worker_failure> list();
+    /// Starts benchmark `name`: calibrated, or its result when the body ended before measuring.
+    std::variant<calibrated, benchmark_result, worker_failure> run(const std::string& name, double sample_ns,
+                                                                   double warmup_ns);
+    /// One sample of `iterations`, or the result when the body ended instead.
+    std::variant<protocol::sample_report, benchmark_result, worker_failure> sample(std::uint64_t iterations);
+    /// Ends the loop; the benchmark's own result (memory figures and warnings).
+    std::variant<benchmark_result, worker_failure> stop();
+    /// Says quit and reaps the process.
+    void quit();
+
+private:
+    // Reads a reply line; a failure when the worker ended, hung or broke the protocol.
+    std::variant<std::string, worker_failure> reply(const char* waiting_for);
+    std::variant<benchmark_result, worker_failure> read_result(const std::string& header);
+    worker_failure fail(std::string kind, const std::string& what);
+    bool send(const std::string& line);
+    std::string stderr_tail() const;
+
+    std::string executable_;
+    double timeout_seconds_;
+    std::string stderr_path_;
+    os::channel_child child_;
+    std::optional<os::line_reader> reader_;
+    bool accounting_ = false;
+};
+
+}  // namespace tare::compare

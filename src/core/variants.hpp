@@ -1,0 +1,132 @@
+#pragma once
+// Comparison groups (tare::register_variants, docs/variants.md): checking the declared groups
+// against the registered benchmarks, choosing what a run executes, and running a group's
+// members interleaved so each member's time can be compared with the baseline's.
+//
+// How the members are interleaved, and why at this grain. A body's single call holds its loop
+// open for all its samples (setup runs once: src/core/sample_driver.hpp), and allocation
+// accounting has one region at a time (src/alloc/accounting.hpp). So the unit that can
+// alternate is the body call:
+// 1. The baseline is calibrated once, by its own calibration and warm-up; the iterations per
+//    sample it settles on are then used for every member's every sample (equal work per sample,
+//    so per-iteration times compare like with like, and no member's calibration noise differs).
+// 2. Blocks: each member's body is called once per block, in an order that is reversed from one
+//    block to the next (A B | B A | A B ..., for three members A B C | C B A), so over each pair
+//    of blocks every member sits at the same mean position and a linear drift of the machine
+//    (thermal, frequency, a neighbour's load) cancels instead of favouring whoever runs first.
+//    A call measures a warm-up sample (dropped: it carries the cold caches of fresh setup) and
+//    then a few samples of the fixed size.
+// 3. The block is the replicate: per block and member the median per-iteration time of the
+//    call's samples (the median, so one preempted sample does not move it); the log-ratios
+//    member/baseline over the blocks give a Student t interval (stats::paired_log_change), with
+//    Bonferroni over all the comparisons of the run (stats::family_changes) and the verdict of
+//    stats::judge. Samples within a call are not independent replicates (they share the call's
+//    setup, heap layout and moment), which is why the t test runs over blocks, not samples.
+// At least 8 blocks (min_blocks) by default: below that the t quantile grows fast (t(0.975, 7)
+// = 2.36 against 1.96) and a balanced pair count needs an even number anyway.
+//
+// Rejected:
+// - interleaving sample by sample inside one process: two bodies' loops would have to be open
+//   at once, and the accounting has one region (one set of counters) at a time; every member's
+//   allocations would land in one tally.
+// - one thread per member, each with its own loop: the accounting would need a region per
+//   member (its tallies are per process), and the members would share cores and caches, so each
+//   would measure the other's load.
+// - one call of each member, compared sample by sample: one replicate; the samples of a call are
+//   correlated, and the t interval over them would be far too narrow.
+// - calling each member once per sample: setup per sample (a 256 MiB fixture rebuilt each time)
+//   and no retained-growth figure, the reasons the driver runs one call per instance.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/probes.hpp"
+#include "core/result.hpp"
+#include "core/runner.hpp"
+#include "core/sample_driver.hpp"
+#include "tare/variants.hpp"
+
+namespace tare::core {
+
+/// One instance of a group: its members' instances that share one argument list.
+struct group_instance {
+    std::string group;              // "contexts"
+    std::string name;               // "contexts/64"
+    std::vector<instance> members;  // the baseline first, in declaration order
+};
+
+/// The groups checked against the registered instances, or why they cannot run.
+struct resolved_variants {
+    std::vector<group_instance> instances;  // in declaration, then argument order
+    std::string error;                      // empty when every group is well formed
+};
+
+/// Checks `groups` against `all` (every instance, expanded): each group has at least two
+/// members, each member is registered and named once in one group only, group names are
+/// unique, and all members of a group have the same argument lists in the same order.
+resolved_variants resolve_variants(const std::vector<instance>& all,
+                                   const std::vector<variant_group>& groups);
+
+/// One step of a run: a lone instance, or a group instance whose members run together.
+struct run_unit {
+    instance single;  // when `group` is empty
+    std::optional<group_instance> group;
+
+    const std::string& name() const noexcept { return group ? group->name : single.name; }
+    /// The instances the step runs, in order: what --list prints.
+    std::vector<instance> instances() const { return group ? group->members : std::vector<instance>{single}; }
+};
+
+/// The steps a run with `filter` executes, in registration order. A group instance runs whole
+/// when `filter` matches its name ("contexts/64") or any of its members' names; it takes the
+/// place of its first member to appear in `all`.
+std::vector<run_unit> plan_units(const std::vector<instance>& all, const std::vector<group_instance>& groups,
+                                 const std::regex& filter);
+
+/// How a group instance is sampled.
+struct group_schedule {
+    std::uint64_t iterations = 1;         // per sample, for every member
+    std::uint64_t samples_per_block = 1;  // measured samples of each call (after its warm-up sample)
+    std::size_t blocks = 8;               // calls of each member
+};
+
+inline constexpr std::size_t min_blocks = 8;
+inline constexpr std::size_t max_blocks = 64;
+inline constexpr std::uint64_t max_samples_per_block = 5;
+/// Measured samples of the baseline's calibration call: enough for a median time per iteration.
+inline constexpr std::uint64_t calibration_samples = 3;
+
+/// The schedule for a baseline calibrated to `iterations` per sample at `ns_per_iteration`:
+/// the samples the member's budget allows (plan.budget_ns, or plan.fixed_samples when set) are
+/// spread over at least min_blocks blocks (an even number, at most max_blocks) of at most
+/// max_samples_per_block samples. A member slower than its budget still gets min_blocks
+/// one-sample blocks: a comparison needs replicates more than it needs to meet the budget.
+group_schedule schedule_group(std::uint64_t iterations, double ns_per_iteration,
+                              const detail::sample_plan& plan);
+
+/// The members' order in block `block`: forward in even blocks, reversed in odd ones.
+std::vector<std::size_t> block_order(std::size_t members, std::size_t block);
+
+/// What running a group instance produced.
+struct group_outcome {
+    std::vector<benchmark_result> members;        // in member order, ordinary rows
+    std::vector<variant_comparison> comparisons;  // one per non-baseline member; not yet judged
+};
+
+/// Runs `g`'s members interleaved (see the header comment). Each member's row pools all its
+/// measured samples; a member that fails ends the group's blocks and is an error row, and the
+/// comparisons it is part of get no change.
+group_outcome run_group(const group_instance& g, clock_source& clock, region_probe& probe,
+                        detail::sample_plan plan, double loop_overhead_ns);
+
+/// Sets change and verdict of every comparison with at least 2 blocks. The family is all of
+/// them: Bonferroni at `alpha` over their count (stats::family_changes), so the chance that any
+/// verdict of the run is a false "faster" or "slower" stays at most alpha.
+void judge_comparisons(std::vector<variant_comparison>& comparisons, double alpha = 0.05);
+
+}  // namespace tare::core

@@ -1,0 +1,60 @@
+#pragma once
+// A child process that talks to its parent over a pair of pipes, and line-oriented reads with
+// a deadline: what `tare compare` needs to drive benchmark workers without ever hanging.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "os/process.hpp"
+
+namespace tare::os {
+
+/// The file descriptors a worker child finds its channel on (its end of each pipe).
+inline constexpr int child_read_fd = 3;
+inline constexpr int child_write_fd = 4;
+
+/// A running child with a channel: the parent writes to `to_child` and reads `from_child`.
+struct channel_child {
+    int pid = -1;  // > 0 when started
+    int to_child = -1;
+    int from_child = -1;
+    std::string error;  // why it did not start ("PATH: cannot execute: ...")
+};
+
+/// Starts argv[0] (a path) with a pipe pair on child_read_fd / child_write_fd. Its standard
+/// output goes to /dev/null (a benchmark's prints must not corrupt anything) and its standard
+/// error to `stderr_path` when given, else to /dev/null. The parent's ends are close-on-exec.
+channel_child spawn_with_channel(const std::vector<std::string>& argv,
+                                 const std::optional<std::string>& stderr_path = std::nullopt);
+
+enum class read_status { ok, eof, timeout, error };
+
+/// Buffered reader of one descriptor with deadlines.
+class line_reader {
+public:
+    explicit line_reader(int fd) noexcept : fd_(fd) {}
+    /// The next line without its '\n'; waits at most `timeout_seconds` (negative: forever).
+    read_status read_line(std::string& line, double timeout_seconds);
+    /// Exactly `n` bytes; same waiting rule.
+    read_status read_bytes(std::size_t n, std::string& out, double timeout_seconds);
+
+private:
+    read_status fill(double deadline_seconds_left);
+    int fd_;
+    std::string buffer_;
+};
+
+/// Writes all of `data`; false when the reader is gone (EPIPE; SIGPIPE is ignored by the caller).
+bool write_all(int fd, std::string_view data) noexcept;
+
+/// Closes the parent's ends and waits for the child, killing it (SIGKILL) if it has not ended
+/// within `grace_seconds`. How it ended, with its own rusage.
+child_result finish_child(channel_child& child, double grace_seconds);
+
+/// Ignores SIGPIPE in this process, so a dead worker is an EPIPE, not a dead controller.
+void ignore_sigpipe() noexcept;
+
+}  // namespace tare::os

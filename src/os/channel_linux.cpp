@@ -1,0 +1,219 @@
+// Linux implementation of src/os/channel.hpp.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "os/channel.hpp"
+
+namespace tare::os {
+
+namespace {
+
+double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void close_fd(int& fd) noexcept {
+    if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
+}
+
+}  // namespace
+
+channel_child spawn_with_channel(const std::vector<std::string>& argv,
+                                 const std::optional<std::string>& stderr_path) {
+    channel_child c;
+    if (argv.empty()) {
+        c.error = "no command";
+        return c;
+    }
+    int down[2];    // parent -> child
+    int up[2];      // child -> parent
+    int status[2];  // closed on exec: tells the parent whether exec failed, and why
+    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+        c.error = std::string("pipe: ") + std::strerror(errno);
+        return c;
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv) {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    // Opened before fork: the child may only make async-signal-safe calls.
+    int err_fd = open(stderr_path ? stderr_path->c_str() : "/dev/null",
+                      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    pid_t pid = fork();
+    if (pid < 0) {
+        c.error = std::string("fork: ") + std::strerror(errno);
+        return c;
+    }
+    if (pid == 0) {
+        // dup2 clears close-on-exec on the new descriptors; the originals close on exec.
+        // Move the channel above the target numbers first so no dup2 clobbers another's source.
+        int r = fcntl(down[0], F_DUPFD_CLOEXEC, 10);
+        int w = fcntl(up[1], F_DUPFD_CLOEXEC, 10);
+        if (r < 0 || w < 0 || dup2(r, child_read_fd) < 0 || dup2(w, child_write_fd) < 0) {
+            _exit(126);
+        }
+        if (null_fd >= 0) {
+            dup2(null_fd, 1);
+        }
+        if (err_fd >= 0) {
+            dup2(err_fd, 2);
+        }
+        execv(args[0], args.data());
+        int e = errno;
+        ssize_t ignored = write(status[1], &e, sizeof e);
+        (void)ignored;
+        _exit(127);
+    }
+    close(down[0]);
+    close(up[1]);
+    close(status[1]);
+    if (err_fd >= 0) {
+        close(err_fd);
+    }
+    if (null_fd >= 0) {
+        close(null_fd);
+    }
+    int exec_errno = 0;
+    ssize_t n = read(status[0], &exec_errno, sizeof exec_errno);
+    close(status[0]);
+    if (n == static_cast<ssize_t>(sizeof exec_errno)) {
+        int st = 0;
+        waitpid(pid, &st, 0);
+        close(down[1]);
+        close(up[0]);
+        c.error = argv[0] + ": cannot execute: " + std::strerror(exec_errno);
+        return c;
+    }
+    c.pid = pid;
+    c.to_child = down[1];
+    c.from_child = up[0];
+    return c;
+}
+
+read_status line_reader::fill(double seconds_left) {
+    pollfd p{fd_, POLLIN, 0};
+    int ms = seconds_left < 0 ? -1 : static_cast<int>(seconds_left * 1000) + 1;
+    int ready = poll(&p, 1, ms);
+    if (ready == 0) {
+        return read_status::timeout;
+    }
+    if (ready < 0) {
+        return errno == EINTR ? read_status::ok : read_status::error;
+    }
+    char buf[4096];
+    ssize_t n = read(fd_, buf, sizeof buf);
+    if (n == 0) {
+        return read_status::eof;
+    }
+    if (n < 0) {
+        return errno == EINTR || errno == EAGAIN ? read_status::ok : read_status::error;
+    }
+    buffer_.append(buf, static_cast<std::size_t>(n));
+    return read_status::ok;
+}
+
+read_status line_reader::read_line(std::string& line, double timeout_seconds) {
+    const double deadline = now_seconds() + timeout_seconds;
+    for (;;) {
+        auto nl = buffer_.find('\n');
+        if (nl != std::string::npos) {
+            line.assign(buffer_, 0, nl);
+            buffer_.erase(0, nl + 1);
+            return read_status::ok;
+        }
+        double left = timeout_seconds < 0 ? -1 : deadline - now_seconds();
+        if (timeout_seconds >= 0 && left <= 0) {
+            return read_status::timeout;
+        }
+        if (read_status s = fill(left); s != read_status::ok) {
+            return s;
+        }
+    }
+}
+
+read_status line_reader::read_bytes(std::size_t n, std::string& out, double timeout_seconds) {
+    const double deadline = now_seconds() + timeout_seconds;
+    while (buffer_.size() < n) {
+        double left = timeout_seconds < 0 ? -1 : deadline - now_seconds();
+        if (timeout_seconds >= 0 && left <= 0) {
+            return read_status::timeout;
+        }
+        if (read_status s = fill(left); s != read_status::ok) {
+            return s;
+        }
+    }
+    out.assign(buffer_, 0, n);
+    buffer_.erase(0, n);
+    return read_status::ok;
+}
+
+bool write_all(int fd, std::string_view data) noexcept {
+    while (!data.empty()) {
+        ssize_t n = write(fd, data.data(), data.size());
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return false;
+        }
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+child_result finish_child(channel_child& child, double grace_seconds) {
+    child_result r;
+    close_fd(child.to_child);  // EOF on its command pipe: a well-behaved worker exits
+    close_fd(child.from_child);
+    if (child.pid <= 0) {
+        r.error = child.error;
+        return r;
+    }
+    r.started = true;
+    const double deadline = now_seconds() + grace_seconds;
+    int status = 0;
+    rusage ru{};
+    for (;;) {
+        pid_t done = wait4(child.pid, &status, WNOHANG, &ru);
+        if (done == child.pid) {
+            break;
+        }
+        if (done < 0 && errno != EINTR) {
+            r.error = std::string("wait4: ") + std::strerror(errno);
+            child.pid = -1;
+            return r;
+        }
+        if (!r.timed_out && now_seconds() > deadline) {
+            r.timed_out = true;
+            kill(child.pid, SIGKILL);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    child.pid = -1;
+    if (WIFEXITED(status)) {
+        r.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        r.signal = WTERMSIG(status);
+    }
+    return r;
+}
+
+void ignore_sigpipe() noexcept {
+    signal(SIGPIPE, SIG_IGN);
+}
+
+}  // namespace tare::os

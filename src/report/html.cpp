@@ -1,0 +1,418 @@
+// The HTML reporter: one self-contained HTML5 page, for reading a run in a browser or attaching
+// it to a CI build. Inline CSS, inline SVG plots, no script, no reference to anything outside the
+// file, so it opens the same offline, from an artifact store, or years later.
+//
+// The page: the run's context; the summary table (the console's columns plus retained/iter and
+// a warnings count, every name linking to its section); the comparison groups' table when groups
+// ran; then a section per benchmark with its figures, a plot of every sample's per-iteration time
+// in run order (the mean, its 95 % interval shaded, outliers ringed), a plot of the live heap at
+// each sample's end when memory was accounted (the points retained/iter is fitted on, and the
+// fitted line), and its warnings and error in full.
+//
+// Everything printed goes through html_escape: benchmark names, messages and counters are
+// arbitrary user text. Figures go through report/units like the console's, so the two agree to
+// the digit; non-finite figures print as "—" or "∞" there and are never plotted.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/columns.hpp"
+#include "report/html_svg.hpp"
+#include "report/reporter.hpp"
+#include "report/units.hpp"
+#include "stats/descriptive.hpp"
+
+namespace tare::report {
+namespace {
+
+using detail::html_escape;
+
+constexpr std::string_view style = R"(:root{color-scheme:light}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1120px;padding:16px 24px;color:#1f2328;background:#fff}
+h1{font-size:22px;margin:0 0 8px}
+h2{font-size:17px;margin:32px 0 8px;padding-bottom:4px;border-bottom:1px solid #d0d7de}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
+dl{display:grid;grid-template-columns:max-content auto;gap:2px 16px;margin:8px 0}
+dt{color:#57606a}
+dd{margin:0;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:8px 0}
+th,td{padding:3px 10px;text-align:right;white-space:nowrap;border-bottom:1px solid #eaeef2}
+th{background:#f6f8fa;font-weight:600}
+th.l,td.l{text-align:left}
+tr.error td{color:#cf222e}
+.kinds{color:#9a6700}
+figure{margin:16px 0}
+figcaption{color:#57606a;font-size:12.5px;max-width:640px}
+svg.plot{display:block;max-width:100%;height:auto}
+svg .frame{fill:#fff;stroke:#d0d7de}
+svg .grid{stroke:#eaeef2}
+svg .tick,svg .axis-title{font-size:11px;fill:#57606a}
+svg .band{fill:#0969da;fill-opacity:.15}
+svg .mean{stroke:#0969da;stroke-width:1.5}
+svg .fit{stroke:#bc4c00;stroke-width:1.5;stroke-dasharray:5 4}
+svg .trace{fill:none;stroke:#1a7f37;stroke-width:1}
+svg .dot{fill:#1f2328}
+svg .outlier{fill:none;stroke-width:1.5}
+svg .mild{stroke:#bf8700}
+svg .severe{stroke:#cf222e}
+ul.findings li{white-space:pre-wrap;margin:4px 0}
+.warning{color:#9a6700}
+.error strong{color:#cf222e}
+pre{white-space:pre-wrap;background:#f6f8fa;padding:8px;margin:4px 0}
+)";
+
+bool failed(const benchmark_result& b) {
+    return b.error.has_value();
+}
+
+std::string section_id(std::size_t index) {
+    return fmt::format("b-{}", index + 1);
+}
+
+std::string or_missing(const std::string& text) {
+    return text.empty() ? std::string(missing_mark) : text;
+}
+
+// ---- header ----------------------------------------------------------------------------------
+
+std::string definition(std::string_view term, const std::string& text) {
+    return fmt::format("<dt>{}</dt><dd>{}</dd>\n", term, html_escape(or_missing(text)));
+}
+
+std::string page_header(const run_context& c) {
+    std::string out = "<header>\n<h1>tare report</h1>\n<dl class=\"context\">\n";
+    out += definition("executable", c.executable);
+    out += definition("host", c.host);
+    std::string cpu = c.cpu;
+    if (c.num_cpus > 0)
+        cpu += fmt::format("{}{} cpu{}", cpu.empty() ? "" : " · ", c.num_cpus, c.num_cpus == 1 ? "" : "s");
+    out += definition("cpu", cpu);
+    out += definition("date", c.date);
+    out += definition("tare", c.tare_version);
+    out += definition("accounting", c.accounting ? "on" : "off: allocation and heap figures unavailable");
+    out += definition("clock", format_duration(c.clock_overhead_ns) + " per read");
+    const std::string loop = format_duration(c.loop_overhead_ns);
+    out += definition("loop overhead", std::isfinite(c.loop_overhead_ns) ? loop + "/iter" : loop);
+    return out + "</dl>\n</header>\n";
+}
+
+// ---- tables ----------------------------------------------------------------------------------
+
+struct html_column {
+    std::string header;
+    bool left = false;
+    std::vector<std::string> cells;  // HTML
+};
+
+html_column from_text(const detail::column& c) {
+    html_column h{c.header, c.alignment == detail::align::left, {}};
+    for (const auto& parts : c.cells) {
+        std::string text;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            text += (i > 0 ? c.separator : "") + parts[i];
+        h.cells.push_back(html_escape(text));
+    }
+    return h;
+}
+
+std::string render_table(const std::vector<html_column>& columns,
+                         const std::vector<std::string>& row_classes) {
+    std::string out = "<div class=\"scroll\"><table>\n<thead><tr>";
+    for (const auto& c : columns)
+        out += fmt::format("<th{}>{}</th>", c.left ? " class=\"l\"" : "", html_escape(c.header));
+    out += "</tr></thead>\n<tbody>\n";
+    for (std::size_t row = 0; row < row_classes.size(); ++row) {
+        out += row_classes[row].empty() ? "<tr>" : "<tr class=\"" + row_classes[row] + "\">";
+        for (const auto& c : columns)
+            out += fmt::format("<td{}>{}</td>", c.left ? " class=\"l\"" : "", c.cells[row]);
+        out += "</tr>\n";
+    }
+    return out + "</tbody>\n</table></div>\n";
+}
+
+std::string warnings_cell(const benchmark_result& b) {
+    if (b.warnings.empty())
+        return "0";
+    std::vector<std::string> kinds;
+    for (const auto& w : b.warnings) {
+        std::string kind = one_line(w.kind.empty() ? "warning" : w.kind);
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+            kinds.push_back(std::move(kind));
+    }
+    return fmt::format("{} <span class=\"kinds\">{}</span>", b.warnings.size(),
+                       html_escape(fmt::format("{}", fmt::join(kinds, ", "))));
+}
+
+// The console's columns, with retained/iter after peak heap (the figure the heap plot shows)
+// and the warnings as a count with their kinds; every name links to its section.
+std::string summary_table(const run_results& results) {
+    const auto& benchmarks = results.benchmarks;
+    std::vector<html_column> columns;
+    for (const auto& c : detail::build_columns(results)) {
+        if (c.header == "warnings")
+            continue;
+        columns.push_back(from_text(c));
+        if (c.header == "peak heap") {
+            html_column retained{"retained/iter", false, {}};
+            for (const auto& b : benchmarks) {
+                retained.cells.push_back(
+                    failed(b) ? std::string()
+                              : html_escape(format_or_missing(b.retained_bytes_per_iter, format_bytes)));
+            }
+            columns.push_back(std::move(retained));
+        }
+    }
+    for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+        columns.front().cells[i] = fmt::format("<a href=\"#{}\"><code>{}</code></a>", section_id(i),
+                                               html_escape(one_line(benchmarks[i].name)));
+    }
+    html_column warnings{"warnings", true, {}};
+    std::vector<std::string> row_classes;
+    for (const auto& b : benchmarks) {
+        warnings.cells.push_back(warnings_cell(b));
+        row_classes.emplace_back(failed(b) ? "error" : "");
+    }
+    columns.push_back(std::move(warnings));
+    return render_table(columns, row_classes);
+}
+
+std::string comparisons_section(const run_results& results) {
+    std::vector<html_column> columns;
+    for (const auto& c : detail::build_comparison_columns(results))
+        columns.push_back(from_text(c));
+    std::string out = "<section id=\"comparisons\">\n<h2>Comparison groups</h2>\n";
+    out += render_table(columns, std::vector<std::string>(results.comparisons.size()));
+    if (const std::string note = detail::comparison_note(results); !note.empty())
+        out += "<p>" + html_escape(note) + "</p>\n";
+    return out + "</section>\n";
+}
+
+// ---- a benchmark's section -------------------------------------------------------------------
+
+std::string outlier_text(const outlier_counts& o) {
+    if (o.total() == 0)
+        return "none";
+    std::vector<std::string> parts;
+    const auto add = [&](std::uint32_t n, std::string_view what) {
+        if (n > 0)
+            parts.push_back(fmt::format("{} {}", n, what));
+    };
+    add(o.low_severe, "low severe");
+    add(o.low_mild, "low mild");
+    add(o.high_mild, "high mild");
+    add(o.high_severe, "high severe");
+    return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string figures(const benchmark_result& b) {
+    std::string out = "<dl class=\"figures\">\n";
+    const auto& t = b.time;
+    out += definition("time/iter", format_duration(t.mean) + " mean");
+    if (b.samples_ns.size() >= 2) {
+        out +=
+            definition("95% interval",
+                       fmt::format("{} to {} (± {})", format_duration(t.ci_low), format_duration(t.ci_high),
+                                   format_relative_half_width(t.mean, t.ci_low, t.ci_high)));
+    }
+    out += definition("median · stddev", format_duration(t.median) + " · " + format_duration(t.stddev));
+    out += definition("min · max", format_duration(t.min) + " · " + format_duration(t.max));
+    const std::size_t count = b.samples.empty() ? b.samples_ns.size() : b.samples.size();
+    out += definition("samples",
+                      fmt::format("{} samples, {} iterations", format_count(static_cast<double>(count)),
+                                  format_count(static_cast<double>(b.iterations))));
+    out += definition("outliers", outlier_text(b.outliers));
+    out += definition("allocs/iter", format_or_missing(b.allocs_per_iter, format_count));
+    out += definition("bytes/iter", format_or_missing(b.bytes_per_iter, format_bytes));
+    out += definition("peak heap", format_or_missing(b.peak_live_bytes, [](std::int64_t v) {
+                          return format_bytes(static_cast<double>(v));
+                      }));
+    out += definition("retained/iter", format_or_missing(b.retained_bytes_per_iter, format_bytes));
+    out += definition("faults/iter", format_or_missing(b.page_faults_per_iter, format_count));
+    if (b.bytes_per_second)
+        out += definition("throughput", format_byte_rate(*b.bytes_per_second));
+    if (b.items_per_second)
+        out += definition("throughput", format_item_rate(*b.items_per_second));
+    for (const auto& [name, value] : b.counters)
+        out +=
+            "<dt>" + html_escape(one_line(name)) + "</dt><dd>" + html_escape(format_count(value)) + "</dd>\n";
+    return out + "</dl>\n";
+}
+
+// Which samples lie beyond Tukey's fences (mild 1.5 IQR, severe 3 IQR, quartiles as
+// stats/outliers.cpp takes them), over the finite samples: 0, 1 mild or 2 severe per sample.
+std::vector<int> outlier_marks(const std::vector<double>& xs) {
+    std::vector<double> sorted;
+    for (const double x : xs) {
+        if (std::isfinite(x))
+            sorted.push_back(x);
+    }
+    std::vector<int> marks(xs.size(), 0);
+    if (sorted.size() < 2)
+        return marks;
+    std::sort(sorted.begin(), sorted.end());
+    const double q1 = stats::quantile_sorted(sorted, 0.25);
+    const double q3 = stats::quantile_sorted(sorted, 0.75);
+    const double iqr = q3 - q1;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const double x = xs[i];
+        if (!std::isfinite(x))
+            continue;
+        if (x < q1 - 3 * iqr || x > q3 + 3 * iqr)
+            marks[i] = 2;
+        else if (x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr)
+            marks[i] = 1;
+    }
+    return marks;
+}
+
+std::string figure(const std::string& svg, const std::string& caption) {
+    if (svg.empty())
+        return "<p>" + html_escape(caption) + " Nothing finite to plot.</p>\n";
+    return "<figure>\n" + svg + "<figcaption>" + html_escape(caption) + "</figcaption>\n</figure>\n";
+}
+
+std::string time_plot(const benchmark_result& b) {
+    detail::scatter_plot plot;
+    plot.title = one_line(b.name) + ": time per iteration of each sample";
+    plot.x_title = "sample, in run order";
+    plot.y_title = "time / iteration";
+    plot.integer_x = true;
+    const auto marks = outlier_marks(b.samples_ns);
+    std::size_t skipped = 0;
+    for (std::size_t i = 0; i < b.samples_ns.size(); ++i) {
+        const double ns = b.samples_ns[i];
+        if (!std::isfinite(ns))
+            ++skipped;
+        std::string tooltip = fmt::format("sample {}: {}/iter", i + 1, format_duration(ns));
+        if (i < b.samples.size())
+            tooltip += fmt::format(" over {} iterations",
+                                   format_count(static_cast<double>(b.samples[i].iterations)));
+        plot.points.push_back({static_cast<double>(i + 1), ns, marks[i], std::move(tooltip)});
+    }
+    std::string caption = "Per-iteration time of each sample, in run order. Line: the mean, " +
+                          format_duration(b.time.mean) + ".";
+    if (std::isfinite(b.time.mean))
+        plot.lines.push_back({b.time.mean, 0, "mean"});
+    if (b.samples_ns.size() >= 2) {
+        const std::string interval =
+            format_duration(b.time.ci_low) + " to " + format_duration(b.time.ci_high);
+        if (std::isfinite(b.time.ci_low) && std::isfinite(b.time.ci_high)) {
+            plot.band = {b.time.ci_low, b.time.ci_high};
+            caption += " Band: its 95 % interval, " + interval + ".";
+        } else {
+            caption += " Its 95 % interval, " + interval + ", is not drawn.";
+        }
+    }
+    if (std::any_of(marks.begin(), marks.end(), [](int m) { return m > 0; }))
+        caption += " Ringed: samples beyond Tukey's fences (orange 1.5 IQR, red 3 IQR from the quartiles).";
+    if (skipped > 0)
+        caption +=
+            fmt::format(" {} sample{} not finite, not plotted.", skipped, skipped == 1 ? " is" : "s are");
+    return figure(detail::render_scatter(plot), caption);
+}
+
+// The live heap of the region at each sample's end against the iterations run by then: the
+// points retained/iter is the least-squares slope of (core/metrics.cpp), with that line drawn
+// through their means.
+std::string heap_plot(const benchmark_result& b) {
+    detail::scatter_plot plot;
+    plot.title = one_line(b.name) + ": live heap at each sample's end";
+    plot.x_title = "iterations run";
+    plot.y_title = "live heap";
+    plot.x_kind = detail::axis_kind::count;
+    plot.y_kind = detail::axis_kind::bytes;
+    plot.connect = true;
+    plot.height = 200;
+    double sum_x = 0;
+    double sum_y = 0;
+    for (std::size_t i = 0; i < b.samples.size(); ++i) {
+        const sample& s = b.samples[i];
+        const auto x = static_cast<double>(s.iterations_before + s.iterations);
+        const auto y = static_cast<double>(s.live_bytes_end);
+        sum_x += x;
+        sum_y += y;
+        plot.points.push_back(
+            {x, y, 0,
+             fmt::format("sample {}: {} live after {} iterations", i + 1, format_bytes(y), format_count(x))});
+    }
+    std::string caption =
+        "Live heap of the timed region at each sample's end, against the iterations run by then.";
+    const auto slope = b.retained_bytes_per_iter;
+    if (b.samples.size() >= 2 && slope && std::isfinite(*slope)) {
+        const auto n = static_cast<double>(b.samples.size());
+        plot.lines.push_back({sum_y / n - *slope * (sum_x / n), *slope, "fit"});
+        caption +=
+            " Dashed: the least-squares line, whose slope is retained/iter, " + format_bytes(*slope) + ".";
+    }
+    return figure(detail::render_scatter(plot), caption);
+}
+
+std::string findings(const benchmark_result& b) {
+    if (b.warnings.empty() && !b.error)
+        return {};
+    std::string out = "<ul class=\"findings\">\n";
+    for (const auto& w : b.warnings) {
+        out +=
+            fmt::format("<li><strong class=\"warning\">warning: {}</strong> {}</li>\n",
+                        html_escape(one_line(w.kind.empty() ? "warning" : w.kind)), html_escape(w.message));
+    }
+    if (b.error) {
+        out += fmt::format("<li class=\"error\"><strong>error: {}</strong>",
+                           html_escape(one_line(b.error->kind.empty() ? "unknown" : b.error->kind)));
+        if (!b.error->message.empty())
+            out += "<pre>" + html_escape(b.error->message) + "</pre>";
+        out += "</li>\n";
+    }
+    return out + "</ul>\n";
+}
+
+std::string benchmark_section(const benchmark_result& b, std::size_t index) {
+    std::string out = fmt::format("<section class=\"benchmark\" id=\"{}\">\n<h2><code>{}</code></h2>\n",
+                                  section_id(index), html_escape(one_line(b.name)));
+    out += findings(b);
+    if (!failed(b)) {
+        out += figures(b);
+        if (!b.samples_ns.empty())
+            out += time_plot(b);
+        if (!b.samples.empty() && (b.peak_live_bytes || b.retained_bytes_per_iter))
+            out += heap_plot(b);
+    }
+    return out + "</section>\n";
+}
+
+class html_reporter final : public reporter {
+public:
+    std::string render(const run_results& results) const override {
+        const std::string executable = one_line(results.context.executable);
+        std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+        out +=
+            "<title>tare report" + (executable.empty() ? "" : ": " + html_escape(executable)) + "</title>\n";
+        out += "<style>\n" + std::string(style) + "</style>\n</head>\n<body>\n";
+        out += page_header(results.context);
+        out += "<main>\n";
+        if (results.benchmarks.empty()) {
+            out += "<p>No benchmarks ran.</p>\n";
+        } else {
+            out += "<section id=\"summary\">\n<h2>Summary</h2>\n" + summary_table(results) + "</section>\n";
+            if (!results.comparisons.empty())
+                out += comparisons_section(results);
+            for (std::size_t i = 0; i < results.benchmarks.size(); ++i)
+                out += benchmark_section(results.benchmarks[i], i);
+        }
+        return out + "</main>\n</body>\n</html>\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<reporter> make_html_reporter() {
+    return std::make_unique<html_reporter>();
+}
+
+}  // namespace tare::report

@@ -1,0 +1,235 @@
+#include "golden/compare_fixtures.hpp"
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <span>
+#include <utility>
+
+#include "stats/change.hpp"
+
+namespace tare::golden {
+namespace {
+
+using compare::compare_results;
+using compare::compare_row;
+using compare::side_figures;
+
+constexpr double kib = 1024.0;
+constexpr double mib = 1024.0 * 1024.0;
+
+// Relative deviation of successive rounds from the mean: a fixed, unremarkable spread.
+constexpr std::array<double, 8> wobble = {-0.8, 0.3, -0.2, 1.0, 0.1, -0.5, 0.6, -0.4};
+
+compare_results context(compare::pairing mode) {
+    compare_results r;
+    r.mode = mode;
+    r.base_label = mode == compare::pairing::rounds ? "./build-main/bench/codec_bench" : "main.json";
+    r.head_label = mode == compare::pairing::rounds ? "./build/bench/codec_bench" : "pr-1234.json";
+    r.tare_version = "0.1.0";
+    r.host = "ci-runner-7";
+    r.date = "2024-05-01T12:00:00Z";
+    return r;
+}
+
+// A side measured in `rounds` rounds around mean_ns with `spread` (relative, per wobble unit);
+// `phase` shifts the wobble so base and head rounds are not in lockstep.
+side_figures rounds_side(double mean_ns, double spread, std::size_t rounds, std::size_t phase,
+                         std::uint64_t iterations_per_sample) {
+    side_figures s;
+    double sum = 0;
+    for (std::size_t i = 0; i < rounds; ++i) {
+        const double ns = std::round(mean_ns * (1 + spread * wobble[(i + phase) % wobble.size()]) * 10) / 10;
+        s.round_ns.push_back(ns);
+        sum += ns;
+    }
+    s.time_ns = sum / static_cast<double>(rounds);
+    s.time_ci = stats::student_mean_interval(s.round_ns);
+    s.samples = rounds * 10;
+    s.iterations = s.samples * iterations_per_sample;
+    return s;
+}
+
+void set_memory(side_figures& s, double allocs, double bytes, std::int64_t peak, double faults) {
+    s.allocs_per_iter = allocs;
+    s.bytes_per_iter = bytes;
+    s.peak_live_bytes = peak;
+    s.page_faults_per_iter = faults;
+}
+
+// The engine's last step: Bonferroni-adjusted changes over the rows that have one, then verdicts.
+void judge_rows(compare_results& r) {
+    std::vector<stats::paired_samples> samples;
+    std::vector<std::size_t> judged;
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        const compare_row& row = r.rows[i];
+        if (!row.base.error && !row.head.error && row.base.time_ns > 0 && row.head.time_ns > 0) {
+            samples.push_back({row.base.round_ns, row.head.round_ns});
+            judged.push_back(i);
+        }
+    }
+    const auto changes = stats::family_changes(samples, r.alpha);
+    r.comparisons = 0;
+    for (std::size_t k = 0; k < judged.size(); ++k) {
+        compare_row& row = r.rows[judged[k]];
+        row.change = changes[k];
+        if (row.change) {
+            ++r.comparisons;
+            row.verdict = stats::judge(*row.change, r.threshold_pct);
+        }
+    }
+}
+
+compare_row row(std::string name, side_figures base, side_figures head) {
+    compare_row out;
+    out.name = std::move(name);
+    out.base = std::move(base);
+    out.head = std::move(head);
+    return out;
+}
+
+// A hand-made change, for the modes whose interval the fixtures do not compute.
+stats::paired_change change(double pct, std::optional<stats::interval> ci, std::size_t pairs,
+                            double confidence, double p_value) {
+    stats::paired_change c;
+    c.pairs = pairs;
+    c.confidence = confidence;
+    c.change_pct = pct;
+    c.mean_log_ratio = std::log1p(pct / 100);
+    c.interval_pct = ci;
+    c.p_value = p_value;
+    return c;
+}
+
+side_figures file_side(double ns, double half_width_pct, std::size_t samples, std::uint64_t iterations) {
+    side_figures s;
+    s.time_ns = ns;
+    s.time_ci = stats::interval{ns * (1 - half_width_pct / 100), ns * (1 + half_width_pct / 100)};
+    s.samples = samples;
+    s.iterations = iterations;
+    return s;
+}
+
+}  // namespace
+
+compare_results compare_rounds_run() {
+    compare_results r = context(compare::pairing::rounds);
+    r.rounds = 6;
+    const std::size_t n = r.rounds;
+
+    compare_row parse =
+        row("parse/json/small", rounds_side(812, 0.004, n, 0, 4096), rounds_side(905, 0.004, n, 3, 4096));
+    set_memory(parse.base, 12, 1.5 * kib, static_cast<std::int64_t>(6 * kib), 0);
+    set_memory(parse.head, 12, 1.5 * kib, static_cast<std::int64_t>(6 * kib), 0);
+
+    // Seed case 001: a bitmap buffer built per call, then reused.
+    compare_row skip =
+        row("skip_records/4096", rounds_side(41200, 0.005, n, 1, 64), rounds_side(30500, 0.005, n, 5, 64));
+    set_memory(skip.base, 1, 512, 512, 0);
+    set_memory(skip.head, 0, 0, 0, 0);
+
+    compare_row crc =
+        row("hash/crc32/1KiB", rounds_side(1250, 0.02, n, 2, 1024), rounds_side(1256, 0.02, n, 6, 1024));
+    set_memory(crc.base, 0, 0, 0, 0);
+    set_memory(crc.head, 0, 0, 0, 0);
+
+    // Seed case 000: the output buffer cleared outside the loop (base), inside it (head).
+    compare_row write =
+        row("write/int32_plain", rounds_side(2.23e6, 0.01, n, 4, 1), rounds_side(2.19e6, 0.01, n, 0, 1));
+    set_memory(write.base, 5.03, 1.17 * mib, static_cast<std::int64_t>(90.4 * mib), 278);
+    set_memory(write.head, 5.03, 1.17 * mib, static_cast<std::int64_t>(24.0 * mib), 34.9);
+    write.base.warnings.push_back(
+        {"retained_growth",
+         "live heap grows by 728.8 KiB per iteration: the loop keeps memory from one "
+         "iteration to the next"});
+
+    r.rows = {std::move(parse), std::move(skip), std::move(crc), std::move(write)};
+    judge_rows(r);
+    return r;
+}
+
+compare_results compare_unpaired_run() {
+    compare_results r = context(compare::pairing::unpaired);
+    r.comparisons = 2;
+    const double level = 1 - r.alpha / 2;
+
+    compare_row zstd =
+        row("zstd/context_reused", file_side(18400, 1.2, 40, 40 * 512), file_side(16900, 0.9, 40, 40 * 512));
+    zstd.change = change(-8.2, stats::interval{-10.3, -6.0}, 0, level, 2.1e-9);
+    zstd.verdict = stats::verdict::faster;
+    set_memory(zstd.base, 2, 1.2 * mib, static_cast<std::int64_t>(1.2 * mib), 0.5);
+    set_memory(zstd.head, 0, 0, 0, 0);
+
+    compare_row fresh =
+        row("copy/fresh_256MiB", file_side(57.3e6, 0.5, 10, 10), file_side(57.9e6, 0.6, 10, 10));
+    fresh.change = change(1.0, stats::interval{-0.4, 2.5}, 0, level, 0.11);
+    fresh.verdict = stats::verdict::no_change;
+    set_memory(fresh.base, 1, 256 * mib, static_cast<std::int64_t>(256 * mib), 65536);
+    set_memory(fresh.head, 1, 256 * mib, static_cast<std::int64_t>(256 * mib), 65536);
+    fresh.head.warnings.push_back(
+        {"fresh_memory", "65.5k page faults per iteration: each iteration maps fresh memory"});
+
+    r.rows = {std::move(zstd), std::move(fresh)};
+    return r;
+}
+
+compare_results compare_edges_run() {
+    compare_results r = context(compare::pairing::rounds);
+    r.rounds = 5;
+    r.comparisons = 2;
+    const double level = 1 - r.alpha / 2;
+
+    compare_row ok =
+        row("sort<int>|64", rounds_side(640, 0.01, 5, 0, 8192), rounds_side(702, 0.01, 5, 2, 8192));
+    ok.change = change(9.7, stats::interval{7.9, 11.5}, 5, level, 3.4e-5);
+    ok.verdict = stats::verdict::slower;
+    set_memory(ok.base, 0, 0, 0, 0);
+    set_memory(ok.head, 1, 64, 64, 0);
+    ok.head.warnings.push_back({"noisy", "5 of 50 samples are outliers; the interval is wide"});
+
+    compare_row crash = row("decode/corrupt_footer", rounds_side(3.1e6, 0.01, 5, 1, 1), side_figures{});
+    crash.head.error = error_info{"signal", "killed by SIGSEGV (signal 11)\n  in worker round 3"};
+
+    // An imported base with a time of 0: a log-ratio means nothing, so no change.
+    compare_row zero =
+        row("noop/empty_body", rounds_side(0.3, 0, 5, 0, 1 << 20), rounds_side(0.31, 0.01, 5, 0, 1 << 20));
+    zero.base.time_ns = 0;
+    zero.base.time_ci.reset();
+    zero.base.round_ns.assign(5, 0.0);
+
+    // One usable pair: a point estimate without an interval, hence no_change.
+    compare_row one =
+        row("latency/p99_probe", rounds_side(15000, 0.02, 1, 0, 1), rounds_side(14100, 0.02, 1, 0, 1));
+    one.change = change(-6.0, std::nullopt, 1, level, 1);
+    one.verdict = stats::verdict::no_change;
+
+    r.rows = {std::move(ok), std::move(crash), std::move(zero), std::move(one)};
+    r.only_in_base = {"write/legacy_format"};
+    r.only_in_head = {"write/new_format", "read/a|b"};
+    return r;
+}
+
+compare_results compare_threshold_run() {
+    compare_results r = context(compare::pairing::rounds);
+    r.rounds = 8;
+    r.threshold_pct = 5;
+    const std::size_t n = r.rounds;
+    compare_row small = row("fmt/format_int", rounds_side(21.4, 0.003, n, 0, 1 << 16),
+                            rounds_side(22.1, 0.003, n, 4, 1 << 16));
+    compare_row big = row("fmt/format_double", rounds_side(98.0, 0.004, n, 1, 1 << 14),
+                          rounds_side(110.5, 0.004, n, 5, 1 << 14));
+    compare_row fast = row("fmt/format_string", rounds_side(45.0, 0.004, n, 2, 1 << 15),
+                           rounds_side(36.2, 0.004, n, 6, 1 << 15));
+    r.rows = {std::move(small), std::move(big), std::move(fast)};
+    judge_rows(r);
+    return r;
+}
+
+std::vector<named_compare_fixture> all_compare_fixtures() {
+    return {{"rounds", compare_rounds_run},
+            {"unpaired", compare_unpaired_run},
+            {"edges", compare_edges_run},
+            {"threshold", compare_threshold_run}};
+}
+
+}  // namespace tare::golden

@@ -1,0 +1,240 @@
+// Golden tests of the `tare compare` reporters: every fixture of compare_fixtures.hpp through
+// the console table, the Markdown table and JSON "tare-compare/1", and properties that must hold
+// whatever the approved text says: strict JSON, the contract's key order, verdicts that agree
+// with the printed intervals, and columns that line up.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden/compare_fixtures.hpp"
+#include "golden/golden.hpp"
+#include "report/compare/compare_report.hpp"
+
+namespace tare::golden {
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+// A line as code points, so positions are display columns (the reporters count the same way).
+std::vector<std::string> code_points(const std::string& line) {
+    std::vector<std::string> points;
+    for (const char c : line) {
+        if ((static_cast<unsigned char>(c) & 0xC0U) == 0x80U && !points.empty()) {
+            points.back() += c;
+        } else {
+            points.emplace_back(1, c);
+        }
+    }
+    return points;
+}
+
+std::vector<std::string> keys(const ordered& object) {
+    std::vector<std::string> out;
+    for (const auto& item : object.items()) {
+        out.push_back(item.key());
+    }
+    return out;
+}
+
+TEST(compare_golden, every_fixture_through_every_reporter) {
+    for (const auto& f : all_compare_fixtures()) {
+        SCOPED_TRACE(f.name);
+        const compare::compare_results r = f.make();
+        expect_matches_approved("compare_" + f.name + ".console.txt", report::render_compare_table(r, false));
+        expect_matches_approved("compare_" + f.name + ".md", report::render_compare_table(r, true));
+        expect_matches_approved("compare_" + f.name + ".json", report::render_compare_json(r));
+    }
+}
+
+TEST(compare_golden, json_keys_follow_the_contract_order) {
+    for (const auto& f : all_compare_fixtures()) {
+        SCOPED_TRACE(f.name);
+        const ordered doc = ordered::parse(report::render_compare_json(f.make()));
+        EXPECT_EQ(keys(doc),
+                  (std::vector<std::string>{"schema", "context", "rows", "only_in_base", "only_in_head"}));
+        EXPECT_EQ(doc["schema"], "tare-compare/1");
+        EXPECT_EQ(keys(doc["context"]),
+                  (std::vector<std::string>{"tare_version", "host", "date", "base", "head", "mode", "rounds",
+                                            "alpha", "comparisons", "family_control", "threshold_pct"}));
+        for (const auto& row : doc["rows"]) {
+            EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head"}));
+            if (!row["change_pct"].is_null()) {
+                EXPECT_EQ(keys(row["change_pct"]),
+                          (std::vector<std::string>{"mean", "ci_low", "ci_high", "confidence", "pairs",
+                                                    "p_value"}));
+            }
+            for (const char* side : {"base", "head"}) {
+                EXPECT_EQ(keys(row[side]),
+                          (std::vector<std::string>{"time_ns", "samples", "iterations", "round_ns",
+                                                    "allocs_per_iter", "bytes_per_iter", "peak_live_bytes",
+                                                    "page_faults_per_iter", "warnings", "error"}));
+            }
+        }
+    }
+}
+
+// CONTRACT section 6: no_change whenever the interval includes 0; slower needs ci_low > 0,
+// faster ci_high < 0; and the table prints the same verdict as the JSON.
+TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
+    for (const auto& f : all_compare_fixtures()) {
+        SCOPED_TRACE(f.name);
+        const compare::compare_results r = f.make();
+        const ordered doc = ordered::parse(report::render_compare_json(r));
+        const auto table = lines_of(report::render_compare_table(r, false));
+        for (const auto& row : doc["rows"]) {
+            const std::string name = row["name"];
+            const std::string verdict = row["verdict"];
+            const auto& c = row["change_pct"];
+            if (c.is_null() || c["ci_low"].is_null()) {
+                EXPECT_EQ(verdict, "no_change") << name;
+            } else {
+                const double low = c["ci_low"];
+                const double high = c["ci_high"];
+                if (low <= 0 && high >= 0) {
+                    EXPECT_EQ(verdict, "no_change") << name;
+                }
+                if (verdict == "slower") {
+                    EXPECT_GT(low, 0) << name;
+                }
+                if (verdict == "faster") {
+                    EXPECT_LT(high, 0) << name;
+                }
+            }
+            std::string line;
+            for (const auto& l : table) {
+                if (l.rfind(name + " ", 0) == 0) {
+                    line = l;
+                }
+            }
+            ASSERT_FALSE(line.empty()) << name;
+            const std::string shown = c.is_null() ? "—" : verdict == "no_change" ? "no change" : verdict;
+            EXPECT_NE(line.find("  " + shown), std::string::npos) << line;
+        }
+    }
+}
+
+// The run table's style: a rule of "─" under the header marks each column's extent; in every
+// row the gaps between columns are blank, right-aligned columns end at the rule's end and
+// left-aligned ones start at its start.
+TEST(compare_golden, console_columns_are_aligned) {
+    for (const auto& f : all_compare_fixtures()) {
+        SCOPED_TRACE(f.name);
+        const auto lines = lines_of(report::render_compare_table(f.make(), false));
+        std::size_t rule_at = 0;
+        while (rule_at < lines.size() && lines[rule_at].rfind("─", 0) != 0) {
+            ++rule_at;
+        }
+        ASSERT_LT(rule_at, lines.size());
+        ASSERT_GT(rule_at, 0U);
+        const auto rule = code_points(lines[rule_at]);
+        std::vector<std::pair<std::size_t, std::size_t>> spans;  // [first, last] display columns
+        for (std::size_t i = 0; i < rule.size(); ++i) {
+            if (rule[i] == "─" && (i == 0 || rule[i - 1] != "─")) {
+                spans.push_back({i, i});
+            }
+            if (rule[i] == "─") {
+                spans.back().second = i;
+            }
+        }
+        ASSERT_GE(spans.size(), 5U);
+        for (std::size_t l = rule_at - 1; l < lines.size() && !lines[l].empty(); ++l) {
+            if (l == rule_at) {
+                continue;
+            }
+            const auto cells = code_points(lines[l]);
+            EXPECT_LE(cells.size(), rule.size()) << lines[l];
+            const auto at = [&](std::size_t i) { return i < cells.size() ? cells[i] : std::string(" "); };
+            for (std::size_t s = 0; s < spans.size(); ++s) {
+                if (s + 1 < spans.size()) {
+                    for (std::size_t g = spans[s].second + 1; g < spans[s + 1].first; ++g) {
+                        EXPECT_EQ(at(g), " ") << "gap after column " << s << ": " << lines[l];
+                    }
+                }
+                // Column 0 (benchmark) and 4 (verdict) are left-aligned, the others right-aligned.
+                bool blank = true;
+                for (std::size_t i = spans[s].first; i <= spans[s].second; ++i) {
+                    blank = blank && at(i) == " ";
+                }
+                if (blank) {
+                    continue;
+                }
+                const bool left = s == 0 || s == 4;
+                EXPECT_NE(at(left ? spans[s].first : spans[s].second), " ")
+                    << "column " << s << ": " << lines[l];
+            }
+        }
+    }
+}
+
+TEST(compare_golden, markdown_escapes_pipes_in_names) {
+    const std::string md = report::render_compare_table(compare_edges_run(), true);
+    EXPECT_NE(md.find("`sort<int>\\|64`"), std::string::npos) << md;
+    EXPECT_NE(md.find("`read/a\\|b`"), std::string::npos) << md;
+    EXPECT_EQ(md.find("sort<int>|64"), std::string::npos) << md;
+}
+
+TEST(compare_golden, unpaired_mode_says_so) {
+    const std::string text = report::render_compare_table(compare_unpaired_run(), false);
+    EXPECT_NE(text.find("UNPAIRED"), std::string::npos);
+    EXPECT_NE(text.find("tare compare BASE_EXE HEAD_EXE"), std::string::npos);
+    EXPECT_EQ(report::render_compare_table(compare_rounds_run(), false).find("UNPAIRED"), std::string::npos);
+}
+
+TEST(compare_golden, memory_columns_only_with_memory_figures) {
+    EXPECT_EQ(report::render_compare_table(compare_threshold_run(), false).find("allocs/iter"),
+              std::string::npos);
+    EXPECT_NE(report::render_compare_table(compare_rounds_run(), false).find("allocs/iter"),
+              std::string::npos);
+}
+
+TEST(compare_golden, json_stays_strict_with_non_finite_figures) {
+    compare::compare_results r = compare_rounds_run();
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    r.alpha = nan;
+    r.rows[0].base.time_ns = nan;
+    r.rows[0].head.round_ns[1] = inf;
+    r.rows[0].head.allocs_per_iter = -inf;
+    r.rows[1].change->interval_pct = stats::interval{-inf, inf};
+    r.rows[2].base.error = error_info{"exception", "bad \xff byte"};
+    const std::string text = report::render_compare_json(r);
+    nlohmann::json doc;
+    ASSERT_NO_THROW(doc = nlohmann::json::parse(text)) << text;
+    EXPECT_TRUE(doc["context"]["alpha"].is_null());
+    EXPECT_TRUE(doc["rows"][0]["base"]["time_ns"]["mean"].is_null());
+    EXPECT_TRUE(doc["rows"][0]["head"]["round_ns"][1].is_null());
+    EXPECT_TRUE(doc["rows"][0]["head"]["allocs_per_iter"].is_null());
+    EXPECT_TRUE(doc["rows"][1]["change_pct"]["ci_low"].is_null());
+    EXPECT_TRUE(doc["rows"][2]["base"]["time_ns"]["mean"].is_null());  // a failed side measured nothing
+    EXPECT_TRUE(doc["rows"][2]["base"]["error"].is_object());
+    // The tables take the same input without breaking.
+    EXPECT_FALSE(report::render_compare_table(r, false).empty());
+    EXPECT_FALSE(report::render_compare_table(r, true).empty());
+}
+
+TEST(compare_golden, missing_change_and_memory_are_null) {
+    const nlohmann::json doc = nlohmann::json::parse(report::render_compare_json(compare_edges_run()));
+    EXPECT_TRUE(doc["rows"][1]["change_pct"].is_null());  // an error on head
+    EXPECT_TRUE(doc["rows"][2]["change_pct"].is_null());  // a base time of 0
+    EXPECT_TRUE(doc["rows"][1]["head"]["allocs_per_iter"].is_null());
+    EXPECT_EQ(doc["only_in_head"], (nlohmann::json{"write/new_format", "read/a|b"}));
+    const nlohmann::json off = nlohmann::json::parse(report::render_compare_json(compare_threshold_run()));
+    EXPECT_TRUE(off["rows"][0]["base"]["peak_live_bytes"].is_null());
+}
+
+}  // namespace
+}  // namespace tare::golden

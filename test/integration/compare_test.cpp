@@ -1,0 +1,195 @@
+// `tare compare` end to end on real executables and files: the verdict table, tare-compare/1,
+// only-on-one-side lists, --fail-on-regression, and every error case of CONTRACT section 6
+// (missing file 2, malformed JSON 2 with line and column, not executable 3, a worker that
+// crashes or hangs 3 with the others still compared).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_process.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::run_process;
+
+const std::string tare_cmd = TARE_COMMAND;
+const std::string base = TARE_COMPARE_BASE;
+const std::string head = TARE_COMPARE_HEAD;
+
+fs::path scratch(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("tare_compare_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+json read_json(const fs::path& p) {
+    std::ifstream in(p);
+    return json::parse(in);
+}
+
+const json* row_named(const json& doc, const std::string& name) {
+    for (const auto& r : doc["rows"]) {
+        if (r["name"] == name) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
+    fs::path out = scratch("cmp.json");
+    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=3", "--min-time=0.15",
+                          "--json=" + out.string(), "--filter=spin|allocate|only_in_head"});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("3 rounds of fresh processes"), std::string::npos) << r.out;
+    json doc = read_json(out);
+    EXPECT_EQ(doc["schema"], "tare-compare/1");
+    EXPECT_EQ(doc["context"]["mode"], "rounds");
+    EXPECT_EQ(doc["context"]["rounds"], 3);
+    ASSERT_EQ(doc["rows"].size(), 2U) << doc.dump(2);
+    EXPECT_EQ(doc["only_in_head"], json::array({"only_in_head"}));
+    EXPECT_EQ(doc["only_in_base"], json::array());
+    EXPECT_EQ(doc["context"]["comparisons"], 2);
+
+    // Three times the work: slower, by far more than this machine's noise.
+    const json* spin = row_named(doc, "spin");
+    ASSERT_NE(spin, nullptr);
+    EXPECT_EQ((*spin)["verdict"], "slower") << spin->dump(2);
+    EXPECT_GT((*spin)["change_pct"]["ci_low"].get<double>(), 0);
+    EXPECT_GT((*spin)["change_pct"]["mean"].get<double>(), 80);
+    EXPECT_EQ((*spin)["base"]["round_ns"].size(), 3U);
+    EXPECT_EQ((*spin)["base"]["samples"], 24);  // 8 per round, both sides alike
+    EXPECT_EQ((*spin)["head"]["samples"], 24);
+    // Same iterations per sample on both sides, so the same total.
+    EXPECT_EQ((*spin)["base"]["iterations"], (*spin)["head"]["iterations"]);
+
+#if TARE_ACCOUNTING_EXPECTED
+    const json* alloc = row_named(doc, "allocate");
+    ASSERT_NE(alloc, nullptr);
+    EXPECT_EQ((*alloc)["base"]["allocs_per_iter"], 1.0);
+    EXPECT_EQ((*alloc)["base"]["bytes_per_iter"], 64.0);
+    EXPECT_EQ((*alloc)["head"]["allocs_per_iter"], 0.0);
+    EXPECT_EQ((*alloc)["head"]["bytes_per_iter"], 0.0);
+#endif
+}
+
+TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {
+    auto strict = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
+                               "--filter=^spin$", "--fail-on-regression"});
+    EXPECT_EQ(strict.exit_code, 1) << strict.err << strict.out;
+    auto lenient = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
+                                "--filter=^spin$", "--fail-on-regression=100000"});
+    EXPECT_EQ(lenient.exit_code, 0) << lenient.err << lenient.out;
+}
+
+TEST(compare, markdown_table_is_ready_to_paste) {
+    auto r = run_process(
+        {tare_cmd, "compare", base, base, "--rounds=2", "--min-time=0.05", "--filter=^allocate$", "--md"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("| `allocate`"), std::string::npos) << r.out;
+}
+
+TEST(compare, two_results_files_are_compared_unpaired_and_say_so) {
+    fs::path a = scratch("a.json");
+    fs::path b = scratch("b.json");
+    ASSERT_EQ(run_process({base, "--filter=spin", "--min-time=0.05", "--json=" + a.string()}).exit_code, 0);
+    ASSERT_EQ(run_process({head, "--filter=spin|only_in_head", "--min-time=0.05", "--json=" + b.string()})
+                  .exit_code,
+              0);
+    fs::path out = scratch("files.json");
+    auto r = run_process({tare_cmd, "compare", a.string(), b.string(), "--json=" + out.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("UNPAIRED"), std::string::npos) << r.out;
+    json doc = read_json(out);
+    EXPECT_EQ(doc["context"]["mode"], "unpaired");
+    ASSERT_EQ(doc["rows"].size(), 1U);
+    EXPECT_EQ(doc["rows"][0]["verdict"], "slower");
+    EXPECT_EQ(doc["only_in_head"], json::array({"only_in_head"}));
+}
+
+TEST(compare, a_crashing_benchmark_is_reported_by_name_and_the_others_still_compare) {
+    fs::path out = scratch("crash.json");
+    auto r =
+        run_process({"/usr/bin/env", "TARE_TEST_CRASH=spin", tare_cmd, "compare", base, head, "--rounds=2",
+                     "--min-time=0.05", "--filter=^spin$|^allocate$", "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 3) << r.err << r.out;
+    EXPECT_NE(r.err.find("spin"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("SIGABRT"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("crashing on purpose"), std::string::npos) << r.err;  // its last words
+    json doc = read_json(out);  // the results are still written
+    const json* alloc = row_named(doc, "allocate");
+    ASSERT_NE(alloc, nullptr);
+    EXPECT_TRUE((*alloc)["base"]["error"].is_null());
+    EXPECT_EQ((*alloc)["base"]["round_ns"].size(), 2U);
+    const json* spin = row_named(doc, "spin");
+    ASSERT_NE(spin, nullptr);
+    EXPECT_EQ((*spin)["verdict"], "no_change");
+    EXPECT_TRUE((*spin)["change_pct"].is_null());
+}
+
+TEST(compare, a_hanging_worker_is_stopped_at_the_timeout) {
+    const auto start = std::chrono::steady_clock::now();
+    auto r = run_process({"/usr/bin/env", "TARE_TEST_HANG=spin", tare_cmd, "compare", base, head,
+                          "--rounds=2", "--min-time=0.05", "--filter=^spin$|^allocate$", "--timeout=1"});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 3) << r.err << r.out;
+    EXPECT_NE(r.err.find("timeout"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("allocate"), std::string::npos) << r.out;
+    EXPECT_LT(seconds, 30);  // one timeout, not one per round: a failed benchmark is not retried
+}
+
+TEST(compare, a_throwing_benchmark_is_an_error_row_not_a_failed_run) {
+    auto r = run_process({"/usr/bin/env", "TARE_TEST_THROW=1", tare_cmd, "compare", base, head, "--rounds=2",
+                          "--min-time=0.05", "--filter=^throws_in_setup$|^allocate$"});
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("setup failed on purpose"), std::string::npos) << r.out;
+}
+
+TEST(compare, missing_files_and_bad_input_exit_2) {
+    auto missing = run_process({tare_cmd, "compare", "/nonexistent/base", head});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("/nonexistent/base: no such file"), std::string::npos) << missing.err;
+
+    fs::path bad = scratch("bad.json");
+    std::ofstream(bad) << "{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [}\n";
+    auto malformed = run_process({tare_cmd, "compare", bad.string(), bad.string()});
+    EXPECT_EQ(malformed.exit_code, 2);
+    EXPECT_NE(malformed.err.find(bad.string() + ":3:"), std::string::npos) << malformed.err;
+
+    fs::path good = scratch("good.json");
+    ASSERT_EQ(run_process({base, "--filter=^spin$", "--min-time=0.02", "--json=" + good.string()}).exit_code,
+              0);
+    auto mixed = run_process({tare_cmd, "compare", good.string(), head});
+    EXPECT_EQ(mixed.exit_code, 2);
+    EXPECT_NE(mixed.err.find("two executables or two results files"), std::string::npos) << mixed.err;
+
+    auto nothing = run_process({tare_cmd, "compare", base, head, "--filter=^no_such_benchmark$"});
+    EXPECT_EQ(nothing.exit_code, 2);
+    EXPECT_NE(nothing.err.find("no benchmark is on both sides"), std::string::npos) << nothing.err;
+
+    auto bad_regex = run_process({tare_cmd, "compare", base, head, "--filter=("});
+    EXPECT_EQ(bad_regex.exit_code, 2);
+}
+
+TEST(compare, a_file_that_is_not_executable_or_not_a_tare_worker_exits_3) {
+    fs::path text = scratch("not_a_program.txt");
+    std::ofstream(text) << "hello\n";
+    auto r = run_process({tare_cmd, "compare", text.string(), head});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.err.find("not executable"), std::string::npos) << r.err;
+
+    auto t = run_process({tare_cmd, "compare", "/bin/true", head});
+    EXPECT_EQ(t.exit_code, 3);
+    EXPECT_NE(t.err.find("/bin/true"), std::string::npos) << t.err;
+}
+
+}  // namespace
+}  // namespace tare

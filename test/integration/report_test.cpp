@@ -1,0 +1,94 @@
+// `tare report RESULTS.json --html=PATH` end to end: a real run's results become one
+// self-contained page; unreadable input and a missing --html exit 2 (CONTRACT section 6).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "run_process.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_process;
+
+const std::string tare_cmd = TARE_COMMAND;
+const std::string bench = TARE_CONTRACT_BENCH;
+
+fs::path scratch(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("tare_report_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+void write(const fs::path& p, const std::string& text) {
+    std::ofstream out(p);
+    out << text;
+}
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+TEST(tare_report, a_real_run_becomes_one_self_contained_page) {
+    const fs::path results = scratch("run.json");
+    // The throwing benchmark makes the run exit 1; its error row must reach the page too.
+    auto made =
+        run_process({bench, "--filter=round_trip|throws", "--min-time=0.01", "--json=" + results.string()});
+    ASSERT_TRUE(made.exit_code == 0 || made.exit_code == 1) << made.err;
+    ASSERT_TRUE(fs::exists(results)) << made.err;
+
+    const fs::path page = scratch("out.html");
+    auto r = run_process({tare_cmd, "report", results.string(), "--html=" + page.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string html = read(page);
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U) << html.substr(0, 200);
+    EXPECT_NE(html.find("round_trip/1"), std::string::npos);
+    EXPECT_NE(html.find("round_trip/1000"), std::string::npos);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_NE(html.find("fixture exploded"), std::string::npos);
+    EXPECT_EQ(html.find("http"), std::string::npos) << "no outside reference";
+    EXPECT_EQ(html.substr(html.size() - 8), "</html>\n");
+    // Written atomically: no temporary file left beside it.
+    std::size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(page.parent_path())) {
+        if (entry.path().filename().string().find("out.html") != std::string::npos)
+            ++files;
+    }
+    EXPECT_EQ(files, 1U);
+}
+
+TEST(tare_report, malformed_json_exits_2_naming_file_line_and_column) {
+    const fs::path bad = scratch("bad.json");
+    write(bad, "{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [1, 2,, 3]\n}\n");
+    const fs::path page = scratch("bad.html");
+    auto r = run_process({tare_cmd, "report", bad.string(), "--html=" + page.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(bad.string() + ":3:"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(page));
+}
+
+TEST(tare_report, a_missing_file_exits_2) {
+    const fs::path page = scratch("missing.html");
+    auto r = run_process({tare_cmd, "report", "/no/such/results.json", "--html=" + page.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("/no/such/results.json"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(page));
+}
+
+TEST(tare_report, without_html_it_exits_2_and_says_why) {
+    const fs::path results = scratch("plain.json");
+    write(results, R"({"schema": "tare/1", "context": {}, "benchmarks": []})");
+    auto r = run_process({tare_cmd, "report", results.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--html"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tare
