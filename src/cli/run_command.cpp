@@ -120,6 +120,15 @@ int run_command(const run_args& args) {
         for (benchmark_result& b : results.benchmarks) {
             merged.benchmarks.push_back(std::move(b));
         }
+        for (variant_comparison& cmp : results.comparisons) {
+            if (several) {  // the same prefix as the rows they refer to
+                const std::string suite = fs::path(target).stem().string() + "/";
+                cmp.name = suite + cmp.name;
+                cmp.baseline = suite + cmp.baseline;
+                cmp.member = suite + cmp.member;
+            }
+            merged.comparisons.push_back(std::move(cmp));
+        }
     }
     std::fflush(stdout);
     if (args.json_path && have_results) {

@@ -45,6 +45,33 @@ benchmark_result to_result(const json& b) {
             r.samples_ns.push_back(v.is_number() ? v.get<double>() : 0.0);
         }
     }
+    // The samples themselves, from the parallel arrays tare writes (absent in older files and
+    // in other tools' output: then there are per-iteration times only).
+    const json* its = nullptr;
+    if (auto s = b.find("sample_iterations");
+        s != b.end() && s->is_array() && s->size() == r.samples_ns.size()) {
+        its = &*s;
+    }
+    if (its != nullptr) {
+        const auto parallel = [&](const char* key) -> const json* {
+            auto a = b.find(key);
+            return a != b.end() && a->is_array() && a->size() == its->size() ? &*a : nullptr;
+        };
+        const json* before = parallel("sample_iterations_before");
+        const json* live = parallel("sample_live_bytes");
+        for (std::size_t i = 0; i < its->size(); ++i) {
+            sample s;
+            s.iterations = (*its)[i].is_number_unsigned() ? (*its)[i].get<std::uint64_t>() : 0;
+            s.elapsed_ns = r.samples_ns[i] * static_cast<double>(s.iterations);
+            if (before != nullptr && (*before)[i].is_number_unsigned()) {
+                s.iterations_before = (*before)[i].get<std::uint64_t>();
+            }
+            if (live != nullptr && (*live)[i].is_number_integer()) {
+                s.live_bytes_end = (*live)[i].get<std::int64_t>();
+            }
+            r.samples.push_back(s);
+        }
+    }
     r.allocs_per_iter = opt_number(b, "allocs_per_iter");
     r.bytes_per_iter = opt_number(b, "bytes_per_iter");
     if (auto p = opt_number(b, "peak_live_bytes")) {
@@ -67,6 +94,37 @@ benchmark_result to_result(const json& b) {
         }
     }
     return r;
+}
+
+std::vector<double> numbers_of(const json& j, const char* key) {
+    std::vector<double> out;
+    if (auto a = j.find(key); a != j.end() && a->is_array()) {
+        for (const json& v : *a) {
+            out.push_back(v.is_number() ? v.get<double>() : 0.0);
+        }
+    }
+    return out;
+}
+
+// A comparison of a group (docs/variants.md), so `tare run` and `tare report` show them too.
+variant_comparison to_comparison(const json& c) {
+    variant_comparison v;
+    v.group = string_or_empty(c, "group");
+    v.name = string_or_empty(c, "name");
+    v.baseline = string_or_empty(c, "baseline");
+    v.member = string_or_empty(c, "member");
+    v.verdict = string_or_empty(c, "verdict");
+    if (auto ch = c.find("change_pct"); ch != c.end() && ch->is_object()) {
+        v.change =
+            variant_change{number(*ch, "mean"), number(*ch, "ci_low"), number(*ch, "ci_high"),
+                           opt_number(c, "confidence").value_or(0.95), opt_number(c, "p_value").value_or(1)};
+    }
+    v.blocks = static_cast<std::size_t>(number(c, "blocks"));
+    v.samples_per_block = static_cast<std::uint64_t>(number(c, "samples_per_block"));
+    v.iterations = static_cast<std::uint64_t>(number(c, "iterations_per_sample"));
+    v.baseline_block_ns = numbers_of(c, "baseline_block_ns");
+    v.member_block_ns = numbers_of(c, "member_block_ns");
+    return v;
 }
 
 }  // namespace
@@ -127,6 +185,11 @@ std::variant<run_results, read_error> parse_results(const std::string& text, con
         }
         for (const json& b : doc.at("benchmarks")) {
             out.benchmarks.push_back(to_result(b));
+        }
+        if (auto c = doc.find("comparisons"); c != doc.end() && c->is_array()) {
+            for (const json& x : *c) {
+                out.comparisons.push_back(to_comparison(x));
+            }
         }
         return out;
     } catch (const json::exception& e) {

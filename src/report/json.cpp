@@ -93,8 +93,13 @@ json benchmark_object(const benchmark_result& b) {
     for (const double ns : b.samples_ns)
         samples_ns.push_back(finite_or_null(ns));
     json sample_iterations = json::array();
-    for (const auto& s : b.samples)
+    json sample_iterations_before = json::array();
+    json sample_live_bytes = json::array();
+    for (const auto& s : b.samples) {
         sample_iterations.push_back(s.iterations);
+        sample_iterations_before.push_back(s.iterations_before);
+        sample_live_bytes.push_back(s.live_bytes_end);
+    }
     json throughput = json::object();
     throughput["bytes_per_second"] = optional_number(b.bytes_per_second);
     throughput["items_per_second"] = optional_number(b.items_per_second);
@@ -115,6 +120,10 @@ json benchmark_object(const benchmark_result& b) {
     // tare additions
     out["outliers"] = figure(outliers_object(b.outliers));
     out["sample_iterations"] = figure(std::move(sample_iterations));
+    // What retained growth is fitted on (docs/accounting.md): the live heap at each sample's end
+    // against the iterations run by then. Null without accounting (never invented zeros).
+    out["sample_iterations_before"] = figure(std::move(sample_iterations_before));
+    out["sample_live_bytes"] = figure(b.allocs_per_iter ? std::move(sample_live_bytes) : json(nullptr));
     out["throughput"] = figure(std::move(throughput));
     return out;
 }

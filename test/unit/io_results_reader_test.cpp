@@ -80,3 +80,65 @@ TEST(results_reader, wrong_documents_are_named) {
 
 }  // namespace
 }  // namespace tare
+
+namespace tare {
+namespace {
+
+// The samples (iterations, live heap at each end, iterations before) and the comparisons of
+// groups survive a round trip, so `tare run` and `tare report` see what the executable saw.
+TEST(results_reader, samples_and_comparisons_round_trip) {
+    run_results r;
+    r.context.accounting = true;
+    for (const char* name : {"a", "b"}) {
+        benchmark_result b;
+        b.name = name;
+        b.allocs_per_iter = 1;
+        for (int i = 0; i < 3; ++i) {
+            sample s;
+            s.iterations = 10;
+            s.elapsed_ns = 100.0 * (i + 1);
+            s.iterations_before = 5 + 10 * static_cast<std::uint64_t>(i);
+            s.live_bytes_end = 4096 * (i + 1);
+            b.samples.push_back(s);
+            b.samples_ns.push_back(s.elapsed_ns / 10);
+        }
+        r.benchmarks.push_back(b);
+    }
+    variant_comparison c;
+    c.group = "g";
+    c.name = "g";
+    c.baseline = "a";
+    c.member = "b";
+    c.blocks = 2;
+    c.samples_per_block = 3;
+    c.iterations = 10;
+    c.baseline_block_ns = {10, 11};
+    c.member_block_ns = {20, 22};
+    c.change = variant_change{100, 90, 110, 0.95, 0.001};
+    c.verdict = "slower";
+    r.comparisons.push_back(c);
+
+    auto read = io::parse_results(report::make_json_reporter()->render(r), "mem");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    const run_results& back = std::get<run_results>(read);
+    ASSERT_EQ(back.benchmarks.size(), 2U);
+    const auto& samples = back.benchmarks[0].samples;
+    ASSERT_EQ(samples.size(), 3U);
+    EXPECT_EQ(samples[2].iterations, 10U);
+    EXPECT_DOUBLE_EQ(samples[2].elapsed_ns, 300.0);
+    EXPECT_EQ(samples[2].iterations_before, 25U);
+    EXPECT_EQ(samples[2].live_bytes_end, 3 * 4096);
+    ASSERT_EQ(back.comparisons.size(), 1U);
+    const variant_comparison& cb = back.comparisons[0];
+    EXPECT_EQ(cb.member, "b");
+    EXPECT_EQ(cb.verdict, "slower");
+    EXPECT_EQ(cb.blocks, 2U);
+    EXPECT_EQ(cb.iterations, 10U);
+    EXPECT_EQ(cb.member_block_ns, (std::vector<double>{20, 22}));
+    ASSERT_TRUE(cb.change);
+    EXPECT_DOUBLE_EQ(cb.change->ci_low, 90);
+    EXPECT_DOUBLE_EQ(cb.change->p_value, 0.001);
+}
+
+}  // namespace
+}  // namespace tare
