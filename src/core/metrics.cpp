@@ -85,6 +85,7 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     if (!loop.accounting) {
         return;
     }
+    result.sample_heap_measured = true;
     result.allocs_per_iter = static_cast<double>(allocs) / n;
     result.bytes_per_iter = static_cast<double>(bytes) / n;
     result.peak_live_bytes = loop.peak_live_bytes;

@@ -89,6 +89,8 @@ benchmark_result pooled_result(const std::string& name, const std::vector<detail
     const auto is_growth = [](const warning& w) { return w.kind == "retained_growth"; };
     r.warnings.erase(std::remove_if(r.warnings.begin(), r.warnings.end(), is_growth), r.warnings.end());
     std::copy_if(growth.warnings.begin(), growth.warnings.end(), std::back_inserter(r.warnings), is_growth);
+    // The pooled samples' positions restart at every call: not one heap trace to draw or refit.
+    r.sample_heap_measured = false;
     add_harness_warnings(optimized_away, loop_overhead_ns, r);
     return r;
 }

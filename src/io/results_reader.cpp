@@ -59,6 +59,7 @@ benchmark_result to_result(const json& b) {
         };
         const json* before = parallel("sample_iterations_before");
         const json* live = parallel("sample_live_bytes");
+        r.sample_heap_measured = before != nullptr && live != nullptr;
         for (std::size_t i = 0; i < its->size(); ++i) {
             sample s;
             s.iterations = (*its)[i].is_number_unsigned() ? (*its)[i].get<std::uint64_t>() : 0;

@@ -379,7 +379,7 @@ std::string benchmark_section(const benchmark_result& b, std::size_t index) {
         out += figures(b);
         if (!b.samples_ns.empty())
             out += time_plot(b);
-        if (!b.samples.empty() && (b.peak_live_bytes || b.retained_bytes_per_iter))
+        if (!b.samples.empty() && b.sample_heap_measured)
             out += heap_plot(b);
     }
     return out + "</section>\n";

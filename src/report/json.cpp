@@ -122,8 +122,9 @@ json benchmark_object(const benchmark_result& b) {
     out["sample_iterations"] = figure(std::move(sample_iterations));
     // What retained growth is fitted on (docs/accounting.md): the live heap at each sample's end
     // against the iterations run by then. Null without accounting (never invented zeros).
-    out["sample_iterations_before"] = figure(std::move(sample_iterations_before));
-    out["sample_live_bytes"] = figure(b.allocs_per_iter ? std::move(sample_live_bytes) : json(nullptr));
+    const bool heap = b.sample_heap_measured;
+    out["sample_iterations_before"] = figure(heap ? std::move(sample_iterations_before) : json(nullptr));
+    out["sample_live_bytes"] = figure(heap ? std::move(sample_live_bytes) : json(nullptr));
     out["throughput"] = figure(std::move(throughput));
     return out;
 }

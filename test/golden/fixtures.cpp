@@ -103,6 +103,7 @@ void set_memory(benchmark_result& b, double allocs, double bytes, std::int64_t p
     b.peak_live_bytes = peak;
     b.retained_bytes_per_iter = retained;
     b.page_faults_per_iter = faults;
+    b.sample_heap_measured = true;  // as tare's own loop with accounting on
 }
 
 }  // namespace
