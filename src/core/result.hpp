@@ -59,8 +59,8 @@ struct sample {
 /// Everything measured for one benchmark instance.
 struct benchmark_result {
     std::string name;
-    std::uint64_t iterations = 0;    // measured iterations (warm-up excluded)
-    std::vector<sample> samples;     // measured samples only
+    std::uint64_t iterations = 0;  // measured iterations (warm-up excluded)
+    std::vector<sample> samples;   // measured samples only
     /// samples[].live_bytes_end and iterations_before were measured by tare's own loop with
     /// accounting on (false for imported results, whose samples carry times only).
     bool sample_heap_measured = false;

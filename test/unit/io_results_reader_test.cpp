@@ -93,6 +93,7 @@ TEST(results_reader, samples_and_comparisons_round_trip) {
         benchmark_result b;
         b.name = name;
         b.allocs_per_iter = 1;
+        b.sample_heap_measured = true;
         for (int i = 0; i < 3; ++i) {
             sample s;
             s.iterations = 10;
@@ -122,6 +123,7 @@ TEST(results_reader, samples_and_comparisons_round_trip) {
     ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
     const run_results& back = std::get<run_results>(read);
     ASSERT_EQ(back.benchmarks.size(), 2U);
+    EXPECT_TRUE(back.benchmarks[0].sample_heap_measured);
     const auto& samples = back.benchmarks[0].samples;
     ASSERT_EQ(samples.size(), 3U);
     EXPECT_EQ(samples[2].iterations, 10U);
