@@ -81,4 +81,10 @@ void copy_into_resident_buffer(tare::State& state) {
 }
 TARE_BENCHMARK(copy_into_resident_buffer)->arg(64);
 
+// Each bug beside its fix as a comparison group (docs/variants.md): run interleaved, and printed
+// after the main table as the fix against the bug, with both sides' memory; the bug is the
+// baseline, as "before" in `tare compare before after`.
+TARE_VARIANTS("output", output_cleared_outside, output_cleared_inside);
+TARE_VARIANTS("copy", copy_into_fresh_buffer, copy_into_resident_buffer);
+
 }  // namespace

@@ -86,6 +86,12 @@ void stream_bench(tare::State& state, compression codec) {
         tare::register_benchmark(std::string("encode_to/") + label, [codec = codec](tare::State& state) {
             stream_bench<encode_to>(state, codec);
         });
+        // A comparison group per codec (docs/variants.md): encode() + write, the old API, is the
+        // baseline and encode_to(sink) the member, run interleaved, so the executable prints the
+        // time change with its interval (the report's question) and both sides' allocations,
+        // bytes and peak (what the report could not show). "stream/<codec>" is no benchmark's name.
+        tare::register_variants(std::string("stream/") + label, {std::string("encode_and_write/") + label,
+                                                                 std::string("encode_to/") + label});
     }
     return true;
 }();

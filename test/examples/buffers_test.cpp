@@ -57,6 +57,38 @@ TEST(buffers, fresh_buffers_fault_and_resident_ones_do_not) {
     EXPECT_TRUE(example_results::has_warning(fresh_read, "fresh_memory")) << fresh_read["warnings"].dump();
 }
 
+// A comparison group per operation: the resident 1 x 64 MiB buffer is the baseline, the fresh
+// one and 64 streams of 1 MiB (resident) its members. No time verdict is asserted.
+TEST(buffers, each_operation_compares_fresh_and_64x1mib_against_resident) {
+    EXPECT_EQ(suite().comparisons().size(), 6U) << suite().err();
+    for (const std::string op : {"write", "read", "disk_read"}) {
+        const std::string group = op + "/64MiB";
+        const auto& fresh = suite().comparison(group, op + "/fresh/1x64MiB");
+        const auto& split = suite().comparison(group, op + "/resident/64x1MiB");
+        if (fresh.is_null() || split.is_null()) {
+            continue;
+        }
+        EXPECT_EQ(fresh["baseline"], op + "/resident/1x64MiB");
+        EXPECT_EQ(split["baseline"], op + "/resident/1x64MiB");
+        EXPECT_GE(fresh["blocks"].get<int>(), 8);
+        EXPECT_FALSE(fresh["change_pct"].is_null()) << fresh.dump();
+        if (!TARE_SANITIZED) {
+            // The fresh buffer's pages, faulted in every iteration; none on the resident sides.
+            EXPECT_LT(fresh["memory"]["page_faults_per_iter"]["baseline"].get<double>(), 1.0) << op;
+            EXPECT_GE(fresh["memory"]["page_faults_per_iter"]["member"].get<double>(), 0.9 * pages_64mib)
+                << op;
+            EXPECT_LT(split["memory"]["page_faults_per_iter"]["member"].get<double>(), 1.0) << op;
+        }
+#if TARE_ACCOUNTING_EXPECTED
+        EXPECT_EQ(example_results::memory(fresh, "allocs_per_iter", "baseline"), 0.0) << op;
+        EXPECT_EQ(example_results::memory(fresh, "allocs_per_iter", "member"), 1.0) << op;
+        EXPECT_GE(example_results::memory(fresh, "peak_live_bytes", "member"), 64.0 * 1024 * 1024) << op;
+        EXPECT_EQ(example_results::memory(split, "allocs_per_iter", "member"), 0.0) << op;
+        EXPECT_EQ(example_results::memory(split, "bytes_per_iter", "member"), 0.0) << op;
+#endif
+    }
+}
+
 #if TARE_ACCOUNTING_EXPECTED
 TEST(buffers, fresh_allocates_the_buffer_and_resident_nothing) {
     for (const char* op : {"write", "read"}) {

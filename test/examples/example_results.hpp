@@ -1,5 +1,6 @@
 #pragma once
-// Runs an example executable with --json=- and indexes its results by benchmark name.
+// Runs an example executable with --json=- and indexes its results by benchmark name, and keeps
+// its comparisons (comparison groups, docs/variants.md).
 
 #include <gtest/gtest.h>
 
@@ -27,6 +28,11 @@ public:
         for (const auto& b : doc["benchmarks"]) {
             results_[b["name"].get<std::string>()] = b;
         }
+        if (doc.contains("comparisons")) {  // present only when comparison groups ran
+            for (const auto& c : doc["comparisons"]) {
+                comparisons_.push_back(c);
+            }
+        }
     }
 
     int exit_code() const { return exit_code_; }
@@ -42,6 +48,28 @@ public:
             return missing;
         }
         return it->second;
+    }
+
+    /// The top-level "comparisons" of the run (docs/variants.md), in the executable's order.
+    const std::vector<nlohmann::json>& comparisons() const { return comparisons_; }
+
+    /// The comparison `name` whose member is `member`; a null JSON value (and a test failure)
+    /// when there is none.
+    const nlohmann::json& comparison(const std::string& name, const std::string& member) const {
+        static const nlohmann::json missing;
+        for (const auto& c : comparisons_) {
+            if (c["name"] == name && c["member"] == member) {
+                return c;
+            }
+        }
+        ADD_FAILURE() << "no comparison " << name << " with member " << member << "\n" << err_;
+        return missing;
+    }
+
+    /// A memory figure of a comparison: `figure` ("allocs_per_iter", ...) on `side` ("baseline",
+    /// "member" or "change").
+    static double memory(const nlohmann::json& c, const char* figure, const char* side) {
+        return c["memory"][figure][side].get<double>();
     }
 
     static bool has_warning(const nlohmann::json& b, const std::string& kind) {
@@ -60,6 +88,7 @@ private:
     int exit_code_ = -1;
     std::string err_;
     std::map<std::string, nlohmann::json> results_;
+    std::vector<nlohmann::json> comparisons_;
 };
 
 }  // namespace tare::test

@@ -30,6 +30,33 @@ TEST(skip_records, every_benchmark_ran_and_reports_throughput) {
     }
 }
 
+// One comparison group per Repetition and BatchSize: fresh (the base) is the baseline, reused
+// (the fix) the member, interleaved over at least 8 blocks. Its time verdict is not asserted.
+TEST(skip_records, every_shape_is_a_comparison_of_reused_against_fresh) {
+    EXPECT_EQ(suite().comparisons().size(), 12U) << suite().err();
+    for (int repetition : {0, 1, 2}) {
+        for (int batch : {1, 10, 100, 1000}) {
+            const auto& c =
+                suite().comparison(name("skip", repetition, batch), name("skip_reused", repetition, batch));
+            if (c.is_null()) {
+                continue;
+            }
+            EXPECT_EQ(c["group"], name("skip", repetition, batch));
+            EXPECT_EQ(c["baseline"], name("skip_fresh", repetition, batch));
+            EXPECT_GE(c["blocks"].get<int>(), 8);
+            EXPECT_FALSE(c["change_pct"].is_null()) << c.dump();
+#if TARE_ACCOUNTING_EXPECTED
+            // The comparison carries both rows' memory: the bitmap, 1 allocation a call against 0.
+            EXPECT_EQ(example_results::memory(c, "allocs_per_iter", "baseline"), 1.0) << c["name"];
+            EXPECT_EQ(example_results::memory(c, "allocs_per_iter", "member"), 0.0) << c["name"];
+            EXPECT_EQ(example_results::memory(c, "allocs_per_iter", "change"), -1.0) << c["name"];
+            EXPECT_GT(example_results::memory(c, "bytes_per_iter", "baseline"), 0.0) << c["name"];
+            EXPECT_EQ(example_results::memory(c, "bytes_per_iter", "member"), 0.0) << c["name"];
+#endif
+        }
+    }
+}
+
 #if TARE_ACCOUNTING_EXPECTED
 TEST(skip_records, fresh_allocates_once_per_call_and_reused_never) {
     for (int repetition : {0, 1, 2}) {

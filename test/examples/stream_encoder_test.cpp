@@ -111,6 +111,31 @@ TEST(stream_encoder_bench, every_benchmark_ran_and_reports_throughput) {
     }
 }
 
+// A comparison group per codec: encode() + write is the baseline, encode_to the member. Its
+// time verdict is not asserted (the report's own zstd intervals overlapped).
+TEST(stream_encoder_bench, each_codec_is_a_comparison_of_encode_to_against_encode_and_write) {
+    EXPECT_EQ(suite().comparisons().size(), 2U) << suite().err();
+    for (const std::string codec : {"uncompressed", "zstd"}) {
+        const auto& c = suite().comparison("stream/" + codec, "encode_to/" + codec);
+        if (c.is_null()) {
+            continue;
+        }
+        EXPECT_EQ(c["baseline"], "encode_and_write/" + codec);
+        EXPECT_GE(c["blocks"].get<int>(), 8);
+        EXPECT_FALSE(c["change_pct"].is_null()) << c.dump();
+#if TARE_ACCOUNTING_EXPECTED
+        // The owned buffers: dozens of allocations a stream against none (or nearly none), and
+        // the bytes and peak they take.
+        EXPECT_GT(example_results::memory(c, "allocs_per_iter", "baseline"), 10.0) << codec;
+        EXPECT_LT(example_results::memory(c, "allocs_per_iter", "member"),
+                  example_results::memory(c, "allocs_per_iter", "baseline"))
+            << codec;
+        EXPECT_LT(example_results::memory(c, "bytes_per_iter", "change"), 0.0) << codec;
+        EXPECT_GT(example_results::memory(c, "peak_live_bytes", "baseline"), 0.0) << codec;
+#endif
+    }
+}
+
 #if TARE_ACCOUNTING_EXPECTED
 TEST(stream_encoder_bench, encode_to_allocates_less_than_encode_and_write) {
     for (const std::string codec : {"uncompressed", "zstd"}) {

@@ -42,6 +42,49 @@ TEST(zstd_contexts, every_benchmark_ran_and_reports_frames_per_second) {
     }
 }
 
+// Comparison groups: per shape, the reused context is the baseline and the fresh one the member;
+// over-cap has the capped reused context as baseline and fresh and uncapped as members. The
+// filter above names members of four groups, which run whole. No time verdict is asserted.
+TEST(zstd_contexts, each_shape_is_a_comparison_of_fresh_against_reused) {
+    EXPECT_EQ(suite().comparisons().size(), 5U) << suite().err();
+    for (const auto& s : shapes()) {
+        const std::string group = s.stage + "/" + s.suffix;
+        const auto& c = suite().comparison(group, s.stage + "/fresh/" + s.suffix);
+        if (c.is_null()) {
+            continue;
+        }
+        EXPECT_EQ(c["baseline"], s.stage + "/reused/" + s.suffix);
+        EXPECT_GE(c["blocks"].get<int>(), 8);
+        EXPECT_FALSE(c["change_pct"].is_null()) << c.dump();
+#if TARE_ACCOUNTING_EXPECTED
+        // The contexts' allocations per frame, on both sides of one comparison.
+        EXPECT_GE(example_results::memory(c, "allocs_per_iter", "member") / s.frames, 1.0) << group;
+        EXPECT_GE(example_results::memory(c, "bytes_per_iter", "member") / s.frames, 16.0 * 1024) << group;
+        EXPECT_LT(example_results::memory(c, "allocs_per_iter", "baseline"), 0.01 * s.frames) << group;
+        EXPECT_GT(example_results::memory(c, "peak_live_bytes", "member"),
+                  example_results::memory(c, "peak_live_bytes", "baseline"))
+            << group;
+#endif
+    }
+    const auto& fresh = suite().comparison("decode/overcap16", "decode/fresh/overcap16");
+    const auto& uncapped = suite().comparison("decode/overcap16", "decode/uncapped/overcap16");
+    if (fresh.is_null() || uncapped.is_null()) {
+        return;
+    }
+    EXPECT_EQ(fresh["baseline"], "decode/reused/overcap16");
+    EXPECT_EQ(uncapped["baseline"], "decode/reused/overcap16");
+#if TARE_ACCOUNTING_EXPECTED
+    // The cap's price against a context kept whatever it grows to: a context and a window per
+    // wide frame (4 to 16 a pass) against nothing; fresh contexts: at least one per frame.
+    const double capped_allocs = example_results::memory(uncapped, "allocs_per_iter", "baseline");
+    EXPECT_GE(capped_allocs, 4.0);
+    EXPECT_LE(capped_allocs, 16.0);
+    EXPECT_EQ(example_results::memory(uncapped, "allocs_per_iter", "member"), 0.0);
+    EXPECT_GE(example_results::memory(fresh, "allocs_per_iter", "member"), 64.0);
+    EXPECT_GE(example_results::memory(uncapped, "peak_live_bytes", "baseline"), 8.0 * 1024 * 1024);
+#endif
+}
+
 #if TARE_ACCOUNTING_EXPECTED
 TEST(zstd_contexts, fresh_contexts_allocate_per_frame_and_reused_do_not) {
     for (const auto& s : shapes()) {
