@@ -274,10 +274,21 @@ def main():
                     help="a run is 'disturbed' when other processes used more cores than this on average")
     ap.add_argument("--max-wait", type=float, default=None,
                     help="wait at most this many seconds for compilers, then run anyway (the run is marked)")
+    ap.add_argument("--table-from", metavar="RAW.json", help="print the tables of an earlier run's --raw file")
     ap.add_argument("--no-wait", action="store_true", help="do not wait for compilers (smoke tests only)")
     a = ap.parse_args()
     global NO_WAIT, MAX_WAIT
     NO_WAIT, MAX_WAIT = a.no_wait, a.max_wait
+
+    if a.table_from:
+        with open(a.table_from) as f:
+            raw = json.load(f)
+        r_args, records = raw["args"], raw["records"]
+        print(f"A/B study {r_args['label']}: tare compare --rounds={r_args['rounds']} --samples={r_args['samples']} "
+              f"--min-time={r_args['min_time']}; compare.py --benchmark_repetitions={r_args['gb_repetitions']} "
+              f"--benchmark_min_time={r_args['gb_min_time']} (from {a.table_from})")
+        report(records, r_args["pairs"].split(","), r_args["tools"].split(","), r_args["max_foreign"])
+        return
 
     build = os.path.abspath(a.build)
     tare = f"{build}/tare"
@@ -337,11 +348,15 @@ def main():
                         json.dump({"args": vars(a), "calibration": calib, "records": records}, f, indent=1)
 
     print(f"\ntotal {time.monotonic() - t_start:.0f} s")
+    report(records, pairs, tools, a.max_foreign)
+
+
+def report(records, pairs, tools, max_foreign):
     print_table(records, pairs, tools, "all runs")
     disturbed = sum(r["disturbed"] for r in records)
     if disturbed:
         print(f"\n{disturbed} of {len(records)} runs were disturbed: a compiler ran meanwhile, or other "
-              f"processes used more than {a.max_foreign} cores on average")
+              f"processes used more than {max_foreign} cores on average")
         print_table([r for r in records if not r["disturbed"]], pairs, tools, "undisturbed runs only")
 
 

@@ -37,9 +37,9 @@ int run_command(const run_args& args);
 struct compare_args {
     std::string base;  // executables or results files
     std::string head;
-    std::size_t rounds = 10;  // rounds of fresh processes (executables)
+    std::size_t rounds = 20;  // rounds of fresh processes (executables); bench/README.md, "A/B study"
     double min_time = 1.0;    // measured seconds per benchmark and side, all rounds
-    std::size_t samples = 8;  // samples per side per round
+    std::size_t samples = 4;  // samples per side per round
     double timeout = 60;      // seconds a worker may take to answer once
     std::string filter;
     double threshold_pct = 0;

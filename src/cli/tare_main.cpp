@@ -48,14 +48,14 @@ int main(int argc, char** argv) {
         "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
     cmp_cmd->add_option("base", cmp.base, "the base: a benchmark executable or a results file")->required();
     cmp_cmd->add_option("head", cmp.head, "the head: of the same kind as the base")->required();
-    cmp_cmd->add_option("--rounds", cmp.rounds, "rounds of fresh processes of both sides (default 10)")
+    cmp_cmd->add_option("--rounds", cmp.rounds, "rounds of fresh processes of both sides (default 20)")
         ->check(CLI::Range(1, 100000));
     cmp_cmd
         ->add_option("--min-time", cmp.min_time,
                      "measured seconds per benchmark and side, all rounds (default 1)")
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);
-    cmp_cmd->add_option("--samples", cmp.samples, "samples per side in each round (default 8)")
+    cmp_cmd->add_option("--samples", cmp.samples, "samples per side in each round (default 4)")
         ->check(CLI::Range(2, 100000));
     cmp_cmd->add_option("--timeout", cmp.timeout, "seconds a worker may take to answer (default 60)")
         ->type_name("SECONDS")

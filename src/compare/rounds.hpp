@@ -46,12 +46,12 @@ struct rounds_data {
 struct rounds_options {
     std::string base;  // executables
     std::string head;
-    std::size_t rounds = 10;
+    std::size_t rounds = 20;
     /// Measured time per benchmark and side over all rounds, seconds; spread evenly over the
     /// rounds and the samples of each round.
     double min_time = 1.0;
     /// Samples per side in each round, in ABBA blocks (so rounded up to an even number).
-    std::size_t samples_per_round = 8;
+    std::size_t samples_per_round = 4;
     std::optional<std::regex> filter;
     double timeout_seconds = 60;  // the longest wait for any one reply of a worker
     /// Called before each benchmark of each round ("round 3/10: name"); may be empty.

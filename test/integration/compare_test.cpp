@@ -66,8 +66,8 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_GT((*spin)["change_pct"]["ci_low"].get<double>(), 0);
     EXPECT_GT((*spin)["change_pct"]["mean"].get<double>(), 80);
     EXPECT_EQ((*spin)["base"]["round_ns"].size(), 3U);
-    EXPECT_EQ((*spin)["base"]["samples"], 24);  // 8 per round, both sides alike
-    EXPECT_EQ((*spin)["head"]["samples"], 24);
+    EXPECT_EQ((*spin)["base"]["samples"], 12);  // 4 per round (the default), both sides alike
+    EXPECT_EQ((*spin)["head"]["samples"], 12);
     // Same iterations per sample on both sides, so the same total.
     EXPECT_EQ((*spin)["base"]["iterations"], (*spin)["head"]["iterations"]);
 
