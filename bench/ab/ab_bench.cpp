@@ -16,10 +16,18 @@ void run_body(tare::State& state) {
     }
 }
 
-void hash_64k(tare::State& state) { run_body<ab::hash_64k>(state); }
-void sort_2k(tare::State& state) { run_body<ab::sort_2k>(state); }
-void parse_csv(tare::State& state) { run_body<ab::parse_csv>(state); }
-void map_500(tare::State& state) { run_body<ab::map_500>(state); }
+void hash_64k(tare::State& state) {
+    run_body<ab::hash_64k>(state);
+}
+void sort_2k(tare::State& state) {
+    run_body<ab::sort_2k>(state);
+}
+void parse_csv(tare::State& state) {
+    run_body<ab::parse_csv>(state);
+}
+void map_500(tare::State& state) {
+    run_body<ab::map_500>(state);
+}
 
 TARE_BENCHMARK(hash_64k);
 TARE_BENCHMARK(sort_2k);

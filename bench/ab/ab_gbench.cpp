@@ -16,10 +16,18 @@ void run_body(benchmark::State& state) {
     }
 }
 
-void hash_64k(benchmark::State& state) { run_body<ab::hash_64k>(state); }
-void sort_2k(benchmark::State& state) { run_body<ab::sort_2k>(state); }
-void parse_csv(benchmark::State& state) { run_body<ab::parse_csv>(state); }
-void map_500(benchmark::State& state) { run_body<ab::map_500>(state); }
+void hash_64k(benchmark::State& state) {
+    run_body<ab::hash_64k>(state);
+}
+void sort_2k(benchmark::State& state) {
+    run_body<ab::sort_2k>(state);
+}
+void parse_csv(benchmark::State& state) {
+    run_body<ab::parse_csv>(state);
+}
+void map_500(benchmark::State& state) {
+    run_body<ab::map_500>(state);
+}
 
 BENCHMARK(hash_64k);
 BENCHMARK(sort_2k);

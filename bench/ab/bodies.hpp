@@ -28,7 +28,9 @@ namespace ab {
 inline constexpr std::size_t permille = TARE_AB_SLOWDOWN_PERMILLE;
 
 // n elements, plus the injected share.
-constexpr std::size_t scaled(std::size_t n) { return n * (1000 + permille) / 1000; }
+constexpr std::size_t scaled(std::size_t n) {
+    return n * (1000 + permille) / 1000;
+}
 
 // Deterministic inputs: the same bytes in every build and every process.
 inline std::uint64_t splitmix(std::uint64_t& s) {
@@ -44,7 +46,8 @@ struct hash_64k {
     std::size_t n = scaled(64 * 1024);
     hash_64k() : buf(scaled(64 * 1024)) {
         std::uint64_t s = 1;
-        for (auto& b : buf) b = static_cast<unsigned char>(splitmix(s));
+        for (auto& b : buf)
+            b = static_cast<unsigned char>(splitmix(s));
     }
     std::uint64_t run() const {
         std::uint64_t h = 0xcbf29ce484222325ULL;
@@ -63,7 +66,8 @@ struct sort_2k {
     std::vector<std::uint32_t> work;
     sort_2k() : input(scaled(2000)) {
         std::uint64_t s = 2;
-        for (auto& v : input) v = static_cast<std::uint32_t>(splitmix(s));
+        for (auto& v : input)
+            v = static_cast<std::uint32_t>(splitmix(s));
         work.reserve(input.size());
     }
     std::uint64_t run() {
@@ -103,11 +107,13 @@ struct map_500 {
     std::vector<std::uint32_t> keys;
     map_500() : keys(scaled(500)) {
         std::uint64_t s = 4;
-        for (auto& k : keys) k = static_cast<std::uint32_t>(splitmix(s));
+        for (auto& k : keys)
+            k = static_cast<std::uint32_t>(splitmix(s));
     }
     std::uint64_t run() const {
         std::map<std::uint32_t, std::uint32_t> m;
-        for (std::uint32_t k : keys) m.emplace(k, k ^ 0x5bd1e995U);
+        for (std::uint32_t k : keys)
+            m.emplace(k, k ^ 0x5bd1e995U);
         return m.size() + m.begin()->second;
     }
 };
