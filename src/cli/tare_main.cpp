@@ -64,12 +64,14 @@ int main(int argc, char** argv) {
     cmp_cmd->add_option("--threshold", cmp.threshold_pct, "noise band of the verdicts, percent")
         ->type_name("PCT")
         ->check(CLI::Range(0.0, 1e6));
-    cmp_cmd
-        ->add_option("--fail-on-regression", cmp.fail_on_regression,
-                     "exit 1 when a benchmark is slower by more than PCT (default 0)")
-        ->type_name("[PCT]")
-        ->expected(0, 1)
-        ->default_str("0");
+    // A flag with an optional "=PCT": an option with an optional value would swallow the next
+    // positional ("--fail-on-regression base head" would read "base" as PCT).
+    double fail_pct = 0;
+    CLI::Option* fail_opt =
+        cmp_cmd
+            ->add_flag("--fail-on-regression{0}", fail_pct,
+                       "exit 1 when a benchmark is slower by more than PCT (=PCT; default 0)")
+            ->type_name("[=PCT]");
     cmp_cmd->add_option("--json", cmp.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
     cmp_cmd->add_flag("--md", cmp.markdown, "print the table as Markdown");
 
@@ -94,6 +96,9 @@ int main(int argc, char** argv) {
         return run_command(run);
     }
     if (cmp_cmd->parsed()) {
+        if (fail_opt->count() > 0) {
+            cmp.fail_on_regression = fail_pct;
+        }
         return compare_command(cmp);
     }
     if (exec_cmd->parsed()) {

@@ -85,6 +85,10 @@ TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {
     auto strict = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
                                "--filter=^spin$", "--fail-on-regression"});
     EXPECT_EQ(strict.exit_code, 1) << strict.err << strict.out;
+    // The flag without a value before the positionals does not swallow one of them.
+    auto first = run_process({tare_cmd, "compare", "--fail-on-regression", base, head, "--rounds=4",
+                              "--min-time=0.1", "--filter=^spin$"});
+    EXPECT_EQ(first.exit_code, 1) << first.err << first.out;
     auto lenient = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
                                 "--filter=^spin$", "--fail-on-regression=100000"});
     EXPECT_EQ(lenient.exit_code, 0) << lenient.err << lenient.out;
