@@ -129,21 +129,7 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
             std::erase_if(names[k], [&](const std::string& n) { return !std::regex_search(n, *o.filter); });
         }
     }
-    auto in = [](const std::vector<std::string>& v, const std::string& n) {
-        return std::find(v.begin(), v.end(), n) != v.end();
-    };
-    for (const auto& n : names[0]) {
-        if (in(names[1], n)) {
-            data.rows.push_back({n, {}, {}});
-        } else {
-            data.only_in_base.push_back(n);
-        }
-    }
-    for (const auto& n : names[1]) {
-        if (!in(names[0], n)) {
-            data.only_in_head.push_back(n);
-        }
-    }
+    pair_names(names[0], names[1], data);
     const std::size_t rounds = std::max<std::size_t>(o.rounds, 1);
     const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
     // GB's min_time is per repetition: the budget spread over rounds and repetitions.

@@ -104,6 +104,25 @@ void measure_pair(side_state* order[2], const std::string& name, double sample_n
 
 }  // namespace
 
+void pair_names(const std::vector<std::string>& base, const std::vector<std::string>& head,
+                rounds_data& data) {
+    auto in = [](const std::vector<std::string>& v, const std::string& n) {
+        return std::find(v.begin(), v.end(), n) != v.end();
+    };
+    for (const auto& n : base) {
+        if (in(head, n)) {
+            data.rows.push_back({n, {}, {}});
+        } else {
+            data.only_in_base.push_back(n);
+        }
+    }
+    for (const auto& n : head) {
+        if (!in(base, n)) {
+            data.only_in_head.push_back(n);
+        }
+    }
+}
+
 std::vector<int> block_order(std::size_t block) {
     return block % 2 == 0 ? std::vector<int>{0, 1, 1, 0} : std::vector<int>{1, 0, 0, 1};
 }
@@ -143,21 +162,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                                   [&](const std::string& n) { return !std::regex_search(n, *o.filter); });
                 }
             }
-            auto in = [](const std::vector<std::string>& v, const std::string& n) {
-                return std::find(v.begin(), v.end(), n) != v.end();
-            };
-            for (const auto& n : names[base_side]) {
-                if (in(names[head_side], n)) {
-                    data.rows.push_back({n, {}, {}});
-                } else {
-                    data.only_in_base.push_back(n);
-                }
-            }
-            for (const auto& n : names[head_side]) {
-                if (!in(names[base_side], n)) {
-                    data.only_in_head.push_back(n);
-                }
-            }
+            pair_names(names[base_side], names[head_side], data);
             data.base_accounting = sides[base_side].worker->accounting();
             data.head_accounting = sides[head_side].worker->accounting();
             failed.assign(data.rows.size(), false);

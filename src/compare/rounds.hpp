@@ -71,6 +71,11 @@ struct rounds_failure {
 /// next one, and the benchmark is not retried in later rounds); the others still run.
 std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& options);
 
+/// Sorts two sides' benchmark names into data.rows (on both sides, in base's order) and
+/// data.only_in_base / only_in_head (shared by every way of running the sides).
+void pair_names(const std::vector<std::string>& base, const std::vector<std::string>& head,
+                rounds_data& data);
+
 /// The order of sides in block `block` of a round whose first side is `first`: 0 = first
 /// side, 1 = second. ABBA for even blocks, BAAB for odd ones, so a linear drift inside a pair
 /// of blocks hits both sides equally (exposed for tests).

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "report/columns.hpp"
+#include "report/markdown_text.hpp"
 #include "report/reporter.hpp"
 #include "report/units.hpp"
 
@@ -20,47 +21,8 @@ namespace {
 
 using detail::align;
 using detail::column;
-
-bool is_word_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-// Backslash-escapes GFM's inline syntax characters, and only where they would take effect, so
-// the raw text stays legible: "_" between word characters is never emphasis ("retained_growth"),
-// and "<" only opens HTML before a letter, "/", "!" or "?" (so "<0.001" stays as written).
-// Block syntax ("#", ">", "-" at a line's start) cannot occur: escaped text never starts a line.
-std::string escape_text(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-        const bool inert_underscore = c == '_' && i > 0 && is_word_char(text[i - 1]) && is_word_char(next);
-        const bool inert_angle = c == '<' && !(std::isalpha(static_cast<unsigned char>(next)) ||
-                                               std::string_view("/!?").find(next) != std::string_view::npos);
-        const bool special = std::string_view("\\`*_<[]|~").find(c) != std::string_view::npos;
-        if (special && !inert_underscore && !inert_angle)
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-
-// A code span for `text`, padded with spaces when it starts or ends with a backtick, and with a
-// fence longer than any backtick run inside (CommonMark, "Code spans").
-std::string code(std::string_view text) {
-    std::size_t longest = 0;
-    std::size_t run = 0;
-    for (const char c : text) {
-        run = c == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const std::string fence(longest + 1, '`');
-    const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
-    std::string body;
-    for (const char c : text)
-        body += c == '|' ? std::string("\\|") : std::string(1, c);
-    return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
-}
+using markdown_text::code;
+using markdown_text::escape_text;
 
 std::string join_parts(const column& c, const std::vector<std::string>& parts) {
     std::string text;

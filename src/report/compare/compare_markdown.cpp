@@ -2,9 +2,7 @@
 // the console's columns and words (compare_columns.hpp), with the source padded to aligned
 // columns too, because reviewers read PR text raw as often as rendered.
 //
-// Escaping follows src/report/markdown.cpp (whose helpers are private to that file): names and
-// labels go in code spans, where "|" must still be escaped inside a table (GFM spec, "Tables"
-// extension); prose escapes the characters GFM gives meaning to, only where they would act.
+// Escaping: src/report/markdown_text.hpp, shared with the run table's Markdown.
 
 #include <algorithm>
 #include <cctype>
@@ -13,50 +11,14 @@
 #include <vector>
 
 #include "report/compare/compare_columns.hpp"
+#include "report/markdown_text.hpp"
 #include "report/units.hpp"
 
 namespace tare::report::detail {
 namespace {
 
-bool is_word_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0;
-}
-
-// "_" between word characters is never emphasis ("retained_growth") and "<" opens HTML only
-// before a letter, "/", "!" or "?", so those stay as written and the raw text stays legible.
-std::string escape_text(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-        const bool inert_underscore = c == '_' && i > 0 && is_word_char(text[i - 1]) && is_word_char(next);
-        const bool inert_angle = c == '<' && !(std::isalpha(static_cast<unsigned char>(next)) ||
-                                               std::string_view("/!?").find(next) != std::string_view::npos);
-        const bool special = std::string_view("\\`*_<[]|~").find(c) != std::string_view::npos;
-        if (special && !inert_underscore && !inert_angle) {
-            out += '\\';
-        }
-        out += c;
-    }
-    return out;
-}
-
-// A code span with a fence longer than any backtick run inside (CommonMark, "Code spans").
-std::string code(std::string_view text) {
-    std::size_t longest = 0;
-    std::size_t run = 0;
-    for (const char c : text) {
-        run = c == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const std::string fence(longest + 1, '`');
-    const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
-    std::string body;
-    for (const char c : text) {
-        body += c == '|' ? std::string("\\|") : std::string(1, c);
-    }
-    return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
-}
+using markdown_text::code;
+using markdown_text::escape_text;
 
 std::string strong(std::string_view text) {
     return "**" + escape_text(text) + "**";
