@@ -179,8 +179,13 @@ written_volume& volume_for(const layout& l, bool on_disk) {
     return it->second;
 }
 
-void read_bench(tare::State& state, bool fresh, layout l) {
-    auto& written = volume_for(l, /*on_disk=*/false);
+// Reading every stream back into a fresh or a resident sink, from the memory image or, with
+// on_disk, from a temp file written once per layout in setup (open and unlinked until the
+// process ends: volume_for) with pread. That file was just written, so its pages are in the
+// kernel's page cache: the disk rows measure the read path and the sink, not the device
+// (dropping the cache needs root).
+void read_bench(tare::State& state, bool fresh, layout l, bool on_disk = false) {
+    auto& written = volume_for(l, on_disk);
     if (!written.error.empty()) {
         state.skip_with_error(written.error);
         return;
@@ -229,32 +234,6 @@ void disk_write_bench(tare::State& state, layout l) {
     }
 }
 
-// Reading from disk: the volume is written to a temp file once per layout, in setup (the file
-// stays open, unlinked, until the process ends: volume_for); each iteration reads every stream
-// back with pread into a fresh or a resident sink. The file was just written, so its pages are in
-// the kernel's page cache: these rows measure the read path and the sink, not the device
-// (dropping the cache needs root).
-void disk_read_bench(tare::State& state, bool fresh, layout l) {
-    auto& written = volume_for(l, /*on_disk=*/true);
-    if (!written.error.empty()) {
-        state.skip_with_error(written.error);
-        return;
-    }
-    auto& v = *written.volume;
-    auto resident = fresh ? nullptr : allocate_resident(l.stream_bytes);
-    state.set_bytes_per_iteration(static_cast<double>(l.total()));
-    for (auto _ : state) {
-        if (fresh) {
-            auto sink = allocate(l.stream_bytes);  // the bug: a fresh sink every iteration
-            read_streams(v, l, sink.get());
-            tare::do_not_optimize(sink.get());
-        } else {
-            read_streams(v, l, resident.get());
-            tare::do_not_optimize(resident.get());
-        }
-    }
-}
-
 [[maybe_unused]] const bool registered = [] {
     // 256 MiB is the report's size and stays so in the suite; 64 MiB, still above glibc's
     // largest mmap threshold (32 MiB) so that a fresh buffer really is fresh pages every time,
@@ -280,11 +259,12 @@ void disk_read_bench(tare::State& state, bool fresh, layout l) {
         tare::register_benchmark("disk_write" + many,
                                  [split](tare::State& s) { disk_write_bench(s, split); });
         tare::register_benchmark("disk_read/fresh" + one,
-                                 [single](tare::State& s) { disk_read_bench(s, true, single); });
-        tare::register_benchmark("disk_read/resident" + one,
-                                 [single](tare::State& s) { disk_read_bench(s, false, single); });
+                                 [single](tare::State& s) { read_bench(s, true, single, /*on_disk=*/true); });
+        tare::register_benchmark("disk_read/resident" + one, [single](tare::State& s) {
+            read_bench(s, false, single, /*on_disk=*/true);
+        });
         tare::register_benchmark("disk_read/resident" + many,
-                                 [split](tare::State& s) { disk_read_bench(s, false, split); });
+                                 [split](tare::State& s) { read_bench(s, false, split, /*on_disk=*/true); });
         // Comparison groups (docs/variants.md), one per operation: the resident 1 x N MiB buffer
         // (the fix) is the baseline, so one group answers both of the report's questions against
         // it: fresh against resident (the page faults), and N streams of 1 MiB against one of

@@ -60,15 +60,7 @@ json side_object(const exec_side& side) {
 }
 
 json change_object(const std::optional<stats::paired_change>& c) {
-    if (!c) {
-        return nullptr;
-    }
-    json o = json::object();
-    o["mean"] = finite_or_null(c->change_pct);
-    o["ci_low"] = c->interval_pct ? finite_or_null(c->interval_pct->low) : json(nullptr);
-    o["ci_high"] = c->interval_pct ? finite_or_null(c->interval_pct->high) : json(nullptr);
-    o["p_value"] = finite_or_null(c->p_value);
-    return o;
+    return detail::change_json(c, /*with_level=*/false);
 }
 
 json comparison_object(const exec_comparison& c) {

@@ -30,17 +30,7 @@ json optional_number(const std::optional<T>& value) {
 }
 
 json change_object(const std::optional<stats::paired_change>& c) {
-    if (!c) {
-        return nullptr;
-    }
-    json o = json::object();
-    o["mean"] = finite_or_null(c->change_pct);
-    o["ci_low"] = c->interval_pct ? finite_or_null(c->interval_pct->low) : json(nullptr);
-    o["ci_high"] = c->interval_pct ? finite_or_null(c->interval_pct->high) : json(nullptr);
-    o["confidence"] = finite_or_null(c->confidence);
-    o["pairs"] = c->pairs;
-    o["p_value"] = finite_or_null(c->p_value);
-    return o;
+    return detail::change_json(c, /*with_level=*/true);
 }
 
 json side_object(const compare::side_figures& s) {
