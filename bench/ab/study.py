@@ -238,7 +238,7 @@ def calibrate(tare, build, rounds, min_time, pairs, log):
             continue
         waited = wait_quiet(log)
         with Monitor() as m:
-            rows, wall = run_tare(tare, f"{build}/bench/ab/ab_a1", f"{build}/bench/ab/ab_{pair}", rounds, 8,
+            rows, wall = run_tare(tare, f"{build}/bench/ab/ab_a1", f"{build}/bench/ab/ab_{pair}", rounds, 40,
                                   min_time)
         out[pair] = rows
         nominal = PERMILLE[pair] / 10.0
@@ -256,8 +256,8 @@ def main():
     ap.add_argument("--runs-aa", type=int, default=10)
     ap.add_argument("--runs", type=int, default=10, help="runs per slowdown")
     ap.add_argument("--runs-slow50", type=int, default=None, help="runs for the 5 %% pair (default --runs)")
-    ap.add_argument("--rounds", type=int, default=10)
-    ap.add_argument("--samples", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--samples", type=int, default=40)
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--gb-repetitions", type=int, default=10)
     ap.add_argument("--gb-min-time", type=float, default=0.1)

@@ -39,8 +39,13 @@ struct compare_args {
     std::string head;
     std::size_t rounds = 20;  // rounds of fresh processes (executables); bench/README.md, "A/B study"
     double min_time = 1.0;    // measured seconds per benchmark and side, all rounds
-    std::size_t samples = 4;  // samples per side per round
-    double timeout = 60;      // seconds a worker may take to answer once
+    /// Samples per side per round; default: 40 for tare executables (short samples in adjacent
+    /// pairs), 4 for Google Benchmark ones (repetitions of one process).
+    std::optional<std::size_t> samples;
+    /// Where the workers run: "auto" (one CPU, the last this process may use), "none" (not
+    /// pinned) or a list such as "3" or "0-3,6" (every worker of both sides on that set).
+    std::string cpu = "auto";
+    double timeout = 60;  // seconds a worker may take to answer once
     std::string filter;
     double threshold_pct = 0;
     std::optional<double> fail_on_regression;  // PCT

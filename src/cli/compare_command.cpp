@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +71,71 @@ bool is_process_failure(const std::optional<error_info>& e) {
     return e && (e->kind == "signal" || e->kind == "timeout" || e->kind == "crash");
 }
 
+// "3", "0-3,6": ascending, without repeats; empty for anything else.
+std::vector<int> parse_cpu_list(const std::string& text) {
+    std::vector<int> cpus;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, comma - at);
+        const std::size_t dash = item.find('-');
+        int first = -1;
+        int last = -1;
+        auto number = [](const std::string& s, int& out) {
+            auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+            return ec == std::errc() && p == s.data() + s.size() && !s.empty() && out >= 0;
+        };
+        if (dash == std::string::npos
+                ? !number(item, first)
+                : !number(item.substr(0, dash), first) || !number(item.substr(dash + 1), last)) {
+            return {};
+        }
+        if (last < 0) {
+            last = first;
+        }
+        if (last < first || last - first > 4096) {
+            return {};
+        }
+        for (int c = first; c <= last; ++c) {
+            cpus.push_back(c);
+        }
+        at = comma + 1;
+    }
+    std::sort(cpus.begin(), cpus.end());
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+    return cpus;
+}
+
+// --cpu: the CPUs every worker runs on, or a message.
+std::variant<std::vector<int>, run_failure> resolve_cpus(const std::string& text) {
+    const std::vector<int> allowed = os::allowed_cpus();
+    if (text == "none") {
+        return std::vector<int>{};
+    }
+    if (text == "auto") {
+        // One CPU for both sides: the two workers run in lock-step, so one CPU is all they use,
+        // and on it a change of the machine's speed reaches both. The last allowed CPU, since
+        // the first usually takes more of the interrupts. Measured: docs/compare.md, "Pinning".
+        return allowed.empty() ? std::vector<int>{} : std::vector<int>{allowed.back()};
+    }
+    std::vector<int> cpus = parse_cpu_list(text);
+    if (cpus.empty()) {
+        return run_failure{exit_usage,
+                           "--cpu=" + text + ": expected auto, none or a list of CPUs like 3 or 0-3,6"};
+    }
+    for (int c : cpus) {
+        if (!allowed.empty() && !std::binary_search(allowed.begin(), allowed.end(), c)) {
+            std::string have;
+            for (int a : allowed) {
+                have += (have.empty() ? "" : ",") + std::to_string(a);
+            }
+            return run_failure{exit_usage, "--cpu=" + text + ": CPU " + std::to_string(c) +
+                                               " is not one this process may use (" + have + ")"};
+        }
+    }
+    return cpus;
+}
+
 }  // namespace
 
 int compare_command(const compare_args& args) {
@@ -125,12 +191,19 @@ int compare_command(const compare_args& args) {
                         "each (" +
                             args.base + ", " + args.head + ")");
         }
+        auto cpus = resolve_cpus(args.cpu);
+        if (auto* f = std::get_if<run_failure>(&cpus)) {
+            return fail(f->status, f->message);
+        }
         compare::rounds_options ro;
         ro.base = fs::absolute(args.base).string();
         ro.head = fs::absolute(args.head).string();
         ro.rounds = args.rounds;
         ro.min_time = args.min_time;
-        ro.samples_per_round = args.samples;
+        // bench/README.md, "A/B study": short samples in adjacent pairs for workers; Google
+        // Benchmark repetitions are whole runs of the body in one process, so few.
+        ro.samples_per_round = args.samples.value_or(gbench ? 4 : 40);
+        ro.cpus = std::get<std::vector<int>>(cpus);
         ro.filter = filter;
         ro.timeout_seconds = args.timeout;
         if (isatty(fileno(stderr)) != 0) {
@@ -147,6 +220,7 @@ int compare_command(const compare_args& args) {
             return fail(f->status, f->message);
         }
         results = compare::aggregate_rounds(std::get<compare::rounds_data>(measured), vo);
+        results.cpus = ro.cpus;
     }
     results.base_label = args.base;
     results.head_label = args.head;

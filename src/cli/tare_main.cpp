@@ -55,8 +55,15 @@ int main(int argc, char** argv) {
                      "measured seconds per benchmark and side, all rounds (default 1)")
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);
-    cmp_cmd->add_option("--samples", cmp.samples, "samples per side in each round (default 4)")
+    cmp_cmd
+        ->add_option("--samples", cmp.samples,
+                     "samples per side in each round (default 40; Google Benchmark: repetitions, default 4)")
         ->check(CLI::Range(2, 100000));
+    cmp_cmd
+        ->add_option("--cpu", cmp.cpu,
+                     "CPUs every worker of both sides runs on: auto (one CPU, default), none, or a list "
+                     "like 3 or 0-3,6")
+        ->type_name("auto|none|LIST");
     cmp_cmd->add_option("--timeout", cmp.timeout, "seconds a worker may take to answer (default 60)")
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace tare::compare {
 
@@ -25,6 +26,48 @@ std::optional<double> round_value(const side_round& r) {
         return std::nullopt;
     }
     return median_of(std::move(per_iter));
+}
+
+std::optional<double> per_iteration(const tare::sample& s) {
+    if (s.iterations == 0 || !(s.elapsed_ns > 0) || !std::isfinite(s.elapsed_ns)) {
+        return std::nullopt;
+    }
+    return s.elapsed_ns / static_cast<double>(s.iterations);
+}
+
+// One round's log-ratio log(head / base).
+// Workers (`adjacent`): the median over the round's sample pairs of log(head_i / base_i). The
+// i-th samples of the two sides are adjacent in time (blocks A B B A: pairs (A0, B0), (B1, A1)),
+// so a change of the machine's speed that outlasts a pair hits both of its samples, and the
+// median keeps the pair that straddles such a change from moving the round. Rejected: the ratio
+// of the two sides' medians (what the round reported first) and the median of whole-block ratios:
+// in A/A runs of bench/ab pinned to one CPU, the spread of the round's log-ratio was 4.0 % and
+// 3.0 % for sort_2k against 3.1 % for the pair median, 4.4 % and 2.3 % against 2.1 % for
+// parse_csv (bench/README.md, "Where the noise is").
+// Separate processes, one after the other (Google Benchmark): no sample has a partner in time,
+// so the log of the ratio of the sides' medians.
+std::optional<double> round_log_ratio(const side_round& base, const side_round& head, bool adjacent) {
+    if (!adjacent) {
+        auto b = round_value(base);
+        auto h = round_value(head);
+        if (!b || !h || !(*b > 0) || !(*h > 0)) {
+            return std::nullopt;
+        }
+        return std::log(*h / *b);
+    }
+    std::vector<double> logs;
+    const std::size_t n = std::min(base.samples.size(), head.samples.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        auto b = per_iteration(base.samples[i]);
+        auto h = per_iteration(head.samples[i]);
+        if (b && h) {
+            logs.push_back(std::log(*h / *b));
+        }
+    }
+    if (logs.empty()) {
+        return std::nullopt;
+    }
+    return median_of(std::move(logs));
 }
 
 void add_warnings(std::vector<warning>& into, const std::vector<warning>& from) {
@@ -122,13 +165,15 @@ side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::
 }
 
 // Bonferroni over the rows that have a change: m counts only comparisons actually made.
-void judge_family(compare_results& out, const std::vector<std::vector<double>>& base_values,
-                  const std::vector<std::vector<double>>& head_values, bool paired,
+// `change_of(i, level)` computes row i's change at that level; `has_values[i]` says whether row
+// i has the replicates to compute one.
+void judge_family(compare_results& out, const std::vector<bool>& has_values,
+                  const std::function<std::optional<stats::paired_change>(std::size_t, double)>& change_of,
                   const verdict_options& o) {
     std::vector<std::size_t> eligible;
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
         const compare_row& row = out.rows[i];
-        if (!row.base.error && !row.head.error && !base_values[i].empty() && !head_values[i].empty()) {
+        if (!row.base.error && !row.head.error && has_values[i]) {
             eligible.push_back(i);
         }
     }
@@ -137,8 +182,7 @@ void judge_family(compare_results& out, const std::vector<std::vector<double>>& 
     const double level = 1 - alpha / static_cast<double>(std::max<std::size_t>(eligible.size(), 1));
     for (std::size_t i : eligible) {
         compare_row& row = out.rows[i];
-        row.change = paired ? stats::paired_log_change(base_values[i], head_values[i], level)
-                            : stats::welch_log_change(base_values[i], head_values[i], level);
+        row.change = change_of(i, level);
         row.verdict = row.change ? stats::judge(*row.change, o.threshold_pct) : stats::verdict::no_change;
     }
 }
@@ -153,14 +197,19 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
     out.threshold_pct = options.threshold_pct;
     out.only_in_base = data.only_in_base;
     out.only_in_head = data.only_in_head;
-    std::vector<std::vector<double>> base_values;
-    std::vector<std::vector<double>> head_values;
+    const bool adjacent = !data.memory_from_results;
+    std::vector<std::vector<double>> log_ratios;
     for (const benchmark_rounds& b : data.rows) {
         // A round counts for time when both sides measured in it.
         const std::size_t n = std::min(b.base.size(), b.head.size());
         std::vector<bool> paired(n, false);
+        std::vector<double> logs;
         for (std::size_t r = 0; r < n; ++r) {
-            paired[r] = round_value(b.base[r]).has_value() && round_value(b.head[r]).has_value();
+            auto x = round_log_ratio(b.base[r], b.head[r], adjacent);
+            paired[r] = x.has_value() && round_value(b.base[r]) && round_value(b.head[r]);
+            if (paired[r]) {
+                logs.push_back(*x);
+            }
         }
         compare_row row;
         row.name = b.name;
@@ -173,11 +222,16 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
                 side->error = error_info{"not_run", "not measured: the other side failed first"};
             }
         }
-        base_values.push_back(row.base.round_ns);
-        head_values.push_back(row.head.round_ns);
+        log_ratios.push_back(std::move(logs));
         out.rows.push_back(std::move(row));
     }
-    judge_family(out, base_values, head_values, true, options);
+    std::vector<bool> has_values;
+    for (const auto& l : log_ratios) {
+        has_values.push_back(!l.empty());
+    }
+    judge_family(
+        out, has_values,
+        [&](std::size_t i, double level) { return stats::log_ratio_change(log_ratios[i], level); }, options);
     return out;
 }
 
@@ -252,7 +306,16 @@ compare_results compare_files(const run_results& base, const run_results& head,
             out.only_in_head.push_back(h.name);
         }
     }
-    judge_family(out, base_values, head_values, false, options);
+    std::vector<bool> has_values;
+    for (std::size_t i = 0; i < base_values.size(); ++i) {
+        has_values.push_back(!base_values[i].empty() && !head_values[i].empty());
+    }
+    judge_family(
+        out, has_values,
+        [&](std::size_t i, double level) {
+            return stats::welch_log_change(base_values[i], head_values[i], level);
+        },
+        options);
     return out;
 }
 

@@ -74,6 +74,7 @@ struct compare_results {
     std::string date;  // ISO-8601, UTC
 
     std::size_t rounds = 0;    // rounds mode: rounds run; unpaired: 0
+    std::vector<int> cpus;     // the CPUs every process of both sides ran on; empty: not pinned
     double threshold_pct = 0;  // practical-significance band (--threshold); 0 = none
     /// Family-wise control: `comparisons` verdicts (rows with a change) share `alpha`; each
     /// interval is at level 1 - alpha / comparisons (Bonferroni; docs/statistics.md).

@@ -62,6 +62,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
     opts.discard_stdout = true;
     opts.discard_stderr = true;
     opts.timeout_seconds = o.timeout_seconds;
+    opts.cpus = o.cpus;
     const os::child_result child = os::run_child(
         {exe, "--benchmark_filter=" + exact_regex(name), "--benchmark_repetitions=" + std::to_string(reps),
          "--benchmark_min_time=" + seconds_text(min_time), "--benchmark_out=" + json.string(),

@@ -34,11 +34,11 @@ void record_result(side_state& s, benchmark_result r) {
 }
 
 // Starts a side's worker if it is not running (the first time, or after a crash).
-std::optional<rounds_failure> ensure_started(side_state& s, const std::string& exe, double timeout) {
+std::optional<rounds_failure> ensure_started(side_state& s, const std::string& exe, const rounds_options& o) {
     if (s.worker && s.worker->running()) {
         return std::nullopt;
     }
-    s.worker = std::make_unique<worker_process>(exe, timeout);
+    s.worker = std::make_unique<worker_process>(exe, o.timeout_seconds, o.cpus);
     if (auto f = s.worker->start()) {
         return rounds_failure{3, f->message};
     }
@@ -46,9 +46,11 @@ std::optional<rounds_failure> ensure_started(side_state& s, const std::string& e
 }
 
 // One benchmark in one round: both sides calibrate, then balanced blocks of samples of one
-// common size, then both stop. Errors land in the side's side_round.
+// common size, then both stop. Errors land in the side's side_round. The blocks end early once
+// a side has measured `round_ns` (a body slower than the planned sample: each sample then takes
+// at least one iteration, and the round keeps to its time); at least one block is measured.
 void measure_pair(side_state* order[2], const std::string& name, double sample_ns, double warmup_ns,
-                  std::size_t blocks) {
+                  std::size_t blocks, double round_ns) {
     std::uint64_t sizes[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
         side_state& s = *order[k];
@@ -70,7 +72,11 @@ void measure_pair(side_state* order[2], const std::string& name, double sample_n
         // calibrations, so neither side's reading decides alone.
         const double n = std::sqrt(static_cast<double>(sizes[0]) * static_cast<double>(sizes[1]));
         const auto iterations = static_cast<std::uint64_t>(std::max(1.0, std::round(n)));
+        double spent[2] = {0, 0};
         for (std::size_t b = 0; b < blocks && order[0]->looping && order[1]->looping; ++b) {
+            if (b > 0 && std::max(spent[0], spent[1]) >= round_ns) {
+                break;
+            }
             for (int k : block_order(b)) {
                 side_state& s = *order[k];
                 if (!s.looping) {
@@ -78,6 +84,7 @@ void measure_pair(side_state* order[2], const std::string& name, double sample_n
                 }
                 auto x = s.worker->sample(iterations);
                 if (auto* rep = std::get_if<protocol::sample_report>(&x)) {
+                    spent[k] += rep->sample.elapsed_ns;
                     s.out->samples.push_back(rep->sample);
                     s.out->peak_live_bytes = std::max(s.out->peak_live_bytes, rep->peak_live_bytes);
                 } else if (auto* r = std::get_if<benchmark_result>(&x)) {
@@ -145,7 +152,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
         // benchmark which side calibrates first and leads the blocks.
         const int first = r % 2 == 0 ? base_side : head_side;
         for (int k : {first, 1 - first}) {
-            if (auto f = ensure_started(sides[k], *exe[k], o.timeout_seconds)) {
+            if (auto f = ensure_started(sides[k], *exe[k], o)) {
                 return *f;
             }
         }
@@ -179,7 +186,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                 o.progress("round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + ": " + row.name);
             }
             for (int k : {first, 1 - first}) {
-                if (auto f = ensure_started(sides[k], *exe[k], o.timeout_seconds)) {
+                if (auto f = ensure_started(sides[k], *exe[k], o)) {
                     return *f;
                 }
             }
@@ -188,7 +195,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             sides[base_side].out = &row.base.back();
             sides[head_side].out = &row.head.back();
             side_state* order[2] = {&sides[first], &sides[1 - first]};
-            measure_pair(order, row.name, sample_ns, warmup_ns, blocks);
+            measure_pair(order, row.name, sample_ns, warmup_ns, blocks, round_ns);
             failed[i] = row.base.back().error.has_value() || row.head.back().error.has_value();
         }
         for (auto& s : sides) {

@@ -54,6 +54,9 @@ struct rounds_options {
     std::size_t samples_per_round = 4;
     std::optional<std::regex> filter;
     double timeout_seconds = 60;  // the longest wait for any one reply of a worker
+    /// Every process of both sides runs on these CPUs alone; empty: wherever the system puts
+    /// it. One CPU for both sides is the default of `tare compare` (docs/compare.md, "Pinning").
+    std::vector<int> cpus;
     /// Called before each benchmark of each round ("round 3/10: name"); may be empty.
     std::function<void(const std::string&)> progress;
 };

@@ -29,8 +29,9 @@ struct calibrated {
 
 class worker_process {
 public:
-    /// `timeout_seconds` bounds every wait for a reply (a benchmark's setup included).
-    worker_process(std::string executable, double timeout_seconds);
+    /// `timeout_seconds` bounds every wait for a reply (a benchmark's setup included); with
+    /// `cpus`, the worker runs on those CPUs alone.
+    worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus = {});
     worker_process(const worker_process&) = delete;
     worker_process& operator=(const worker_process&) = delete;
     worker_process(worker_process&&) = delete;
@@ -63,6 +64,7 @@ private:
 
     std::string executable_;
     double timeout_seconds_;
+    std::vector<int> cpus_;
     std::string stderr_path_;
     os::channel_child child_;
     std::optional<os::line_reader> reader_;

@@ -27,8 +27,10 @@ struct channel_child {
 /// Starts argv[0] (a path) with a pipe pair on child_read_fd / child_write_fd. Its standard
 /// output goes to /dev/null (a benchmark's prints must not corrupt anything) and its standard
 /// error to `stderr_path` when given, else to /dev/null. The parent's ends are close-on-exec.
+/// With `cpus`, the child runs on those CPUs alone (affinity set before exec).
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
-                                 const std::optional<std::string>& stderr_path = std::nullopt);
+                                 const std::optional<std::string>& stderr_path = std::nullopt,
+                                 const std::vector<int>& cpus = {});
 
 enum class read_status { ok, eof, timeout, error };
 

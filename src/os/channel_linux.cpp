@@ -1,6 +1,7 @@
 // Linux implementation of src/os/channel.hpp.
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -31,7 +32,8 @@ void close_fd(int& fd) noexcept {
 }  // namespace
 
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
-                                 const std::optional<std::string>& stderr_path) {
+                                 const std::optional<std::string>& stderr_path,
+                                 const std::vector<int>& cpus) {
     channel_child c;
     if (argv.empty()) {
         c.error = "no command";
@@ -59,6 +61,9 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         return c;
     }
     if (pid == 0) {
+        if (!cpus.empty()) {
+            pin_to_cpus(cpus);
+        }
         // dup2 clears close-on-exec on the new descriptors; the originals close on exec.
         // Move the channel above the target numbers first so no dup2 clobbers another's source.
         int r = fcntl(down[0], F_DUPFD_CLOEXEC, 10);

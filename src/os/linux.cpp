@@ -1,4 +1,5 @@
 // Linux implementation of src/os/os.hpp.
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -54,6 +55,21 @@ std::string cpu_model() {
 unsigned cpu_count() noexcept {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? static_cast<unsigned>(n) : std::thread::hardware_concurrency();
+}
+
+std::vector<int> allowed_cpus() {
+    std::vector<int> cpus;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return cpus;
+    }
+    for (std::size_t c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &set)) {
+            cpus.push_back(static_cast<int>(c));
+        }
+    }
+    return cpus;
 }
 
 std::size_t page_size() noexcept {

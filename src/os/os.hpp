@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tare::os {
 
@@ -21,6 +22,8 @@ std::string host_name();
 /// The CPU's model name ("" when unknown).
 std::string cpu_model();
 unsigned cpu_count() noexcept;
+/// The CPUs this process may run on (its affinity mask), ascending; empty when unknown.
+std::vector<int> allowed_cpus();
 /// The size of a memory page in bytes.
 std::size_t page_size() noexcept;
 /// The absolute path of the running executable ("" when unknown).

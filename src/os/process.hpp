@@ -2,6 +2,7 @@
 // Running a child process and collecting how it ended and what it used.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct child_options {
     std::optional<std::string> stdout_path;  // write its standard output to this file instead
     bool discard_stderr = false;             // else inherited
     std::optional<double> timeout_seconds;
+    /// Run the child on these CPUs alone (its affinity mask, set before exec); empty: inherited.
+    std::vector<int> cpus;
 };
 
 struct child_result {
@@ -28,6 +31,10 @@ struct child_result {
 
 /// Runs argv[0] (a path) with argv and waits for it.
 child_result run_child(const std::vector<std::string>& argv, const child_options& options = {});
+
+/// Restricts the calling process to `cpus` (its affinity mask); false when refused or empty.
+/// Allocates nothing: safe between fork and exec.
+bool pin_to_cpus(std::span<const int> cpus) noexcept;
 
 /// A human description of how the child ended: "exited with 3", "killed by SIGSEGV", ...
 std::string describe_end(const child_result& r);

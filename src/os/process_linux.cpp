@@ -1,5 +1,6 @@
 // Linux implementation of src/os/process.hpp.
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -13,6 +14,19 @@
 #include "os/process.hpp"
 
 namespace tare::os {
+
+bool pin_to_cpus(std::span<const int> cpus) noexcept {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    bool any = false;
+    for (int c : cpus) {
+        if (c >= 0 && c < CPU_SETSIZE) {
+            CPU_SET(static_cast<std::size_t>(c), &set);
+            any = true;
+        }
+    }
+    return any && sched_setaffinity(0, sizeof set, &set) == 0;
+}
 
 child_result run_child(const std::vector<std::string>& argv, const child_options& options) {
     child_result r;
@@ -46,6 +60,9 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     }
     if (pid == 0) {
         close(status_pipe[0]);
+        if (!options.cpus.empty()) {
+            pin_to_cpus(options.cpus);
+        }
         if (options.discard_stdout || options.discard_stderr) {
             int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
             if (devnull >= 0) {

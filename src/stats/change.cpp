@@ -166,9 +166,6 @@ std::optional<interval> student_mean_interval(std::span<const double> xs, double
 
 std::optional<paired_change> paired_log_change(std::span<const double> base, std::span<const double> head,
                                                double confidence) {
-    if (!(confidence > 0 && confidence < 1)) {
-        confidence = 0.95;
-    }
     const std::size_t n = std::min(base.size(), head.size());
     std::vector<double> logs;
     logs.reserve(n);
@@ -178,7 +175,15 @@ std::optional<paired_change> paired_log_change(std::span<const double> base, std
         }
         logs.push_back(std::log(head[i] / base[i]));
     }
-    if (n == 0) {
+    return log_ratio_change(logs, confidence);
+}
+
+std::optional<paired_change> log_ratio_change(std::span<const double> logs, double confidence) {
+    if (!(confidence > 0 && confidence < 1)) {
+        confidence = 0.95;
+    }
+    const std::size_t n = logs.size();
+    if (n == 0 || !std::all_of(logs.begin(), logs.end(), [](double x) { return std::isfinite(x); })) {
         return std::nullopt;
     }
     paired_change c;

@@ -55,6 +55,11 @@ struct paired_change {
 std::optional<paired_change> paired_log_change(std::span<const double> base, std::span<const double> head,
                                                double confidence = 0.95);
 
+/// The same from the log-ratios log(head/base) themselves, one per replicate (when a replicate's
+/// ratio is itself an estimate, e.g. the median of a round's adjacent sample pairs). Nothing for
+/// an empty or non-finite input.
+std::optional<paired_change> log_ratio_change(std::span<const double> log_ratios, double confidence = 0.95);
+
 /// The change of head against base from two independent groups of values (two results files:
 /// one process per side, nothing paired). Welch's t interval (Welch 1947, "The generalization
 /// of Student's problem when several different population variances are involved", Biometrika

@@ -115,6 +115,7 @@ side_figures file_side(double ns, double half_width_pct, std::size_t samples, st
 compare_results compare_rounds_run() {
     compare_results r = context(compare::pairing::rounds);
     r.rounds = 6;
+    r.cpus = {3};
     const std::size_t n = r.rounds;
 
     compare_row parse =
@@ -212,6 +213,7 @@ compare_results compare_edges_run() {
 compare_results compare_threshold_run() {
     compare_results r = context(compare::pairing::rounds);
     r.rounds = 8;
+    r.cpus = {0, 1, 2, 3, 6};
     r.threshold_pct = 5;
     const std::size_t n = r.rounds;
     compare_row small = row("fmt/format_int", rounds_side(21.4, 0.003, n, 0, 1 << 16),

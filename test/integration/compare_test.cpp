@@ -46,14 +46,16 @@ const json* row_named(const json& doc, const std::string& name) {
 
 TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     fs::path out = scratch("cmp.json");
-    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=3", "--min-time=0.15",
+    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=3", "--min-time=0.15", "--samples=4",
                           "--json=" + out.string(), "--filter=spin|allocate|only_in_head"});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-    EXPECT_NE(r.out.find("3 rounds of fresh processes"), std::string::npos) << r.out;
+    // Pinned by default: every worker of both sides on one CPU, and the header says which.
+    EXPECT_NE(r.out.find("3 rounds of fresh processes on CPU "), std::string::npos) << r.out;
     json doc = read_json(out);
     EXPECT_EQ(doc["schema"], "tare-compare/1");
     EXPECT_EQ(doc["context"]["mode"], "rounds");
     EXPECT_EQ(doc["context"]["rounds"], 3);
+    ASSERT_EQ(doc["context"]["cpus"].size(), 1U) << doc["context"].dump();
     ASSERT_EQ(doc["rows"].size(), 2U) << doc.dump(2);
     EXPECT_EQ(doc["only_in_head"], json::array({"only_in_head"}));
     EXPECT_EQ(doc["only_in_base"], json::array());
@@ -66,7 +68,7 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_GT((*spin)["change_pct"]["ci_low"].get<double>(), 0);
     EXPECT_GT((*spin)["change_pct"]["mean"].get<double>(), 80);
     EXPECT_EQ((*spin)["base"]["round_ns"].size(), 3U);
-    EXPECT_EQ((*spin)["base"]["samples"], 12);  // 4 per round (the default), both sides alike
+    EXPECT_EQ((*spin)["base"]["samples"], 12);  // 4 per round (--samples), both sides alike
     EXPECT_EQ((*spin)["head"]["samples"], 12);
     // Same iterations per sample on both sides, so the same total.
     EXPECT_EQ((*spin)["base"]["iterations"], (*spin)["head"]["iterations"]);
@@ -79,6 +81,41 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_EQ((*alloc)["head"]["allocs_per_iter"], 0.0);
     EXPECT_EQ((*alloc)["head"]["bytes_per_iter"], 0.0);
 #endif
+}
+
+TEST(compare, default_samples_come_in_equal_pairs_within_the_round_budget) {
+    fs::path out = scratch("pairs.json");
+    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.1", "--filter=^spin$",
+                          "--json=" + out.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    const json doc = read_json(out);
+    const json* spin = row_named(doc, "spin");
+    ASSERT_NE(spin, nullptr);
+    // Up to 40 a side a round (the default), in whole A B B A blocks; the blocks stop once a
+    // side has spent its share of --min-time, and every base sample has a head partner.
+    const auto samples = (*spin)["base"]["samples"].get<std::size_t>();
+    EXPECT_EQ((*spin)["head"]["samples"], samples);
+    EXPECT_GE(samples, 4U);
+    EXPECT_LE(samples, 80U);
+    EXPECT_EQ(samples % 2, 0U);
+    EXPECT_EQ((*spin)["change_pct"]["pairs"], 2);
+}
+
+TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
+    fs::path out = scratch("cpu.json");
+    auto none = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
+                             "--filter=^spin$", "--cpu=none", "--json=" + out.string()});
+    ASSERT_EQ(none.exit_code, 0) << none.err << none.out;
+    EXPECT_NE(none.out.find("2 rounds of fresh processes, samples"), std::string::npos) << none.out;
+    EXPECT_TRUE(read_json(out)["context"]["cpus"].is_null());
+
+    auto bad = run_process({tare_cmd, "compare", base, head, "--cpu=banana"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--cpu=banana: expected auto, none or a list of CPUs"), std::string::npos)
+        << bad.err;
+    auto absent = run_process({tare_cmd, "compare", base, head, "--cpu=4000-4001"});
+    EXPECT_EQ(absent.exit_code, 2);
+    EXPECT_NE(absent.err.find("CPU 4000 is not one this process may use"), std::string::npos) << absent.err;
 }
 
 TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {

@@ -1,10 +1,20 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
-#include <cstring>
-#include <regex>
+#include <sched.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "os/channel.hpp"
 #include "os/os.hpp"
+#include "os/process.hpp"
 
 namespace tare {
 namespace {
@@ -26,6 +36,67 @@ TEST(os_linux, context_fields) {
     EXPECT_GE(os::cpu_count(), 1U);
     EXPECT_NE(os::executable_path().find("os_linux_test"), std::string::npos);
     EXPECT_TRUE(std::regex_match(os::utc_now_iso8601(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+}
+
+TEST(os_linux, allowed_cpus_are_ascending_and_hold_the_current_one) {
+    const std::vector<int> cpus = os::allowed_cpus();
+    ASSERT_FALSE(cpus.empty());
+    EXPECT_TRUE(std::is_sorted(cpus.begin(), cpus.end()));
+    EXPECT_NE(std::find(cpus.begin(), cpus.end(), sched_getcpu()), cpus.end());
+    EXPECT_LE(cpus.size(), os::cpu_count());
+}
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The kernel's own word on a child's affinity: Cpus_allowed_list in /proc/self/status.
+std::string cpus_allowed_of_child(const std::vector<int>& cpus) {
+    const auto out = std::filesystem::temp_directory_path() / ("tare-os-cpus-" + std::to_string(getpid()));
+    os::child_options o;
+    o.stdout_path = out.string();
+    o.cpus = cpus;
+    const os::child_result r = os::run_child({"/bin/grep", "Cpus_allowed_list", "/proc/self/status"}, o);
+    EXPECT_EQ(r.exit_code, 0) << os::describe_end(r);
+    const std::string text = slurp(out);
+    std::filesystem::remove(out);
+    return text;
+}
+
+TEST(os_linux, a_child_runs_on_the_cpus_it_is_given) {
+    const std::vector<int> cpus = os::allowed_cpus();
+    ASSERT_FALSE(cpus.empty());
+    EXPECT_EQ(cpus_allowed_of_child({cpus.back()}),
+              "Cpus_allowed_list:\t" + std::to_string(cpus.back()) + "\n");
+    // No list: the parent's mask is inherited unchanged.
+    const std::string inherited = cpus_allowed_of_child({});
+    EXPECT_EQ(inherited.rfind("Cpus_allowed_list:", 0), 0U) << inherited;
+    if (cpus.size() >= 2) {
+        EXPECT_NE(inherited, "Cpus_allowed_list:\t" + std::to_string(cpus.back()) + "\n");
+    }
+}
+
+TEST(os_linux, a_channel_child_runs_on_the_cpus_it_is_given) {
+    const std::vector<int> cpus = os::allowed_cpus();
+    ASSERT_FALSE(cpus.empty());
+    const auto err = std::filesystem::temp_directory_path() / ("tare-os-chan-" + std::to_string(getpid()));
+    os::channel_child c = os::spawn_with_channel(
+        {"/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status >&2"}, err.string(), {cpus.front()});
+    ASSERT_GT(c.pid, 0) << c.error;
+    const os::child_result r = os::finish_child(c, 10);
+    EXPECT_EQ(r.exit_code, 0) << os::describe_end(r);
+    const std::string text = slurp(err);
+    std::filesystem::remove(err);
+    EXPECT_EQ(text, "Cpus_allowed_list:\t" + std::to_string(cpus.front()) + "\n");
+}
+
+TEST(os_linux, pin_refuses_an_empty_or_impossible_set) {
+    EXPECT_FALSE(os::pin_to_cpus({}));
+    const int impossible[] = {-1, 1 << 20};
+    EXPECT_FALSE(os::pin_to_cpus(impossible));
 }
 
 }  // namespace

@@ -110,6 +110,23 @@ std::string level_text(double level) {
     return fmt::format("{:.4g}%", level * 100);
 }
 
+// "CPU 3", "CPUs 0-3,6": ascending input, runs of consecutive CPUs as ranges.
+std::string cpu_list_text(const std::vector<int>& cpus) {
+    std::string out;
+    for (std::size_t i = 0; i < cpus.size();) {
+        std::size_t j = i;
+        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) {
+            ++j;
+        }
+        out += (out.empty() ? "" : ",") + std::to_string(cpus[i]);
+        if (j > i) {
+            out += "-" + std::to_string(cpus[j]);
+        }
+        i = j + 1;
+    }
+    return (cpus.size() == 1 ? "CPU " : "CPUs ") + out;
+}
+
 std::string join(const std::vector<std::string>& names, const text_style& style) {
     std::vector<std::string> shown;
     for (const std::string& n : names) {
@@ -190,15 +207,16 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
             : fmt::format("intervals of the change at {} = 1 - {:g}/{} (Bonferroni over {} comparison{})",
                           level_text(family_level(r)), r.alpha, r.comparisons, r.comparisons,
                           r.comparisons == 1 ? "" : "s");
+    const std::string where = r.cpus.empty() ? std::string() : " on " + cpu_list_text(r.cpus);
     if (r.mode == compare::pairing::rounds) {
-        lines.push_back(
-            style.text(fmt::format("{} round{} of fresh processes, samples alternating in balanced order; {}",
-                                   r.rounds, r.rounds == 1 ? "" : "s", family)));
+        lines.push_back(style.text(
+            fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
+                        r.rounds, r.rounds == 1 ? "" : "s", where, family)));
     } else if (r.mode == compare::pairing::process_rounds) {
         lines.push_back(style.text(fmt::format(
-            "{} round{} of fresh Google Benchmark processes, one per side and benchmark, in balanced "
+            "{} round{} of fresh Google Benchmark processes{}, one per side and benchmark, in balanced "
             "order (base first, then head first); {}",
-            r.rounds, r.rounds == 1 ? "" : "s", family)));
+            r.rounds, r.rounds == 1 ? "" : "s", where, family)));
     } else {
         // The caveat is the point of this line: an unpaired interval looks as tight as a paired
         // one while leaving out the variation that most often fakes a change.

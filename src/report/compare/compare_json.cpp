@@ -76,6 +76,7 @@ std::string render_compare_json(const compare::compare_results& r) {
                       : r.mode == compare::pairing::process_rounds ? "process_rounds"
                                                                    : "unpaired";
     context["rounds"] = r.rounds;
+    context["cpus"] = r.cpus.empty() ? json(nullptr) : json(r.cpus);
     context["alpha"] = finite_or_null(r.alpha);
     context["comparisons"] = r.comparisons;
     context["family_control"] = "bonferroni";
