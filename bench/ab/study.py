@@ -25,7 +25,7 @@ the first table counts every run, a second one leaves the disturbed ones out.
 `tare compare` per build (--calib-rounds, --calib-min-time).
 
 Usage: bench/ab/study.py BUILD_DIR [--runs-aa=10] [--runs=10] [--runs-slow50=N]
-       [--rounds=10] [--samples=8] [--min-time=1] [--gb-repetitions=10] [--gb-min-time=0.1]
+       [--rounds=20] [--samples=40] [--min-time=1] [--family=fdr|fwer] [--gb-repetitions=10] [--gb-min-time=0.1]
        [--pairs=aa,slow10,slow20,slow50] [--tools=tare,gb] [--calibrate] [--calibrate-only]
        [--calib-rounds=40] [--calib-min-time=4] [--raw=PATH.json] [--label=TEXT] [--max-wait=S] [--no-wait]
 """
@@ -120,11 +120,11 @@ def python_with_scipy():
     sys.exit("compare.py needs scipy: apt-get install python3-scipy")
 
 
-def run_tare(tare, base, head, rounds, samples, min_time):
+def run_tare(tare, base, head, rounds, samples, min_time, family="fdr"):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.json")
         cmd = [tare, "compare", base, head, f"--rounds={rounds}", f"--samples={samples}",
-               f"--min-time={min_time}", f"--json={out}"]
+               f"--min-time={min_time}", f"--family={family}", f"--json={out}"]
         t0 = time.monotonic()
         p = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - t0
@@ -259,6 +259,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--samples", type=int, default=40)
     ap.add_argument("--min-time", type=float, default=1.0)
+    ap.add_argument("--family", choices=["fdr", "fwer"], default="fdr",
+                    help="tare compare's --family (rejudge.py re-judges a fwer run under both)")
     ap.add_argument("--gb-repetitions", type=int, default=10)
     ap.add_argument("--gb-min-time", type=float, default=0.1)
     ap.add_argument("--gb-alpha", type=float, default=0.05)
@@ -331,7 +333,7 @@ def main():
                 with Monitor() as m:
                     if tool == "tare":
                         rows, wall = run_tare(tare, f"{build}/bench/ab/ab_{base}", f"{build}/bench/ab/ab_{head}",
-                                              a.rounds, a.samples, a.min_time)
+                                              a.rounds, a.samples, a.min_time, a.family)
                     else:
                         rows, wall = run_gb(py, compare_py, f"{build}/bench/ab/gb_ab_{base}",
                                             f"{build}/bench/ab/gb_ab_{head}", a.gb_repetitions, a.gb_min_time,

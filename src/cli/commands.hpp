@@ -48,6 +48,9 @@ struct compare_args {
     double timeout = 60;  // seconds a worker may take to answer once
     std::string filter;
     double threshold_pct = 0;
+    /// How the table's verdicts share their 5 %: "fdr" (Benjamini-Hochberg, default) or "fwer"
+    /// (Bonferroni); docs/statistics.md, "Many rows".
+    std::string family = "fdr";
     std::optional<double> fail_on_regression;  // PCT
     std::optional<std::string> json_path;
     bool markdown = false;

@@ -165,6 +165,7 @@ int compare_command(const compare_args& args) {
     }
     compare::verdict_options vo;
     vo.threshold_pct = args.threshold_pct;
+    vo.family = args.family == "fwer" ? compare::family_control::fwer : compare::family_control::fdr;
 
     compare::compare_results results;
     if (files) {

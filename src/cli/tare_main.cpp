@@ -68,6 +68,11 @@ int main(int argc, char** argv) {
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);
     cmp_cmd->add_option("--filter", cmp.filter, "compare only names that REGEX matches")->type_name("REGEX");
+    cmp_cmd
+        ->add_option("--family", cmp.family,
+                     "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
+                     "default) or fwer (family-wise, Bonferroni)")
+        ->check(CLI::IsMember({"fdr", "fwer"}));
     cmp_cmd->add_option("--threshold", cmp.threshold_pct, "noise band of the verdicts, percent")
         ->type_name("PCT")
         ->check(CLI::Range(0.0, 1e6));

@@ -164,9 +164,16 @@ side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::
     return f;
 }
 
-// Bonferroni over the rows that have a change: m counts only comparisons actually made.
-// `change_of(i, level)` computes row i's change at that level; `has_values[i]` says whether row
-// i has the replicates to compute one.
+// The family's verdicts. m counts only the comparisons actually made (rows with a change).
+// fwer: Bonferroni, every interval at 1 - alpha/m. fdr: Benjamini-Hochberg on each row's
+// p-value of "the change lies in the band" (stats::band_p_value), R rows selected, and every
+// interval at 1 - alpha R/m (1 - alpha/m when R = 0): Benjamini & Yekutieli's (2005) intervals
+// for the selected, whose false-coverage rate is at most alpha. The same level for all rows
+// keeps "no_change iff the interval includes 0 (or touches the band)" exact: a selected row
+// has p <= alpha R/m, so its interval clears the band, and an unselected one has p > alpha R/m
+// (BH's step-up fails for every k > R), so its interval does not.
+// `change_of(i, level)` computes row i's change at that level; `has_values[i]` says whether
+// row i has the replicates to compute one.
 void judge_family(compare_results& out, const std::vector<bool>& has_values,
                   const std::function<std::optional<stats::paired_change>(std::size_t, double)>& change_of,
                   const verdict_options& o) {
@@ -177,13 +184,30 @@ void judge_family(compare_results& out, const std::vector<bool>& has_values,
             eligible.push_back(i);
         }
     }
-    out.comparisons = eligible.size();
     const double alpha = o.alpha > 0 && o.alpha < 1 ? o.alpha : 0.05;
-    const double level = 1 - alpha / static_cast<double>(std::max<std::size_t>(eligible.size(), 1));
+    std::size_t selected = 0;
+    if (o.family == family_control::fdr) {
+        std::vector<double> p;
+        for (std::size_t i : eligible) {
+            const auto c = change_of(i, 0.95);  // any level: the p-value does not depend on it
+            p.push_back(c ? stats::band_p_value(*c, o.threshold_pct) : 1.0);
+        }
+        selected = stats::benjamini_hochberg_count(p, alpha);
+    }
+    out.alpha = alpha;
+    out.family = o.family;
+    out.comparisons = eligible.size();
+    out.selected = selected;
+    const double level = interval_level(out);
+    std::size_t verdicts = 0;
     for (std::size_t i : eligible) {
         compare_row& row = out.rows[i];
         row.change = change_of(i, level);
         row.verdict = row.change ? stats::judge(*row.change, o.threshold_pct) : stats::verdict::no_change;
+        verdicts += row.verdict != stats::verdict::no_change ? 1 : 0;
+    }
+    if (o.family == family_control::fwer) {
+        out.selected = verdicts;
     }
 }
 
@@ -225,14 +249,19 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
         log_ratios.push_back(std::move(logs));
         out.rows.push_back(std::move(row));
     }
+    judge_rounds(out, log_ratios, options);
+    return out;
+}
+
+void judge_rounds(compare_results& out, const std::vector<std::vector<double>>& log_ratios,
+                  const verdict_options& options) {
     std::vector<bool> has_values;
-    for (const auto& l : log_ratios) {
-        has_values.push_back(!l.empty());
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        has_values.push_back(i < log_ratios.size() && !log_ratios[i].empty());
     }
     judge_family(
         out, has_values,
         [&](std::size_t i, double level) { return stats::log_ratio_change(log_ratios[i], level); }, options);
-    return out;
 }
 
 namespace {

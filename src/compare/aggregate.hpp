@@ -9,14 +9,16 @@
 namespace tare::compare {
 
 struct verdict_options {
-    double alpha = 0.05;       // family-wise error rate over all verdicts of the comparison
+    double alpha = 0.05;  // error rate shared by all verdicts of the comparison
+    family_control family = family_control::fdr;
     double threshold_pct = 0;  // practical-significance band (criterion's noise threshold)
 };
 
-/// Paired comparison over rounds. Each round gives one value per side: the median of that
-/// side's per-iteration sample times in the round (the median so that one interrupted sample
-/// cannot move a round). The change is the Student t interval of the mean log-ratio over the
-/// rounds where both sides measured (stats::paired_log_change): fresh processes per round make
+/// Paired comparison over rounds. Each round gives one log-ratio: with workers, the median over
+/// the round's adjacent sample pairs of log(head_i / base_i); with one process per side (Google
+/// Benchmark), the log of the ratio of the sides' median samples. The change is the Student t
+/// interval of the mean of those log-ratios over the rounds where both sides measured
+/// (stats::log_ratio_change): fresh processes per round make
 /// rounds independent replicates that carry process-to-process variation, which a test on the
 /// samples inside one pair of processes would leave out (it made compare.py call 64 % of A/A
 /// rows significant on these machines). Rejected: a two-level model pooling samples across
@@ -26,9 +28,16 @@ struct verdict_options {
 /// round. Labels, host and date are the caller's.
 compare_results aggregate_rounds(const rounds_data& data, const verdict_options& options);
 
+/// The family step of aggregate_rounds on its own: row i's change from its per-round
+/// log-ratios `log_ratios[i]` (empty: none) at the level `options.family` gives, and its
+/// verdict; rows with an error on a side are left out of the family. Golden fixtures use it to
+/// judge hand-made rounds exactly as the engine does.
+void judge_rounds(compare_results& out, const std::vector<std::vector<double>>& log_ratios,
+                  const verdict_options& options);
+
 /// Unpaired comparison of two results files (pairing::unpaired): each side's figures as its
 /// file has them; the change by stats::welch_log_change on the per-iteration sample times,
-/// with Bonferroni over the rows that have one.
+/// with the same family control over the rows that have one.
 compare_results compare_files(const run_results& base, const run_results& head,
                               const verdict_options& options);
 

@@ -32,6 +32,16 @@ enum class pairing {
     unpaired,
 };
 
+/// How the verdicts of one table share their error rate (docs/statistics.md, "Many rows").
+enum class family_control {
+    /// Benjamini-Hochberg at false-discovery rate alpha, with the matching false-coverage
+    /// intervals of Benjamini & Yekutieli (2005): R of m rows selected, every interval at
+    /// 1 - alpha R / m (1 - alpha / m when R = 0).
+    fdr,
+    /// Bonferroni at family-wise error rate alpha: every interval at 1 - alpha / m.
+    fwer,
+};
+
 /// One side (base or head) of one benchmark.
 struct side_figures {
     /// Per-iteration time, ns: in `rounds` mode the mean over rounds of each round's median
@@ -76,14 +86,26 @@ struct compare_results {
     std::size_t rounds = 0;    // rounds mode: rounds run; unpaired: 0
     std::vector<int> cpus;     // the CPUs every process of both sides ran on; empty: not pinned
     double threshold_pct = 0;  // practical-significance band (--threshold); 0 = none
-    /// Family-wise control: `comparisons` verdicts (rows with a change) share `alpha`; each
-    /// interval is at level 1 - alpha / comparisons (Bonferroni; docs/statistics.md).
+    /// The family: `comparisons` rows with a change share `alpha` under `family`; `selected`
+    /// of them have a verdict other than no_change; every interval is at interval_level()
+    /// (docs/statistics.md, "Many rows").
     double alpha = 0.05;
+    family_control family = family_control::fwer;
     std::size_t comparisons = 0;
+    std::size_t selected = 0;
 
     std::vector<compare_row> rows;  // benchmarks on both sides, in base's order
     std::vector<std::string> only_in_base;
     std::vector<std::string> only_in_head;
 };
+
+/// The level of every change interval of `r`: 1 - alpha/m (fwer), 1 - alpha max(R, 1)/m (fdr,
+/// R = selected), m = comparisons.
+inline double interval_level(const compare_results& r) {
+    const auto m = static_cast<double>(r.comparisons > 0 ? r.comparisons : 1);
+    const double share =
+        r.family == family_control::fdr && r.selected > 0 ? static_cast<double>(r.selected) : 1.0;
+    return 1 - r.alpha * share / m;
+}
 
 }  // namespace tare::compare

@@ -209,6 +209,8 @@ std::optional<paired_change> log_ratio_change(std::span<const double> logs, doub
     }
     const double df = static_cast<double>(n - 1);
     const double se = std::sqrt(ss / df / static_cast<double>(n));
+    c.log_se = se;
+    c.df = df;
     if (se > 0) {
         c.p_value = two_sided_p(c.mean_log_ratio / se, df);
     } else {
@@ -268,6 +270,8 @@ std::optional<paired_change> welch_log_change(std::span<const double> base, std:
         return c;
     }
     const double df = (vb + vh) * (vb + vh) / (vb * vb / (b->n - 1) + vh * vh / (h->n - 1));
+    c.log_se = se;
+    c.df = df;
     const double half = student_t_quantile(0.5 + confidence / 2, df) * se;
     c.interval_pct =
         interval{100 * std::expm1(c.mean_log_ratio - half), 100 * std::expm1(c.mean_log_ratio + half)};
@@ -287,6 +291,37 @@ verdict judge(const paired_change& change, double threshold_pct) {
         return verdict::faster;
     }
     return verdict::no_change;
+}
+
+double band_p_value(const paired_change& change, double threshold_pct) {
+    if (!change.interval_pct) {
+        return 1;
+    }
+    const double band = std::max(threshold_pct, 0.0) / 100;
+    // judge() compares the back-transformed interval with +-band: in logs, "slower" needs
+    // low > log(1 + band) and "faster" high < log(1 - band).
+    const double up = std::log1p(band);
+    const double down = band < 1 ? std::log1p(-band) : -infinity;
+    const double m = change.mean_log_ratio;
+    if (!(change.log_se > 0) || !(change.df > 0)) {
+        return m > up || m < down ? 0.0 : 1.0;  // no spread: the interval is the point
+    }
+    // At level 1 - a the interval is m +- t_{1-a/2} se; it clears `up` iff a > 2 (1 - T(z)).
+    auto side = [&](double z) { return z > 0 ? two_sided_p(z, change.df) : 1.0; };
+    return std::min({side((m - up) / change.log_se), side((down - m) / change.log_se), 1.0});
+}
+
+std::size_t benjamini_hochberg_count(std::span<const double> p_values, double q) {
+    std::vector<double> p(p_values.begin(), p_values.end());
+    std::sort(p.begin(), p.end());
+    const auto m = static_cast<double>(p.size());
+    std::size_t r = 0;
+    for (std::size_t k = 1; k <= p.size(); ++k) {
+        if (p[k - 1] <= static_cast<double>(k) * q / m) {
+            r = k;
+        }
+    }
+    return r;
 }
 
 std::vector<std::optional<paired_change>> family_changes(std::span<const paired_samples> rows, double alpha) {

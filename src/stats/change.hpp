@@ -46,6 +46,8 @@ struct paired_change {
     double change_pct = 0;                 // 100 (exp(mean_log_ratio) - 1)
     std::optional<interval> interval_pct;  // empty: fewer than 2 pairs (infinite interval)
     double p_value = 1;                    // two-sided t test of mean log-ratio = 0
+    double log_se = 0;                     // standard error of mean_log_ratio (0: no spread)
+    double df = 0;                         // degrees of freedom of its t distribution (0: none)
 };
 
 /// The paired change from base[i] and head[i] (same length; extra values of the longer side
@@ -76,6 +78,15 @@ std::optional<paired_change> welch_log_change(std::span<const double> base, std:
 /// "slower" needs low > threshold_pct and "faster" high < -threshold_pct. No interval, or one
 /// that touches the band, is no_change.
 verdict judge(const paired_change& change, double threshold_pct = 0);
+
+/// The smallest alpha at which judge(change at level 1 - alpha, threshold_pct) is not no_change,
+/// i.e. the p-value of "the change lies inside the band" (two-sided, as the interval is): with
+/// threshold_pct = 0 the usual p-value of "no change". 1 when there is no interval.
+double band_p_value(const paired_change& change, double threshold_pct = 0);
+
+/// Benjamini-Hochberg (1995, "Controlling the false discovery rate", JRSS B 57): the number R
+/// of hypotheses rejected at false-discovery rate q, the largest k with p_(k) <= k q / m.
+std::size_t benjamini_hochberg_count(std::span<const double> p_values, double q);
 
 /// One row of a family of comparisons: its paired replicates.
 struct paired_samples {

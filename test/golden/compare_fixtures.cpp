@@ -1,11 +1,13 @@
 #include "golden/compare_fixtures.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
 #include <span>
 #include <utility>
 
+#include "compare/aggregate.hpp"
 #include "stats/change.hpp"
 
 namespace tare::golden {
@@ -57,27 +59,24 @@ void set_memory(side_figures& s, double allocs, double bytes, std::int64_t peak,
     s.page_faults_per_iter = faults;
 }
 
-// The engine's last step: Bonferroni-adjusted changes over the rows that have one, then verdicts.
+// The engine's last step (compare::judge_rounds), on the rounds' log-ratios of the sides'
+// round medians: family-adjusted changes over the rows that have one, then verdicts.
 void judge_rows(compare_results& r) {
-    std::vector<stats::paired_samples> samples;
-    std::vector<std::size_t> judged;
-    for (std::size_t i = 0; i < r.rows.size(); ++i) {
-        const compare_row& row = r.rows[i];
-        if (!row.base.error && !row.head.error && row.base.time_ns > 0 && row.head.time_ns > 0) {
-            samples.push_back({row.base.round_ns, row.head.round_ns});
-            judged.push_back(i);
+    std::vector<std::vector<double>> logs;
+    for (const compare_row& row : r.rows) {
+        std::vector<double> l;
+        if (row.base.time_ns > 0 && row.head.time_ns > 0) {
+            for (std::size_t k = 0; k < std::min(row.base.round_ns.size(), row.head.round_ns.size()); ++k) {
+                l.push_back(std::log(row.head.round_ns[k] / row.base.round_ns[k]));
+            }
         }
+        logs.push_back(std::move(l));
     }
-    const auto changes = stats::family_changes(samples, r.alpha);
-    r.comparisons = 0;
-    for (std::size_t k = 0; k < judged.size(); ++k) {
-        compare_row& row = r.rows[judged[k]];
-        row.change = changes[k];
-        if (row.change) {
-            ++r.comparisons;
-            row.verdict = stats::judge(*row.change, r.threshold_pct);
-        }
-    }
+    compare::verdict_options o;
+    o.alpha = r.alpha;
+    o.family = r.family;
+    o.threshold_pct = r.threshold_pct;
+    compare::judge_rounds(r, logs, o);
 }
 
 compare_row row(std::string name, side_figures base, side_figures head) {
@@ -116,6 +115,7 @@ compare_results compare_rounds_run() {
     compare_results r = context(compare::pairing::rounds);
     r.rounds = 6;
     r.cpus = {3};
+    r.family = compare::family_control::fdr;
     const std::size_t n = r.rounds;
 
     compare_row parse =

@@ -1,6 +1,6 @@
 #pragma once
 // Hand-built `tare compare` results: the fixed inputs of the compare reporter golden tests.
-// Rounds-mode changes are computed by the real statistics (stats::family_changes, judge) from
+// Rounds-mode changes are computed by the engine's own family step (compare::judge_rounds) from
 // the fixtures' round times, so every printed interval and verdict is one the engine could give.
 
 #include <string>

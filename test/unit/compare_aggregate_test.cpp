@@ -118,6 +118,59 @@ TEST(compare_aggregate, a_round_is_the_median_of_its_adjacent_pairs) {
     EXPECT_NEAR(gb.rows[0].change->change_pct, -3.75, 1e-9);
 }
 
+// Four rows, each 1 % slower with t = 2.5 over 20 rounds (p about 0.02): Bonferroni (98.75 %,
+// t 2.86) gives no verdict; Benjamini-Hochberg selects all four (p_(4) <= 4 x 0.05 / 4) and
+// reports every interval at 95 %, each of which then excludes 0.
+TEST(compare_aggregate, fdr_selects_what_bonferroni_cannot_and_keeps_intervals_consistent) {
+    std::vector<double> logs;
+    const double d = 0.01 * std::sqrt(20.0) / 2.5 / std::sqrt(20.0 / 19.0);
+    for (int r = 0; r < 20; ++r) {
+        logs.push_back(0.01 + (r % 2 == 0 ? d : -d));
+    }
+    auto family = [&](family_control f) {
+        compare_results out;
+        for (int i = 0; i < 4; ++i) {
+            out.rows.push_back(compare_row{});
+            out.rows.back().name = "bm" + std::to_string(i);
+        }
+        verdict_options o;
+        o.family = f;
+        judge_rounds(out, std::vector<std::vector<double>>(4, logs), o);
+        return out;
+    };
+    const compare_results fwer = family(family_control::fwer);
+    const compare_results fdr = family(family_control::fdr);
+    EXPECT_EQ(fwer.selected, 0U);
+    EXPECT_DOUBLE_EQ(interval_level(fwer), 1 - 0.05 / 4);
+    EXPECT_EQ(fdr.selected, 4U);
+    EXPECT_DOUBLE_EQ(interval_level(fdr), 0.95);
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(fwer.rows[i].verdict, stats::verdict::no_change);
+        EXPECT_LT(fwer.rows[i].change->interval_pct->low, 0);
+        EXPECT_EQ(fdr.rows[i].verdict, stats::verdict::slower);
+        EXPECT_GT(fdr.rows[i].change->interval_pct->low, 0);
+        EXPECT_DOUBLE_EQ(fdr.rows[i].change->confidence, 0.95);
+        EXPECT_NEAR(fdr.rows[i].change->p_value, 0.0217, 0.002);
+    }
+    // One of the four alone: its p of about 0.02 is above 0.05 x 1 / 4 once the other three
+    // show nothing (here: no change at all), so BH selects none, as Bonferroni.
+    compare_results mixed;
+    for (int i = 0; i < 4; ++i) {
+        mixed.rows.push_back(compare_row{});
+    }
+    std::vector<std::vector<double>> rows(4, std::vector<double>(20, 0.0));
+    for (int r = 0; r < 20; ++r) {
+        rows[1][static_cast<std::size_t>(r)] = r % 2 == 0 ? 0.01 : -0.01;
+        rows[2][static_cast<std::size_t>(r)] = r % 3 == 0 ? 0.01 : -0.005;
+        rows[3][static_cast<std::size_t>(r)] = r % 2 == 0 ? -0.02 : 0.02;
+    }
+    rows[0] = logs;
+    judge_rounds(mixed, rows, verdict_options{});
+    EXPECT_EQ(mixed.selected, 0U);
+    EXPECT_DOUBLE_EQ(interval_level(mixed), 1 - 0.05 / 4);
+    EXPECT_EQ(mixed.rows[0].verdict, stats::verdict::no_change);
+}
+
 TEST(compare_aggregate, no_accounting_means_no_memory_figures) {
     rounds_data d;
     d.rounds = 2;
@@ -173,14 +226,29 @@ TEST(compare_aggregate, bonferroni_level_and_threshold_band) {
                           {round_of({10}), round_of({10.2}), round_of({9.9}), round_of({10.1})},
                           {round_of({10.3}), round_of({10.6}), round_of({10.1}), round_of({10.5})}});
     }
-    compare_results r = aggregate_rounds(d, {});
+    verdict_options fwer;
+    fwer.family = family_control::fwer;
+    compare_results r = aggregate_rounds(d, fwer);
     EXPECT_EQ(r.comparisons, 2U);
     ASSERT_TRUE(r.rows[0].change);
     EXPECT_DOUBLE_EQ(r.rows[0].change->confidence, 1 - 0.05 / 2);
     EXPECT_EQ(r.rows[0].verdict, stats::verdict::slower);
-    compare_results banded = aggregate_rounds(d, {0.05, 10.0});
-    EXPECT_EQ(banded.rows[0].verdict, stats::verdict::no_change);
-    EXPECT_DOUBLE_EQ(banded.threshold_pct, 10.0);
+    EXPECT_EQ(r.selected, 2U);
+    // The default, FDR: both rows selected, so both intervals at 1 - 0.05 x 2/2.
+    compare_results fdr = aggregate_rounds(d, {});
+    EXPECT_EQ(fdr.family, family_control::fdr);
+    EXPECT_EQ(fdr.selected, 2U);
+    EXPECT_DOUBLE_EQ(fdr.rows[0].change->confidence, 0.95);
+    EXPECT_EQ(fdr.rows[0].verdict, stats::verdict::slower);
+    for (family_control f : {family_control::fwer, family_control::fdr}) {
+        verdict_options banded_options;
+        banded_options.family = f;
+        banded_options.threshold_pct = 10.0;
+        compare_results banded = aggregate_rounds(d, banded_options);
+        EXPECT_EQ(banded.rows[0].verdict, stats::verdict::no_change);
+        EXPECT_EQ(banded.selected, 0U);
+        EXPECT_DOUBLE_EQ(banded.threshold_pct, 10.0);
+    }
 }
 
 TEST(compare_aggregate, files_compare_unpaired_with_welch_and_list_one_side_names) {

@@ -247,5 +247,48 @@ TEST(stats_change, simulated_five_percent_slowdown_is_found) {
     EXPECT_GE(fast.faster, 0.90);
 }
 
+TEST(stats_change, benjamini_hochberg_steps_up) {
+    const double q = 0.05;
+    // Thresholds k q / 4: 0.0125, 0.025, 0.0375, 0.05.
+    EXPECT_EQ(benjamini_hochberg_count(std::vector<double>{0.5, 0.02, 0.01, 0.03}, q), 3U);
+    // Step-up: none passes its own rank but the last, so all four are rejected.
+    EXPECT_EQ(benjamini_hochberg_count(std::vector<double>{0.04, 0.04, 0.04, 0.04}, q), 4U);
+    EXPECT_EQ(benjamini_hochberg_count(std::vector<double>{0.03, 0.9}, q), 0U);
+    EXPECT_EQ(benjamini_hochberg_count(std::vector<double>{}, q), 0U);
+    // One hypothesis: BH is the plain test.
+    EXPECT_EQ(benjamini_hochberg_count(std::vector<double>{0.05}, q), 1U);
+}
+
+// band_p_value is the level at which judge() starts giving a verdict, with and without a band.
+TEST(stats_change, band_p_value_is_where_the_verdict_starts) {
+    const std::vector<double> logs = {0.031, 0.012, 0.025, 0.040, 0.018, 0.029, 0.022, 0.035};
+    for (double band : {0.0, 1.0, 2.0}) {
+        const auto ref = log_ratio_change(logs, 0.95);
+        ASSERT_TRUE(ref);
+        const double p = band_p_value(*ref, band);
+        ASSERT_GT(p, 0);
+        ASSERT_LT(p, 0.5);
+        const auto just_wider = log_ratio_change(logs, 1 - p * 0.999);
+        const auto just_narrower = log_ratio_change(logs, 1 - p * 1.001);
+        EXPECT_EQ(judge(*just_wider, band), verdict::no_change) << band;
+        EXPECT_EQ(judge(*just_narrower, band), verdict::slower) << band;
+        if (band == 0) {
+            EXPECT_NEAR(p, ref->p_value, 1e-12);
+        }
+    }
+    // Inside the band: never a verdict.
+    const auto ref = log_ratio_change(logs, 0.95);
+    EXPECT_EQ(band_p_value(*ref, 5.0), 1.0);
+    // Faster, against a band: the log of 1 - band is the edge.
+    std::vector<double> down;
+    for (double x : logs) {
+        down.push_back(-x);
+    }
+    const auto d = log_ratio_change(down, 0.95);
+    const double pd = band_p_value(*d, 1.0);
+    EXPECT_EQ(judge(*log_ratio_change(down, 1 - pd * 1.001), 1.0), verdict::faster);
+    EXPECT_EQ(judge(*log_ratio_change(down, 1 - pd * 0.999), 1.0), verdict::no_change);
+}
+
 }  // namespace
 }  // namespace tare::stats

@@ -183,7 +183,7 @@ std::string join_cell(const compare_column& c, const std::vector<std::string>& c
 }
 
 double family_level(const compare_results& r) {
-    return 1 - r.alpha / static_cast<double>(std::max<std::size_t>(r.comparisons, 1));
+    return compare::interval_level(r);
 }
 
 std::vector<std::string> compare_header_lines(const compare_results& r, const text_style& style) {
@@ -201,12 +201,22 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
     lines.push_back(style.text(fmt::format("{}", fmt::join(context, " · "))));
 
     // The family: what each interval's level is, and why it is not 95 %.
-    const std::string family =
-        r.comparisons == 0
-            ? "no change could be computed (0 comparisons)"
-            : fmt::format("intervals of the change at {} = 1 - {:g}/{} (Bonferroni over {} comparison{})",
-                          level_text(family_level(r)), r.alpha, r.comparisons, r.comparisons,
-                          r.comparisons == 1 ? "" : "s");
+    const std::string plural = r.comparisons == 1 ? "" : "s";
+    std::string family;
+    if (r.comparisons == 0) {
+        family = "no change could be computed (0 comparisons)";
+    } else if (r.family == compare::family_control::fwer) {
+        family = fmt::format("intervals of the change at {} = 1 - {:g}/{} (Bonferroni over {} comparison{})",
+                             level_text(family_level(r)), r.alpha, r.comparisons, r.comparisons, plural);
+    } else {
+        // The share of the false-discovery rate the selection earned: R of m.
+        family = fmt::format(
+            "intervals of the change at {} = 1 - {:g}*{}/{} (false discovery rate {:g}%: Benjamini-Hochberg "
+            "selected {} of {} comparison{})",
+            level_text(family_level(r)), r.alpha, std::max<std::size_t>(r.selected, 1), r.comparisons,
+            100 * r.alpha, r.selected == 0 ? std::string("none") : std::to_string(r.selected), r.comparisons,
+            plural);
+    }
     const std::string where = r.cpus.empty() ? std::string() : " on " + cpu_list_text(r.cpus);
     if (r.mode == compare::pairing::rounds) {
         lines.push_back(style.text(

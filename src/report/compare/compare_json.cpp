@@ -79,7 +79,9 @@ std::string render_compare_json(const compare::compare_results& r) {
     context["cpus"] = r.cpus.empty() ? json(nullptr) : json(r.cpus);
     context["alpha"] = finite_or_null(r.alpha);
     context["comparisons"] = r.comparisons;
-    context["family_control"] = "bonferroni";
+    context["family_control"] =
+        r.family == compare::family_control::fdr ? "benjamini_hochberg" : "bonferroni";
+    context["selected"] = r.selected;
     context["threshold_pct"] = finite_or_null(r.threshold_pct);
     doc["context"] = std::move(context);
     json rows = json::array();
