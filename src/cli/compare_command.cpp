@@ -129,8 +129,9 @@ std::variant<std::vector<int>, run_failure> resolve_cpus(const std::string& text
             for (int a : allowed) {
                 have += (have.empty() ? "" : ",") + std::to_string(a);
             }
-            return run_failure{exit_usage, "--cpu=" + text + ": CPU " + std::to_string(c) +
-                                               " is not one this process may use (" + have + ")"};
+            std::string message = "--cpu=" + text;
+            message += ": CPU " + std::to_string(c) + " is not one this process may use (" + have + ")";
+            return run_failure{exit_usage, std::move(message)};
         }
     }
     return cpus;

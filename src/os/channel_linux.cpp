@@ -47,6 +47,7 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         return c;
     }
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) {
         args.push_back(const_cast<char*>(a.c_str()));
     }

@@ -41,6 +41,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         return r;
     }
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) {
         args.push_back(const_cast<char*>(a.c_str()));
     }

@@ -129,6 +129,7 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
 
 std::string join(const std::vector<std::string>& names, const text_style& style) {
     std::vector<std::string> shown;
+    shown.reserve(names.size());
     for (const std::string& n : names) {
         shown.push_back(style.code(one_line(n)));
     }
