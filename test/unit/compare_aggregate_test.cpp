@@ -293,44 +293,41 @@ TEST(compare_aggregate, has_regression_follows_the_threshold) {
     EXPECT_FALSE(has_regression(r, 0));
 }
 
-// The two-level noise model of `tare compare` on this machine: each process of each side gets
-// its own offset for its whole life (code and heap placement: sd `process_sd`), each sample
-// its own noise (sd `sample_sd`), and the machine drifts slowly in time (a random walk shared
-// by both sides). Rounds of fresh processes; `samples` per side per round in ABBA blocks.
-struct noise_model {
-    double process_sd = 0.01;
-    double sample_sd = 0.02;
-    double drift_step_sd = 0.005;
-};
-
 struct sim_rates {
     double slower = 0;  // share of rows
     double faster = 0;
 };
 
-sim_rates simulate_rounds(double ratio, std::size_t rounds, std::size_t samples, std::size_t rows, int runs,
-                          const noise_model& m, std::uint64_t seed) {
-    stats::xoshiro256ss rng(seed);
+// Simulated `tare compare` runs through the real aggregation: `rows` rows, `rounds` rounds of
+// fresh processes, `samples` per side per round in A B B A blocks. Each process of each side
+// has its own offset for its whole life (code and heap placement: sd `process_sd`), each
+// sample its own noise (sd `sample_sd`), and the machine's speed for the next sample comes from
+// `machine()`, shared by both sides (the workers take turns on one machine); `new_machine()`
+// makes a fresh one for each run.
+template <class NewMachine>
+sim_rates simulate(double ratio, std::size_t rounds, std::size_t samples, std::size_t rows, int runs,
+                   double process_sd, double sample_sd, stats::xoshiro256ss& rng, NewMachine new_machine) {
     auto normal = [&rng] { return stats::standard_normal_pair(rng)[0]; };
     std::size_t slower = 0;
     std::size_t faster = 0;
     for (int run = 0; run < runs; ++run) {
+        auto machine = new_machine();
         rounds_data d;
         d.rounds = rounds;
-        double drift = 0;
         for (std::size_t row = 0; row < rows; ++row) {
             d.rows.push_back({"bm" + std::to_string(row), {}, {}});
         }
         for (std::size_t r = 0; r < rounds; ++r) {
-            const double offset[2] = {m.process_sd * normal(), m.process_sd * normal()};
+            const double offset[2] = {process_sd * normal(), process_sd * normal()};
             for (auto& row : d.rows) {
                 side_round sides[2];
                 for (std::size_t b = 0; b < (samples + 1) / 2; ++b) {
                     for (int k : block_order(b)) {
-                        drift += m.drift_step_sd * normal();
+                        const double speed = machine();
+                        const double noise = sample_sd * normal();
                         const double scale = k == 1 ? ratio : 1.0;
-                        const double t = 100 * scale * std::exp(offset[k] + drift + m.sample_sd * normal());
-                        sides[k].samples.push_back(make_sample(1000, t));
+                        sides[k].samples.push_back(
+                            make_sample(1000, 100 * scale * speed * std::exp(offset[k] + noise)));
                     }
                 }
                 row.base.push_back(sides[0]);
@@ -347,8 +344,28 @@ sim_rates simulate_rounds(double ratio, std::size_t rounds, std::size_t samples,
     return {static_cast<double>(slower) / total, static_cast<double>(faster) / total};
 }
 
-// A/A: the false-verdict rate over rows must stay within 5 % (it is a family-wise rate of 5 %
-// per comparison, so per row it is lower still), under heavy per-process offsets and drift.
+// The two-level noise model of `tare compare` on this machine: per-process offsets and sample
+// noise as above, and a machine that drifts slowly in time (a random walk in its log speed).
+struct noise_model {
+    double process_sd = 0.01;
+    double sample_sd = 0.02;
+    double drift_step_sd = 0.005;
+};
+
+sim_rates simulate_rounds(double ratio, std::size_t rounds, std::size_t samples, std::size_t rows, int runs,
+                          const noise_model& m, std::uint64_t seed) {
+    stats::xoshiro256ss rng(seed);
+    return simulate(ratio, rounds, samples, rows, runs, m.process_sd, m.sample_sd, rng, [&rng, &m] {
+        return [&rng, &m, drift = 0.0]() mutable {
+            drift += m.drift_step_sd * stats::standard_normal_pair(rng)[0];
+            return std::exp(drift);
+        };
+    });
+}
+
+// A/A: the false-verdict rate over rows must stay within 5 % under heavy per-process offsets and
+// drift. The default family control is a 5 % false-discovery rate, which when nothing changed
+// is a 5 % chance of any false verdict in a table, so per row it is lower still.
 TEST(compare_aggregate, simulated_a_a_false_verdicts_stay_under_five_percent) {
     const noise_model heavy{0.03, 0.03, 0.01};
     for (std::size_t rounds : {3U, 10U, 20U}) {
@@ -379,52 +396,22 @@ TEST(compare_aggregate, simulated_one_and_two_percent_shifts_are_found) {
 // "Pinning"): its speed switches between a fast state and one about 1.9x slower, and stays in
 // each for some milliseconds; both sides see the same state. Each sample is 1 ms long; at each
 // sample the state flips with probability `flip`, part way through the sample (which then
-// takes the mixed speed); samples also carry their own noise. `samples` per side per round in
-// A B B A blocks; per-process offsets as in noise_model.
+// takes the mixed speed). Process offsets 0.3 %, sample noise 1 %, 4 rows.
 sim_rates simulate_switching_machine(double ratio, std::size_t rounds, std::size_t samples, int runs,
                                      double flip, std::uint64_t seed) {
     stats::xoshiro256ss rng(seed);
-    auto normal = [&rng] { return stats::standard_normal_pair(rng)[0]; };
     auto uniform = [&rng] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-    constexpr std::size_t rows = 4;
-    std::size_t slower = 0;
-    std::size_t faster = 0;
-    for (int run = 0; run < runs; ++run) {
-        rounds_data d;
-        d.rounds = rounds;
-        for (std::size_t row = 0; row < rows; ++row) {
-            d.rows.push_back({"bm" + std::to_string(row), {}, {}});
-        }
-        bool slow = false;
-        for (std::size_t r = 0; r < rounds; ++r) {
-            const double offset[2] = {0.003 * normal(), 0.003 * normal()};
-            for (auto& row : d.rows) {
-                side_round sides[2];
-                for (std::size_t b = 0; b < (samples + 1) / 2; ++b) {
-                    for (int k : block_order(b)) {
-                        double speed = slow ? 1.9 : 1.0;
-                        if (uniform() < flip) {
-                            const double part = uniform();
-                            slow = !slow;
-                            speed = part * speed + (1 - part) * (slow ? 1.9 : 1.0);
-                        }
-                        const double scale = k == 1 ? ratio : 1.0;
-                        const double t = 100 * scale * speed * std::exp(offset[k] + 0.01 * normal());
-                        sides[k].samples.push_back(make_sample(1000, t));
-                    }
-                }
-                row.base.push_back(sides[0]);
-                row.head.push_back(sides[1]);
+    return simulate(ratio, rounds, samples, 4, runs, 0.003, 0.01, rng, [&uniform, flip] {
+        return [&uniform, flip, slow = false]() mutable {
+            double speed = slow ? 1.9 : 1.0;
+            if (uniform() < flip) {
+                const double part = uniform();
+                slow = !slow;
+                speed = part * speed + (1 - part) * (slow ? 1.9 : 1.0);
             }
-        }
-        compare_results res = aggregate_rounds(d, {});
-        for (const auto& row : res.rows) {
-            slower += row.verdict == stats::verdict::slower ? 1 : 0;
-            faster += row.verdict == stats::verdict::faster ? 1 : 0;
-        }
-    }
-    const auto total = static_cast<double>(rows) * runs;
-    return {static_cast<double>(slower) / total, static_cast<double>(faster) / total};
+            return speed;
+        };
+    });
 }
 
 // The defaults (20 rounds x 40 samples) on that machine, a state change every 10 samples on
