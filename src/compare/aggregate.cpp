@@ -221,7 +221,8 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
     out.threshold_pct = options.threshold_pct;
     out.only_in_base = data.only_in_base;
     out.only_in_head = data.only_in_head;
-    const bool adjacent = !data.memory_from_results;
+    // Workers: the i-th samples of the two sides were taken next to each other in time.
+    const bool adjacent = out.mode == pairing::rounds;
     std::vector<std::vector<double>> log_ratios;
     for (const benchmark_rounds& b : data.rows) {
         // A round counts for time when both sides measured in it.
