@@ -114,8 +114,9 @@ std::variant<std::vector<int>, run_failure> resolve_cpus(const std::string& text
     }
     if (text == "auto") {
         // One CPU for both sides: the two workers run in lock-step, so one CPU is all they use,
-        // and on it a change of the machine's speed reaches both. The last allowed CPU, since
-        // the first usually takes more of the interrupts. Measured: docs/compare.md, "Pinning".
+        // and on it a change of the machine's speed reaches both. Any one CPU serves; the last
+        // allowed one is a fixed choice so that runs are alike. Measured: docs/compare.md,
+        // "Pinning".
         return allowed.empty() ? std::vector<int>{} : std::vector<int>{allowed.back()};
     }
     std::vector<int> cpus = parse_cpu_list(text);

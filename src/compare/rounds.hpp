@@ -50,8 +50,10 @@ struct rounds_options {
     /// Measured time per benchmark and side over all rounds, seconds; spread evenly over the
     /// rounds and the samples of each round.
     double min_time = 1.0;
-    /// Samples per side in each round, in ABBA blocks (so rounded up to an even number).
-    std::size_t samples_per_round = 4;
+    /// Samples per side in each round: workers take at most this many, in ABBA blocks (so
+    /// rounded up to an even number); Google Benchmark processes run this many repetitions.
+    /// `tare compare` sets 40 for workers and 4 for Google Benchmark (its --samples).
+    std::size_t samples_per_round = 40;
     std::optional<std::regex> filter;
     double timeout_seconds = 60;  // the longest wait for any one reply of a worker
     /// Every process of both sides runs on these CPUs alone; empty: wherever the system puts
