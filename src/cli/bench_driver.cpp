@@ -16,6 +16,7 @@
 #include "core/runner.hpp"
 #include "core/variants.hpp"
 #include "io/atomic_file.hpp"
+#include "os/layout.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
@@ -82,6 +83,7 @@ int bench_driver(int argc, char** argv) {
 
     std::vector<core::instance> selected = core::select(core::expand(registered_benchmarks()), filter);
     if (opt.worker) {
+        os::settle_layout();  // started by tare compare, perhaps in a chosen layout
         return run_worker(*opt.worker, selected);
     }
     // Comparison groups are checked here, once every static registration has run; a malformed

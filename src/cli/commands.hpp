@@ -45,6 +45,9 @@ struct compare_args {
     /// Where the workers run: "auto" (one CPU, the last this process may use), "none" (not
     /// pinned) or a list such as "3" or "0-3,6" (every worker of both sides on that set).
     std::string cpu = "auto";
+    /// "matched": both sides of each round start in one random address-space layout, every
+    /// round another (src/os/layout.hpp); "kernel": each process in the kernel's own.
+    std::string layout = "matched";
     double timeout = 60;  // seconds a worker may take to answer once
     std::string filter;
     double threshold_pct = 0;

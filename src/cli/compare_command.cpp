@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <variant>
 
 #include "cli/commands.hpp"
@@ -16,6 +17,7 @@
 #include "compare/rounds.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
+#include "os/layout.hpp"
 #include "os/os.hpp"
 #include "report/compare/compare_report.hpp"
 #include "tare/version.hpp"
@@ -138,6 +140,22 @@ std::variant<std::vector<int>, run_failure> resolve_cpus(const std::string& text
     return cpus;
 }
 
+// --layout=matched: a random seed for this comparison's layouts, or none (with a note saying
+// why) when a side cannot be started in a chosen layout, e.g. a statically linked executable.
+// Measured: docs/compare.md, "Layouts".
+std::optional<std::uint64_t> layout_seed(const std::string& base, const std::string& head) {
+    for (const std::string* exe : {&base, &head}) {
+        auto l = os::prepare_layout({*exe}, 0);
+        if (auto* why = std::get_if<std::string>(&l)) {
+            std::fprintf(stderr, "tare compare: note: each process in the kernel's own address layout: %s\n",
+                         why->c_str());
+            return std::nullopt;
+        }
+    }
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
 }  // namespace
 
 int compare_command(const compare_args& args) {
@@ -207,6 +225,9 @@ int compare_command(const compare_args& args) {
         // Benchmark repetitions are whole runs of the body in one process, so few.
         ro.samples_per_round = args.samples.value_or(gbench ? 4 : 40);
         ro.cpus = std::get<std::vector<int>>(cpus);
+        if (args.layout == "matched") {
+            ro.layout_seed = layout_seed(ro.base, ro.head);
+        }
         ro.filter = filter;
         ro.timeout_seconds = args.timeout;
         if (isatty(fileno(stderr)) != 0) {
@@ -224,6 +245,7 @@ int compare_command(const compare_args& args) {
         }
         results = compare::aggregate_rounds(std::get<compare::rounds_data>(measured), vo);
         results.cpus = ro.cpus;
+        results.matched_layouts = ro.layout_seed.has_value();
     }
     results.base_label = args.base;
     results.head_label = args.head;

@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
                      "CPUs every worker of both sides runs on: auto (one CPU, default), none, or a list "
                      "like 3 or 0-3,6")
         ->type_name("auto|none|LIST");
+    cmp_cmd
+        ->add_option("--layout", cmp.layout,
+                     "address-space layouts: matched (both sides of a round in one random layout, a new "
+                     "one each round; default) or kernel (each process its own)")
+        ->check(CLI::IsMember({"matched", "kernel"}));
     cmp_cmd->add_option("--timeout", cmp.timeout, "seconds a worker may take to answer (default 60)")
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);

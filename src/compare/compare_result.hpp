@@ -85,6 +85,9 @@ struct compare_results {
 
     std::size_t rounds = 0;    // rounds mode: rounds run; unpaired: 0
     std::vector<int> cpus;     // the CPUs every process of both sides ran on; empty: not pinned
+    /// Both sides of each round started in one random address-space layout (--layout=matched);
+    /// false: the kernel drew each process's own (or results files).
+    bool matched_layouts = false;
     double threshold_pct = 0;  // practical-significance band (--threshold); 0 = none
     /// The family: `comparisons` rows with a change share `alpha` under `family`; `selected`
     /// of them have a verdict other than no_change; every interval is at interval_level()

@@ -54,7 +54,7 @@ std::variant<std::vector<std::string>, rounds_failure> list_names(const std::str
 
 // One process of one side for one benchmark: its repetitions become the round's samples.
 side_round run_one(const std::string& exe, const std::string& name, const rounds_options& o,
-                   double min_time) {
+                   double min_time, std::optional<std::uint64_t> layout_seed) {
     side_round out;
     const fs::path json = temp_path(".json");
     const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
@@ -63,6 +63,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
     opts.discard_stderr = true;
     opts.timeout_seconds = o.timeout_seconds;
     opts.cpus = o.cpus;
+    opts.layout_seed = layout_seed;
     const os::child_result child = os::run_child(
         {exe, "--benchmark_filter=" + exact_regex(name), "--benchmark_repetitions=" + std::to_string(reps),
          "--benchmark_min_time=" + seconds_text(min_time), "--benchmark_out=" + json.string(),
@@ -148,7 +149,7 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
             }
             side_round got[2];
             for (int k : {first, 1 - first}) {
-                got[k] = run_one(*exe[k], row.name, o, min_time);
+                got[k] = run_one(*exe[k], row.name, o, min_time, round_layout_seed(o, r, i));
                 if (got[k].error) {
                     break;  // no pair this round
                 }

@@ -34,11 +34,12 @@ void record_result(side_state& s, benchmark_result r) {
 }
 
 // Starts a side's worker if it is not running (the first time, or after a crash).
-std::optional<rounds_failure> ensure_started(side_state& s, const std::string& exe, const rounds_options& o) {
+std::optional<rounds_failure> ensure_started(side_state& s, const std::string& exe, const rounds_options& o,
+                                            std::size_t round) {
     if (s.worker && s.worker->running()) {
         return std::nullopt;
     }
-    s.worker = std::make_unique<worker_process>(exe, o.timeout_seconds, o.cpus);
+    s.worker = std::make_unique<worker_process>(exe, o.timeout_seconds, o.cpus, round_layout_seed(o, round));
     if (auto f = s.worker->start()) {
         return rounds_failure{3, f->message};
     }
@@ -132,6 +133,18 @@ void pair_names(const std::vector<std::string>& base, const std::vector<std::str
     }
 }
 
+std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::size_t round, std::size_t row) {
+    if (!o.layout_seed) {
+        return std::nullopt;
+    }
+    // splitmix64's finaliser (Steele, Lea & Flood 2014) over seed, round and row: neighbouring
+    // rounds get unrelated layouts.
+    std::uint64_t z = *o.layout_seed + 0x9e3779b97f4a7c15ULL * (1 + round) + 0xd1b54a32d192ed03ULL * row;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 std::vector<int> block_order(std::size_t block) {
     return block % 2 == 0 ? std::vector<int>{0, 1, 1, 0} : std::vector<int>{1, 0, 0, 1};
 }
@@ -154,7 +167,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
         // benchmark which side calibrates first and leads the blocks.
         const int first = r % 2 == 0 ? base_side : head_side;
         for (int k : {first, 1 - first}) {
-            if (auto f = ensure_started(sides[k], *exe[k], o)) {
+            if (auto f = ensure_started(sides[k], *exe[k], o, r)) {
                 return *f;
             }
         }
@@ -188,7 +201,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                 o.progress("round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + ": " + row.name);
             }
             for (int k : {first, 1 - first}) {
-                if (auto f = ensure_started(sides[k], *exe[k], o)) {
+                if (auto f = ensure_started(sides[k], *exe[k], o, r)) {
                     return *f;
                 }
             }

@@ -59,9 +59,17 @@ struct rounds_options {
     /// Every process of both sides runs on these CPUs alone; empty: wherever the system puts
     /// it. One CPU for both sides is the default of `tare compare` (docs/compare.md, "Pinning").
     std::vector<int> cpus;
+    /// With a value, the two sides' processes of each round start in one address-space layout
+    /// drawn from this seed and the round (src/os/layout.hpp), each round in another; none: the
+    /// kernel draws every process's layout alone. `tare compare --layout=matched` (the default).
+    std::optional<std::uint64_t> layout_seed;
     /// Called before each benchmark of each round ("round 3/10: name"); may be empty.
     std::function<void(const std::string&)> progress;
 };
+
+/// The layout seed of round `round` (and, for one process a benchmark, of row `row`): both
+/// sides get the same, every round another; none when `o` has no layout seed.
+std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::size_t round, std::size_t row = 0);
 
 /// A failure that ends the whole comparison (a side cannot be started, or has no benchmarks).
 struct rounds_failure {

@@ -22,10 +22,12 @@ std::string temp_stderr_path() {
 
 }  // namespace
 
-worker_process::worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus)
+worker_process::worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus,
+                               std::optional<std::uint64_t> layout_seed)
     : executable_(std::move(executable)),
       timeout_seconds_(timeout_seconds),
       cpus_(std::move(cpus)),
+      layout_seed_(layout_seed),
       stderr_path_(temp_stderr_path()) {}
 
 worker_process::~worker_process() {
@@ -37,7 +39,7 @@ worker_process::~worker_process() {
 std::optional<worker_failure> worker_process::start() {
     os::ignore_sigpipe();
     child_ = os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"}, stderr_path_,
-                                    cpus_);
+                                    cpus_, layout_seed_);
     if (child_.pid <= 0) {
         return worker_failure{"crash", child_.error};
     }

@@ -30,8 +30,10 @@ struct calibrated {
 class worker_process {
 public:
     /// `timeout_seconds` bounds every wait for a reply (a benchmark's setup included); with
-    /// `cpus`, the worker runs on those CPUs alone.
-    worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus = {});
+    /// `cpus`, the worker runs on those CPUs alone; with `layout_seed`, in that address-space
+    /// layout (src/os/layout.hpp).
+    worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus = {},
+                   std::optional<std::uint64_t> layout_seed = std::nullopt);
     worker_process(const worker_process&) = delete;
     worker_process& operator=(const worker_process&) = delete;
     worker_process(worker_process&&) = delete;
@@ -65,6 +67,7 @@ private:
     std::string executable_;
     double timeout_seconds_;
     std::vector<int> cpus_;
+    std::optional<std::uint64_t> layout_seed_;
     std::string stderr_path_;
     os::channel_child child_;
     std::optional<os::line_reader> reader_;

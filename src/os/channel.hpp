@@ -3,6 +3,7 @@
 // a deadline: what `tare compare` needs to drive benchmark workers without ever hanging.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,10 +28,12 @@ struct channel_child {
 /// Starts argv[0] (a path) with a pipe pair on child_read_fd / child_write_fd. Its standard
 /// output goes to /dev/null (a benchmark's prints must not corrupt anything) and its standard
 /// error to `stderr_path` when given, else to /dev/null. The parent's ends are close-on-exec.
-/// With `cpus`, the child runs on those CPUs alone (affinity set before exec).
+/// With `cpus`, the child runs on those CPUs alone (affinity set before exec); with
+/// `layout_seed`, in that seed's address-space layout (src/os/layout.hpp).
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::optional<std::string>& stderr_path = std::nullopt,
-                                 const std::vector<int>& cpus = {});
+                                 const std::vector<int>& cpus = {},
+                                 std::optional<std::uint64_t> layout_seed = std::nullopt);
 
 enum class read_status { ok, eof, timeout, error };
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "os/channel.hpp"
+#include "os/layout.hpp"
 
 namespace tare::os {
 
@@ -33,11 +34,20 @@ void close_fd(int& fd) noexcept {
 
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::optional<std::string>& stderr_path,
-                                 const std::vector<int>& cpus) {
+                                 const std::vector<int>& cpus, std::optional<std::uint64_t> layout_seed) {
     channel_child c;
     if (argv.empty()) {
         c.error = "no command";
         return c;
+    }
+    std::optional<layout_launch> launch;
+    if (layout_seed) {
+        auto l = prepare_layout(argv, *layout_seed);
+        if (auto* e = std::get_if<std::string>(&l)) {
+            c.error = *e;
+            return c;
+        }
+        launch = std::move(std::get<layout_launch>(l));
     }
     int down[2];    // parent -> child
     int up[2];      // child -> parent
@@ -46,12 +56,8 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         c.error = std::string("pipe: ") + std::strerror(errno);
         return c;
     }
-    std::vector<char*> args;
-    args.reserve(argv.size() + 1);
-    for (const auto& a : argv) {
-        args.push_back(const_cast<char*>(a.c_str()));
-    }
-    args.push_back(nullptr);
+    std::vector<char*> args = c_strings(launch ? launch->argv : argv);
+    std::vector<char*> env = launch ? c_strings(launch->env) : std::vector<char*>{};
     // Opened before fork: the child may only make async-signal-safe calls.
     int err_fd = open(stderr_path ? stderr_path->c_str() : "/dev/null",
                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -78,7 +84,11 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         if (err_fd >= 0) {
             dup2(err_fd, 2);
         }
-        execv(args[0], args.data());
+        if (launch) {
+            exec_in_layout(args.data(), env.data(), launch->stack_limit);
+        } else {
+            execv(args[0], args.data());
+        }
         int e = errno;
         ssize_t ignored = write(status[1], &e, sizeof e);
         (void)ignored;

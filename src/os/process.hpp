@@ -1,6 +1,7 @@
 #pragma once
 // Running a child process and collecting how it ended and what it used.
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,6 +18,8 @@ struct child_options {
     std::optional<double> timeout_seconds;
     /// Run the child on these CPUs alone (its affinity mask, set before exec); empty: inherited.
     std::vector<int> cpus;
+    /// Start it in this seed's address-space layout (src/os/layout.hpp); none: the kernel's.
+    std::optional<std::uint64_t> layout_seed;
 };
 
 struct child_result {

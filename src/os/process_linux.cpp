@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "os/layout.hpp"
 #include "os/process.hpp"
 
 namespace tare::os {
@@ -40,12 +41,19 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         r.error = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
-    std::vector<char*> args;
-    args.reserve(argv.size() + 1);
-    for (const auto& a : argv) {
-        args.push_back(const_cast<char*>(a.c_str()));
+    std::optional<layout_launch> launch;
+    if (options.layout_seed) {
+        auto l = prepare_layout(argv, *options.layout_seed);
+        if (auto* e = std::get_if<std::string>(&l)) {
+            close(status_pipe[0]);
+            close(status_pipe[1]);
+            r.error = *e;
+            return r;
+        }
+        launch = std::move(std::get<layout_launch>(l));
     }
-    args.push_back(nullptr);
+    std::vector<char*> args = c_strings(launch ? launch->argv : argv);
+    std::vector<char*> env = launch ? c_strings(launch->env) : std::vector<char*>{};
     // Opened before fork: the child may only make async-signal-safe calls.
     const int out_fd = options.stdout_path ? open(options.stdout_path->c_str(),
                                                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
@@ -78,7 +86,11 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         if (out_fd >= 0) {
             dup2(out_fd, 1);
         }
-        execv(args[0], args.data());
+        if (launch) {
+            exec_in_layout(args.data(), env.data(), launch->stack_limit);
+        } else {
+            execv(args[0], args.data());
+        }
         int err = errno;
         ssize_t ignored = write(status_pipe[1], &err, sizeof err);
         (void)ignored;

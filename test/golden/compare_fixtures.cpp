@@ -115,6 +115,7 @@ compare_results compare_rounds_run() {
     compare_results r = context(compare::pairing::rounds);
     r.rounds = 6;
     r.cpus = {3};
+    r.matched_layouts = true;
     r.family = compare::family_control::fdr;
     const std::size_t n = r.rounds;
 

@@ -106,7 +106,10 @@ TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
     auto none = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
                              "--filter=^spin$", "--cpu=none", "--json=" + out.string()});
     ASSERT_EQ(none.exit_code, 0) << none.err << none.out;
-    EXPECT_NE(none.out.find("2 rounds of fresh processes, samples"), std::string::npos) << none.out;
+    EXPECT_NE(none.out.find("2 rounds of fresh processes, both sides of a round in one random address layout, "
+                            "samples"),
+              std::string::npos)
+        << none.out;
     EXPECT_TRUE(read_json(out)["context"]["cpus"].is_null());
 
     auto bad = run_process({tare_cmd, "compare", base, head, "--cpu=banana"});
@@ -116,6 +119,26 @@ TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
     auto absent = run_process({tare_cmd, "compare", base, head, "--cpu=4000-4001"});
     EXPECT_EQ(absent.exit_code, 2);
     EXPECT_NE(absent.err.find("CPU 4000 is not one this process may use"), std::string::npos) << absent.err;
+}
+
+TEST(compare, layouts_are_matched_by_default_or_the_kernels_own) {
+    fs::path out = scratch("layout.json");
+    auto matched = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
+                                "--filter=^spin$", "--json=" + out.string()});
+    ASSERT_EQ(matched.exit_code, 0) << matched.err << matched.out;
+    EXPECT_NE(matched.out.find(", both sides of a round in one random address layout,"), std::string::npos)
+        << matched.out;
+    EXPECT_EQ(read_json(out)["context"]["layout"], "matched");
+
+    auto kernel = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
+                               "--filter=^spin$", "--layout=kernel", "--json=" + out.string()});
+    ASSERT_EQ(kernel.exit_code, 0) << kernel.err << kernel.out;
+    EXPECT_EQ(kernel.out.find("address layout"), std::string::npos) << kernel.out;
+    EXPECT_EQ(read_json(out)["context"]["layout"], "kernel");
+
+    auto bad = run_process({tare_cmd, "compare", base, head, "--layout=fixed"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--layout"), std::string::npos) << bad.err;
 }
 
 TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {

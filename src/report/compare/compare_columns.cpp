@@ -218,7 +218,10 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
             100 * r.alpha, r.selected == 0 ? std::string("none") : std::to_string(r.selected), r.comparisons,
             plural);
     }
-    const std::string where = r.cpus.empty() ? std::string() : " on " + cpu_list_text(r.cpus);
+    std::string where = r.cpus.empty() ? std::string() : " on " + cpu_list_text(r.cpus);
+    if (r.matched_layouts) {
+        where += ", both sides of a round in one random address layout";
+    }
     if (r.mode == compare::pairing::rounds) {
         lines.push_back(style.text(
             fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",

@@ -77,6 +77,9 @@ std::string render_compare_json(const compare::compare_results& r) {
                                                                    : "unpaired";
     context["rounds"] = r.rounds;
     context["cpus"] = r.cpus.empty() ? json(nullptr) : json(r.cpus);
+    context["layout"] = r.mode == compare::pairing::unpaired ? json(nullptr)
+                        : r.matched_layouts                  ? json("matched")
+                                                             : json("kernel");
     context["alpha"] = finite_or_null(r.alpha);
     context["comparisons"] = r.comparisons;
     context["family_control"] =

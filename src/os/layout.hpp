@@ -1,0 +1,58 @@
+#pragma once
+// Starting a child in an address-space layout drawn from a seed: the same seed places the code,
+// the libraries, the heap and the stack of any two builds of a program alike; a new seed, anew.
+//
+// Why: where the kernel's randomisation (ASLR) puts a program's code changes how fast it runs —
+// branch predictors index by address. bench/ab's parse_csv moved by 2-3 % from one process of
+// one binary to the next; built without PIE (its code at one address in every process) or run
+// without ASLR, that spread vanished (bench/README.md, "Layouts"). tare compare therefore gives
+// the two workers of a round one seed and every round a new one: each round still draws a fresh
+// random layout, so the estimate is the same average over layouts as with the kernel's draws,
+// but the two sides of a round share it (common random numbers, a standard variance reduction:
+// Law, "Simulation Modeling and Analysis", ch. 11). Rejected: turning randomisation off (one
+// layout for every round: a fixed bias the interval cannot see; Mytkowicz et al., "Producing
+// wrong data without doing anything obviously wrong", ASPLOS 2009).
+//
+// How, on Linux: the child runs without the kernel's randomisation (personality
+// ADDR_NO_RANDOMIZE), started through its program interpreter (the dynamic loader run as a
+// program maps the executable in the mmap area, which the kernel places below the stack's limit:
+// mm/util.c mmap_base), with a stack limit of 128 MiB + k pages, so the seed's k moves code,
+// libraries and heap by whole pages; an environment entry of seed-drawn length, which also evens
+// out the argument strings, moves the stack by the same bytes in every program.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tare::os {
+
+/// Everything a child needs to start in a seed's layout, prepared before fork (it allocates).
+struct layout_launch {
+    std::vector<std::string> argv;  // the program interpreter, then the program's argv
+    std::vector<std::string> env;   // this process's environment, the pad, what settle_layout reads
+    std::uint64_t stack_limit = 0;  // RLIMIT_STACK (soft) at exec: places the mmap area
+};
+
+/// The PT_INTERP of the ELF executable at `path` (its dynamic loader); nullopt when it has none
+/// (statically linked), is not a 64-bit ELF file or cannot be read.
+std::optional<std::string> program_interpreter(const std::string& path);
+
+/// The launch of `argv` (argv[0] a path) in `seed`'s layout, or why it cannot be done.
+std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::string>& argv,
+                                                        std::uint64_t seed);
+
+/// Pointers to `v`'s strings and a final null, as exec takes them (valid while `v` lives).
+std::vector<char*> c_strings(const std::vector<std::string>& v);
+
+/// In the child between fork and exec: the kernel's randomisation off, the launch's stack limit,
+/// then execve. Returns only when that failed (errno says why). Allocates nothing.
+void exec_in_layout(char* const* argv, char* const* envp, std::uint64_t stack_limit) noexcept;
+
+/// Called first thing in a process started so (a worker): gives back the stack limit and the
+/// default thread stack size the starting process had, and the kernel's randomisation for the
+/// processes this one starts. Does nothing in a process started otherwise.
+void settle_layout() noexcept;
+
+}  // namespace tare::os
