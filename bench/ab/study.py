@@ -120,11 +120,11 @@ def python_with_scipy():
     sys.exit("compare.py needs scipy: apt-get install python3-scipy")
 
 
-def run_tare(tare, base, head, rounds, samples, min_time, family="fdr"):
+def run_tare(tare, base, head, rounds, samples, min_time, family="fdr", layout="matched"):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.json")
         cmd = [tare, "compare", base, head, f"--rounds={rounds}", f"--samples={samples}",
-               f"--min-time={min_time}", f"--family={family}", f"--json={out}"]
+               f"--min-time={min_time}", f"--family={family}", f"--layout={layout}", f"--json={out}"]
         t0 = time.monotonic()
         p = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - t0
@@ -197,6 +197,9 @@ def summarize(records, tool, pair):
                          for k, v in per_body.items()}}
 
 
+TOOL_NAMES = {"tare": "tare compare", "tare-kernel": "tare compare --layout=kernel", "gb": "compare.py"}
+
+
 def print_table(records, pairs, tools, title):
     print(f"\n{title}")
     hdr = ("| tool | pair | runs | rows | false verdicts | detected (slower) | runs with every row right "
@@ -209,7 +212,7 @@ def print_table(records, pairs, tools, title):
             s = summarize(records, tool, pair)
             if s is None:
                 continue
-            tname = "tare compare" if tool == "tare" else "compare.py"
+            tname = TOOL_NAMES[tool]
             fv = f"{s['false']} ({100.0 * s['false'] / max(s['rows'], 1):.1f} %)"
             if pair == "aa":
                 det = "-"
@@ -226,7 +229,7 @@ def print_table(records, pairs, tools, title):
             if s is None:
                 continue
             body = "  ".join(f"{k} {a}/{n} {c:+.2f}" for k, (a, n, c) in sorted(s["per_body"].items()))
-            print(f"  {tool:4} {pair:6} {body}")
+            print(f"  {tool:11} {pair:6} {body}")
 
 
 def calibrate(tare, build, rounds, min_time, pairs, log):
@@ -265,7 +268,8 @@ def main():
     ap.add_argument("--gb-min-time", type=float, default=0.1)
     ap.add_argument("--gb-alpha", type=float, default=0.05)
     ap.add_argument("--pairs", default="aa,slow10,slow20,slow50")
-    ap.add_argument("--tools", default="tare,gb")
+    ap.add_argument("--tools", default="tare,gb",
+                    help="of tare (the defaults: matched layouts), tare-kernel (--layout=kernel), gb (compare.py)")
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--calibrate-only", action="store_true")
     ap.add_argument("--calib-rounds", type=int, default=40)
@@ -331,9 +335,10 @@ def main():
                 waited = wait_quiet(log)
                 load = os.getloadavg()[0]
                 with Monitor() as m:
-                    if tool == "tare":
+                    if tool in ("tare", "tare-kernel"):
                         rows, wall = run_tare(tare, f"{build}/bench/ab/ab_{base}", f"{build}/bench/ab/ab_{head}",
-                                              a.rounds, a.samples, a.min_time, a.family)
+                                              a.rounds, a.samples, a.min_time, a.family,
+                                              "kernel" if tool == "tare-kernel" else "matched")
                     else:
                         rows, wall = run_gb(py, compare_py, f"{build}/bench/ab/gb_ab_{base}",
                                             f"{build}/bench/ab/gb_ab_{head}", a.gb_repetitions, a.gb_min_time,
@@ -343,7 +348,7 @@ def main():
                        "foreign": m.foreign, "waited": waited, "load1": load, "rows": rows}
                 records.append(rec)
                 verdicts = " ".join(f"{r['name']}:{r['verdict'][:4]}{r['change']:+.1f}" for r in rows)
-                log(f"[{time.monotonic() - t_start:6.0f} s] {tool:4} {pair:6} run {i} {wall:5.1f} s "
+                log(f"[{time.monotonic() - t_start:6.0f} s] {tool:11} {pair:6} run {i} {wall:5.1f} s "
                     f"load {load:.2f} foreign {m.foreign:.2f}{' DISTURBED' if rec['disturbed'] else ''}  {verdicts}")
                 if a.raw:
                     with open(a.raw, "w") as f:

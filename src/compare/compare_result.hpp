@@ -83,8 +83,8 @@ struct compare_results {
     std::string host;
     std::string date;  // ISO-8601, UTC
 
-    std::size_t rounds = 0;    // rounds mode: rounds run; unpaired: 0
-    std::vector<int> cpus;     // the CPUs every process of both sides ran on; empty: not pinned
+    std::size_t rounds = 0;  // rounds mode: rounds run; unpaired: 0
+    std::vector<int> cpus;   // the CPUs every process of both sides ran on; empty: not pinned
     /// Both sides of each round started in one random address-space layout (--layout=matched);
     /// false: the kernel drew each process's own (or results files).
     bool matched_layouts = false;

@@ -53,8 +53,8 @@ std::variant<std::vector<std::string>, rounds_failure> list_names(const std::str
 }
 
 // One process of one side for one benchmark: its repetitions become the round's samples.
-side_round run_one(const std::string& exe, const std::string& name, const rounds_options& o,
-                   double min_time, std::optional<std::uint64_t> layout_seed) {
+side_round run_one(const std::string& exe, const std::string& name, const rounds_options& o, double min_time,
+                   std::optional<std::uint64_t> layout_seed) {
     side_round out;
     const fs::path json = temp_path(".json");
     const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);

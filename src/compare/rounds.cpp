@@ -35,7 +35,7 @@ void record_result(side_state& s, benchmark_result r) {
 
 // Starts a side's worker if it is not running (the first time, or after a crash).
 std::optional<rounds_failure> ensure_started(side_state& s, const std::string& exe, const rounds_options& o,
-                                            std::size_t round) {
+                                             std::size_t round) {
     if (s.worker && s.worker->running()) {
         return std::nullopt;
     }

@@ -69,7 +69,8 @@ struct rounds_options {
 
 /// The layout seed of round `round` (and, for one process a benchmark, of row `row`): both
 /// sides get the same, every round another; none when `o` has no layout seed.
-std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::size_t round, std::size_t row = 0);
+std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::size_t round,
+                                               std::size_t row = 0);
 
 /// A failure that ends the whole comparison (a side cannot be started, or has no benchmarks).
 struct rounds_failure {

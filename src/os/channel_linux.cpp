@@ -33,8 +33,8 @@ void close_fd(int& fd) noexcept {
 }  // namespace
 
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
-                                 const std::optional<std::string>& stderr_path,
-                                 const std::vector<int>& cpus, std::optional<std::uint64_t> layout_seed) {
+                                 const std::optional<std::string>& stderr_path, const std::vector<int>& cpus,
+                                 std::optional<std::uint64_t> layout_seed) {
     channel_child c;
     if (argv.empty()) {
         c.error = "no command";

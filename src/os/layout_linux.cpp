@@ -186,7 +186,8 @@ void settle_layout() noexcept {
     // glibc sized its default thread stack from the large limit when this process started.
     const char* thread_stack = std::getenv("TARE_LAYOUT_THREAD_STACK");
     pthread_attr_t attr;
-    if (thread_stack != nullptr && parse_u64(thread_stack, v) && v > 0 && pthread_getattr_default_np(&attr) == 0) {
+    if (thread_stack != nullptr && parse_u64(thread_stack, v) && v > 0 &&
+        pthread_getattr_default_np(&attr) == 0) {
         pthread_attr_setstacksize(&attr, v);
         pthread_setattr_default_np(&attr);
         pthread_attr_destroy(&attr);

@@ -69,8 +69,8 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
         EXPECT_EQ(doc["schema"], "tare-compare/1");
         EXPECT_EQ(keys(doc["context"]),
                   (std::vector<std::string>{"tare_version", "host", "date", "base", "head", "mode", "rounds",
-                                            "cpus", "layout", "alpha", "comparisons", "family_control", "selected",
-                                            "threshold_pct"}));
+                                            "cpus", "layout", "alpha", "comparisons", "family_control",
+                                            "selected", "threshold_pct"}));
         for (const auto& row : doc["rows"]) {
             EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head"}));
             if (!row["change_pct"].is_null()) {

@@ -68,8 +68,14 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_GT((*spin)["change_pct"]["ci_low"].get<double>(), 0);
     EXPECT_GT((*spin)["change_pct"]["mean"].get<double>(), 80);
     EXPECT_EQ((*spin)["base"]["round_ns"].size(), 3U);
-    EXPECT_EQ((*spin)["base"]["samples"], 12);  // 4 per round (--samples), both sides alike
-    EXPECT_EQ((*spin)["head"]["samples"], 12);
+    // At most 4 per round (--samples), in whole ABBA blocks, both sides alike. Fewer when a
+    // round's time ran out: the workers share one CPU with whatever else runs there (a parallel
+    // test), which can stretch a sample past its plan.
+    const int samples = (*spin)["base"]["samples"].get<int>();
+    EXPECT_LE(samples, 12);
+    EXPECT_GE(samples, 6);
+    EXPECT_EQ(samples % 2, 0);
+    EXPECT_EQ((*spin)["head"]["samples"], samples);
     // Same iterations per sample on both sides, so the same total.
     EXPECT_EQ((*spin)["base"]["iterations"], (*spin)["head"]["iterations"]);
 
@@ -106,9 +112,10 @@ TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
     auto none = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
                              "--filter=^spin$", "--cpu=none", "--json=" + out.string()});
     ASSERT_EQ(none.exit_code, 0) << none.err << none.out;
-    EXPECT_NE(none.out.find("2 rounds of fresh processes, both sides of a round in one random address layout, "
-                            "samples"),
-              std::string::npos)
+    EXPECT_NE(
+        none.out.find("2 rounds of fresh processes, both sides of a round in one random address layout, "
+                      "samples"),
+        std::string::npos)
         << none.out;
     EXPECT_TRUE(read_json(out)["context"]["cpus"].is_null());
 
@@ -123,15 +130,16 @@ TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
 
 TEST(compare, layouts_are_matched_by_default_or_the_kernels_own) {
     fs::path out = scratch("layout.json");
-    auto matched = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
-                                "--filter=^spin$", "--json=" + out.string()});
+    auto matched = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
+                                "--samples=2", "--filter=^spin$", "--json=" + out.string()});
     ASSERT_EQ(matched.exit_code, 0) << matched.err << matched.out;
     EXPECT_NE(matched.out.find(", both sides of a round in one random address layout,"), std::string::npos)
         << matched.out;
     EXPECT_EQ(read_json(out)["context"]["layout"], "matched");
 
-    auto kernel = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
-                               "--filter=^spin$", "--layout=kernel", "--json=" + out.string()});
+    auto kernel =
+        run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
+                     "--filter=^spin$", "--layout=kernel", "--json=" + out.string()});
     ASSERT_EQ(kernel.exit_code, 0) << kernel.err << kernel.out;
     EXPECT_EQ(kernel.out.find("address layout"), std::string::npos) << kernel.out;
     EXPECT_EQ(read_json(out)["context"]["layout"], "kernel");
