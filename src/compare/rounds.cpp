@@ -137,12 +137,10 @@ std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::siz
     if (!o.layout_seed) {
         return std::nullopt;
     }
-    // splitmix64's finaliser (Steele, Lea & Flood 2014) over seed, round and row: neighbouring
-    // rounds get unrelated layouts.
-    std::uint64_t z = *o.layout_seed + 0x9e3779b97f4a7c15ULL * (1 + round) + 0xd1b54a32d192ed03ULL * row;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    // Distinct seeds are all a layout needs: os::prepare_layout mixes its seed (splitmix64), so
+    // neighbouring rounds get unrelated layouts. The steps are odd constants other than
+    // splitmix's own increment, so no round's seed lands on another's later state.
+    return *o.layout_seed + 0xbf58476d1ce4e5b9ULL * (round + 1) + 0x94d049bb133111ebULL * row;
 }
 
 std::vector<int> block_order(std::size_t block) {
