@@ -7,7 +7,6 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
-#include <regex>
 #include <string>
 
 #include "cli/isolate.hpp"
@@ -74,12 +73,11 @@ int bench_driver(int argc, char** argv) {
         return fail_usage(
             "--timeout applies only with --isolate (a benchmark in this process cannot be stopped)");
     }
-    std::regex filter;
-    try {
-        filter = std::regex(opt.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-        return fail_usage("--filter: '" + opt.filter + "' is not a valid regular expression: " + e.what());
+    auto parsed = core::name_filter::parse(opt.filter);
+    if (auto* e = std::get_if<std::string>(&parsed)) {
+        return fail_usage("--filter: '" + opt.filter + "' is not a valid regular expression: " + *e);
     }
+    const core::name_filter& filter = std::get<core::name_filter>(parsed);
 
     std::vector<core::instance> selected = core::select(core::expand(registered_benchmarks()), filter);
     if (opt.worker) {

@@ -174,15 +174,11 @@ int compare_command(const compare_args& args) {
         return fail(exit_usage, "compare two executables or two results files, not one of each (" +
                                     args.base + ", " + args.head + ")");
     }
-    std::optional<std::regex> filter;
-    if (!args.filter.empty()) {
-        try {
-            filter = std::regex(args.filter, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            return fail(exit_usage,
-                        "--filter: '" + args.filter + "' is not a valid regular expression: " + e.what());
-        }
+    auto parsed = core::name_filter::parse(args.filter);
+    if (auto* e = std::get_if<std::string>(&parsed)) {
+        return fail(exit_usage, "--filter: '" + args.filter + "' is not a valid regular expression: " + *e);
     }
+    const core::name_filter& filter = std::get<core::name_filter>(parsed);
     compare::verdict_options vo;
     vo.threshold_pct = args.threshold_pct;
     vo.family = args.family == "fwer" ? compare::family_control::fwer : compare::family_control::fdr;
@@ -197,11 +193,8 @@ int compare_command(const compare_args& args) {
         if (auto* f = std::get_if<run_failure>(&head)) {
             return fail(f->status, f->message);
         }
-        if (filter) {
-            for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
-                std::erase_if(r->benchmarks,
-                              [&](const benchmark_result& b) { return !std::regex_search(b.name, *filter); });
-            }
+        for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
+            std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !filter.matches(b.name); });
         }
         results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo);
     } else {
@@ -255,7 +248,7 @@ int compare_command(const compare_args& args) {
     if (results.rows.empty()) {
         // Nothing to compare is an input problem, never an empty "all clear".
         std::string message = "no benchmark is on both sides";
-        if (filter) {
+        if (!args.filter.empty()) {
             message += " (with --filter=" + args.filter + ")";
         }
         message += ": base has " + std::to_string(results.only_in_base.size()) + ", head has " +

@@ -177,10 +177,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                     return rounds_failure{3, f->message};
                 }
                 names[k] = std::move(std::get<std::vector<std::string>>(l));
-                if (o.filter) {
-                    std::erase_if(names[k],
-                                  [&](const std::string& n) { return !std::regex_search(n, *o.filter); });
-                }
+                std::erase_if(names[k], [&](const std::string& n) { return !o.filter.matches(n); });
             }
             pair_names(names[base_side], names[head_side], data);
             data.base_accounting = sides[base_side].worker->accounting();

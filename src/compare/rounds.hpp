@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <regex>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/runner.hpp"
 
 namespace tare::compare {
 
@@ -54,7 +54,7 @@ struct rounds_options {
     /// rounded up to an even number); Google Benchmark processes run this many repetitions.
     /// `tare compare` sets 40 for workers and 4 for Google Benchmark (its --samples).
     std::size_t samples_per_round = 40;
-    std::optional<std::regex> filter;
+    core::name_filter filter;     // every name by default
     double timeout_seconds = 60;  // the longest wait for any one reply of a worker
     /// Every process of both sides runs on these CPUs alone; empty: wherever the system puts
     /// it. One CPU for both sides is the default of `tare compare` (docs/compare.md, "Pinning").

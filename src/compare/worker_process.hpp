@@ -43,6 +43,7 @@ public:
     /// Starts the process and reads its greeting.
     std::optional<worker_failure> start();
     bool running() const noexcept { return child_.pid > 0; }
+    int pid() const noexcept { return child_.pid; }
     bool accounting() const noexcept { return accounting_; }
 
     std::variant<std::vector<std::string>, worker_failure> list();

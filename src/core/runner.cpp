@@ -1,6 +1,7 @@
 #include "core/runner.hpp"
 
 #include <cstdio>
+#include <regex>
 
 #include "core/metrics.hpp"
 #include "os/os.hpp"
@@ -8,6 +9,24 @@
 #include "tare/version.hpp"
 
 namespace tare::core {
+
+struct name_filter::compiled {
+    std::regex re;
+};
+
+std::variant<name_filter, std::string> name_filter::parse(const std::string& pattern) {
+    name_filter f;
+    try {
+        f.compiled_ = std::make_shared<const compiled>(compiled{std::regex(pattern, std::regex::ECMAScript)});
+    } catch (const std::regex_error& e) {
+        return std::string(e.what());
+    }
+    return f;
+}
+
+bool name_filter::matches(const std::string& name) const {
+    return !compiled_ || std::regex_search(name, compiled_->re);
+}
 
 std::vector<instance> expand(const std::vector<benchmark*>& benchmarks) {
     std::vector<instance> out;
@@ -27,10 +46,10 @@ std::vector<instance> expand(const std::vector<benchmark*>& benchmarks) {
     return out;
 }
 
-std::vector<instance> select(const std::vector<instance>& all, const std::regex& filter) {
+std::vector<instance> select(const std::vector<instance>& all, const name_filter& filter) {
     std::vector<instance> out;
     for (const instance& i : all) {
-        if (std::regex_search(i.name, filter)) {
+        if (filter.matches(i.name)) {
             out.push_back(i);
         }
     }

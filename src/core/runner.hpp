@@ -2,8 +2,9 @@
 // Running registered benchmarks: instances, selection, one instance's result.
 
 #include <cstdint>
-#include <regex>
+#include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -21,11 +22,32 @@ struct instance {
     std::vector<std::int64_t> args;
 };
 
+/// --filter: names that contain a match of an ECMAScript regular expression (std::regex_search,
+/// as Google Benchmark's --benchmark_filter).
+///
+/// Why a class with the regular expression behind it: std::regex is all templates, and every
+/// file that took one compiled its whole machinery again (about 25 s a file in a sanitizer
+/// build, ten files: a sixth of CI's build time); runner.cpp alone compiles it now. Rejected:
+/// std::regex parameters (what it was).
+class name_filter {
+public:
+    /// Matches every name.
+    name_filter() = default;
+    /// The filter for `pattern`, or why it is not a valid regular expression.
+    static std::variant<name_filter, std::string> parse(const std::string& pattern);
+    /// Whether `name` contains a match.
+    bool matches(const std::string& name) const;
+
+private:
+    struct compiled;
+    std::shared_ptr<const compiled> compiled_;  // null: every name matches
+};
+
 /// Every instance of `benchmarks`, in registration then argument order.
 std::vector<instance> expand(const std::vector<benchmark*>& benchmarks);
 
-/// The instances whose name `filter` matches (ECMAScript, search semantics).
-std::vector<instance> select(const std::vector<instance>& all, const std::regex& filter);
+/// The instances whose name `filter` matches.
+std::vector<instance> select(const std::vector<instance>& all, const name_filter& filter);
 
 /// Runs one instance and turns its samples into a result (statistics, memory, warnings).
 /// `loop_overhead_ns` (the harness's cost per empty iteration) is used only to warn when a

@@ -186,14 +186,14 @@ resolved_variants resolve_variants(const std::vector<instance>& all,
 }
 
 std::vector<run_unit> plan_units(const std::vector<instance>& all, const std::vector<group_instance>& groups,
-                                 const std::regex& filter) {
+                                 const name_filter& filter) {
     std::map<std::string, std::size_t> group_of;  // member instance name -> index into groups
     std::vector<bool> selected(groups.size(), false);
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        selected[g] = std::regex_search(groups[g].name, filter);
+        selected[g] = filter.matches(groups[g].name);
         for (const instance& m : groups[g].members) {
             group_of[m.name] = g;
-            selected[g] = selected[g] || std::regex_search(m.name, filter);
+            selected[g] = selected[g] || filter.matches(m.name);
         }
     }
     std::vector<run_unit> out;
@@ -201,7 +201,7 @@ std::vector<run_unit> plan_units(const std::vector<instance>& all, const std::ve
     for (const instance& i : all) {
         auto it = group_of.find(i.name);
         if (it == group_of.end()) {
-            if (std::regex_search(i.name, filter)) {
+            if (filter.matches(i.name)) {
                 out.push_back({i, std::nullopt});
             }
             continue;

@@ -40,7 +40,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -86,7 +85,7 @@ struct run_unit {
 /// when `filter` matches its name ("contexts/64") or any of its members' names; it takes the
 /// place of its first member to appear in `all`.
 std::vector<run_unit> plan_units(const std::vector<instance>& all, const std::vector<group_instance>& groups,
-                                 const std::regex& filter);
+                                 const name_filter& filter);
 
 /// How a group instance is sampled.
 struct group_schedule {

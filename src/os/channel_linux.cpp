@@ -36,36 +36,33 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::optional<std::string>& stderr_path, const std::vector<int>& cpus,
                                  std::optional<std::uint64_t> layout_seed) {
     channel_child c;
-    if (argv.empty()) {
-        c.error = "no command";
+    const exec_plan plan(argv, layout_seed);
+    if (!plan.error().empty()) {
+        c.error = plan.error();
         return c;
     }
-    std::optional<layout_launch> launch;
-    if (layout_seed) {
-        auto l = prepare_layout(argv, *layout_seed);
-        if (auto* e = std::get_if<std::string>(&l)) {
-            c.error = *e;
-            return c;
+    int down[2] = {-1, -1};    // parent -> child
+    int up[2] = {-1, -1};      // child -> parent
+    int status[2] = {-1, -1};  // closed on exec: tells the parent whether exec failed, and why
+    int err_fd = -1;
+    int null_fd = -1;
+    auto fail = [&](const char* what) {
+        c.error = std::string(what) + ": " + std::strerror(errno);
+        for (int* fd : {&down[0], &down[1], &up[0], &up[1], &status[0], &status[1], &err_fd, &null_fd}) {
+            close_fd(*fd);
         }
-        launch = std::move(std::get<layout_launch>(l));
-    }
-    int down[2];    // parent -> child
-    int up[2];      // child -> parent
-    int status[2];  // closed on exec: tells the parent whether exec failed, and why
-    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
-        c.error = std::string("pipe: ") + std::strerror(errno);
         return c;
+    };
+    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+        return fail("pipe");
     }
-    std::vector<char*> args = c_strings(launch ? launch->argv : argv);
-    std::vector<char*> env = launch ? c_strings(launch->env) : std::vector<char*>{};
     // Opened before fork: the child may only make async-signal-safe calls.
-    int err_fd = open(stderr_path ? stderr_path->c_str() : "/dev/null",
-                      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    err_fd = open(stderr_path ? stderr_path->c_str() : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                  0600);
+    null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     pid_t pid = fork();
     if (pid < 0) {
-        c.error = std::string("fork: ") + std::strerror(errno);
-        return c;
+        return fail("fork");
     }
     if (pid == 0) {
         if (!cpus.empty()) {
@@ -84,11 +81,7 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         if (err_fd >= 0) {
             dup2(err_fd, 2);
         }
-        if (launch) {
-            exec_in_layout(args.data(), env.data(), launch->stack_limit);
-        } else {
-            execv(args[0], args.data());
-        }
+        plan.exec();
         int e = errno;
         ssize_t ignored = write(status[1], &e, sizeof e);
         (void)ignored;

@@ -43,12 +43,35 @@ std::optional<std::string> program_interpreter(const std::string& path);
 std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::string>& argv,
                                                         std::uint64_t seed);
 
-/// Pointers to `v`'s strings and a final null, as exec takes them (valid while `v` lives).
-std::vector<char*> c_strings(const std::vector<std::string>& v);
+/// A program's exec, prepared before fork (that allocates) and done in the child (that may not):
+/// plainly, or in a seed's layout. Neither copied nor moved: exec gets pointers into its strings.
+/// Rejected: each spawn function preparing its own launch and pointer arrays (they did; two
+/// copies of the same ten lines, one fix away from disagreeing).
+class exec_plan {
+public:
+    /// `argv[0]` a path; with `layout_seed`, the launch of prepare_layout.
+    exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed);
+    exec_plan(const exec_plan&) = delete;
+    exec_plan& operator=(const exec_plan&) = delete;
+    exec_plan(exec_plan&&) = delete;
+    exec_plan& operator=(exec_plan&&) = delete;
+    ~exec_plan() = default;
 
-/// In the child between fork and exec: the kernel's randomisation off, the launch's stack limit,
-/// then execve. Returns only when that failed (errno says why). Allocates nothing.
-void exec_in_layout(char* const* argv, char* const* envp, std::uint64_t stack_limit) noexcept;
+    /// Why the program cannot be started so; empty when it can.
+    const std::string& error() const noexcept { return error_; }
+    /// In the child between fork and exec: for a layout, the kernel's randomisation off and the
+    /// launch's stack limit, then execve. Returns only when that failed (errno says why).
+    /// Allocates nothing.
+    void exec() const noexcept;
+
+private:
+    std::vector<std::string> argv_;
+    std::vector<std::string> env_;              // empty: this process's environment
+    std::optional<std::uint64_t> stack_limit_;  // set: in a layout
+    std::vector<char*> argv_ptrs_;
+    std::vector<char*> env_ptrs_;
+    std::string error_;
+};
 
 /// Called first thing in a process started so (a worker): gives back the stack limit and the
 /// default thread stack size the starting process had, and the kernel's randomisation for the

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <string_view>
+#include <utility>
 
 #include "os/layout.hpp"
 
@@ -20,10 +21,14 @@ namespace tare::os {
 
 namespace {
 
-// What settle_layout reads (the same names without '=' there).
-constexpr std::string_view stack_limit_key = "TARE_LAYOUT_STACK_LIMIT=";
-constexpr std::string_view thread_stack_key = "TARE_LAYOUT_THREAD_STACK=";
-constexpr std::string_view pad_key = "TARE_LAYOUT_PAD=";
+// The variables a launch sets and settle_layout reads and removes.
+constexpr const char* stack_limit_name = "TARE_LAYOUT_STACK_LIMIT";
+constexpr const char* thread_stack_name = "TARE_LAYOUT_THREAD_STACK";
+constexpr const char* pad_name = "TARE_LAYOUT_PAD";
+
+std::string entry(const char* name, const std::string& value) {
+    return std::string(name) + '=' + value;
+}
 
 // The kernel keeps a gap of at least 128 MiB between the stack's top and the mmap area, so a
 // limit from there up moves the area page by page (mm/util.c, mmap_base and MIN_GAP).
@@ -126,32 +131,58 @@ std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::s
             l.env.emplace_back(*e);
         }
     }
-    l.env.push_back(std::string(stack_limit_key) + limit_text(stack.rlim_cur));
-    l.env.push_back(std::string(thread_stack_key) + std::to_string(thread_stack));
+    l.env.push_back(entry(stack_limit_name, limit_text(stack.rlim_cur)));
+    l.env.push_back(entry(thread_stack_name, std::to_string(thread_stack)));
     // The strings sit at the top of the stack: pad them to the same total for any program of
     // any path length, plus the seed's share, so the stack pointer is the seed's alone.
-    std::uint64_t bytes = pad_key.size() + 1;
+    std::uint64_t bytes = entry(pad_name, "").size() + 1;
     for (const auto* v : {&l.argv, &l.env}) {
         for (const auto& a : *v) {
             bytes += a.size() + 1;
         }
     }
     const std::uint64_t total = (bytes + pad_span - 1) / pad_span * pad_span + pad;
-    l.env.push_back(std::string(pad_key) + std::string(total - bytes, 'x'));
+    l.env.push_back(entry(pad_name, std::string(total - bytes, 'x')));
     return l;
 }
 
-std::vector<char*> c_strings(const std::vector<std::string>& v) {
-    std::vector<char*> p;
-    p.reserve(v.size() + 1);
-    for (const auto& a : v) {
-        p.push_back(const_cast<char*>(a.c_str()));
+exec_plan::exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed) {
+    if (argv.empty()) {
+        error_ = "no command";
+        return;
     }
-    p.push_back(nullptr);
-    return p;
+    if (layout_seed) {
+        auto l = prepare_layout(argv, *layout_seed);
+        if (auto* e = std::get_if<std::string>(&l)) {
+            error_ = std::move(*e);
+            return;
+        }
+        auto& launch = std::get<layout_launch>(l);
+        argv_ = std::move(launch.argv);
+        env_ = std::move(launch.env);
+        stack_limit_ = launch.stack_limit;
+    } else {
+        argv_ = argv;
+    }
+    // The strings do not move from here on (the class is neither copied nor moved).
+    for (const auto& [from, to] : {std::pair{&argv_, &argv_ptrs_}, std::pair{&env_, &env_ptrs_}}) {
+        to->reserve(from->size() + 1);
+        for (auto& a : *from) {
+            to->push_back(a.data());
+        }
+        to->push_back(nullptr);
+    }
 }
 
-void exec_in_layout(char* const* argv, char* const* envp, std::uint64_t stack_limit) noexcept {
+void exec_plan::exec() const noexcept {
+    if (!error_.empty()) {
+        errno = EINVAL;
+        return;
+    }
+    if (!stack_limit_) {
+        execv(argv_ptrs_[0], argv_ptrs_.data());
+        return;
+    }
     const int current = personality(0xffffffff);
     if (current == -1 || personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1) {
         return;
@@ -160,15 +191,15 @@ void exec_in_layout(char* const* argv, char* const* envp, std::uint64_t stack_li
     if (getrlimit(RLIMIT_STACK, &stack) != 0) {
         return;
     }
-    stack.rlim_cur = stack_limit;
+    stack.rlim_cur = *stack_limit_;
     if (setrlimit(RLIMIT_STACK, &stack) != 0) {
         return;
     }
-    execve(argv[0], argv, envp);
+    execve(argv_ptrs_[0], argv_ptrs_.data(), env_ptrs_.data());
 }
 
 void settle_layout() noexcept {
-    const char* limit = std::getenv("TARE_LAYOUT_STACK_LIMIT");
+    const char* limit = std::getenv(stack_limit_name);
     if (limit == nullptr) {
         return;  // not started in a chosen layout
     }
@@ -184,7 +215,7 @@ void settle_layout() noexcept {
         }
     }
     // glibc sized its default thread stack from the large limit when this process started.
-    const char* thread_stack = std::getenv("TARE_LAYOUT_THREAD_STACK");
+    const char* thread_stack = std::getenv(thread_stack_name);
     pthread_attr_t attr;
     if (thread_stack != nullptr && parse_u64(thread_stack, v) && v > 0 &&
         pthread_getattr_default_np(&attr) == 0) {
@@ -196,9 +227,9 @@ void settle_layout() noexcept {
     if (current != -1) {
         personality(static_cast<unsigned long>(current) & ~static_cast<unsigned long>(ADDR_NO_RANDOMIZE));
     }
-    unsetenv("TARE_LAYOUT_STACK_LIMIT");
-    unsetenv("TARE_LAYOUT_THREAD_STACK");
-    unsetenv("TARE_LAYOUT_PAD");
+    for (const char* name : {stack_limit_name, thread_stack_name, pad_name}) {
+        unsetenv(name);
+    }
 }
 
 }  // namespace tare::os

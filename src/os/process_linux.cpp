@@ -31,8 +31,9 @@ bool pin_to_cpus(std::span<const int> cpus) noexcept {
 
 child_result run_child(const std::vector<std::string>& argv, const child_options& options) {
     child_result r;
-    if (argv.empty()) {
-        r.error = "no command";
+    const exec_plan plan(argv, options.layout_seed);
+    if (!plan.error().empty()) {
+        r.error = plan.error();
         return r;
     }
     // A pipe closed on exec tells the parent whether exec itself failed, and why.
@@ -41,19 +42,6 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         r.error = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
-    std::optional<layout_launch> launch;
-    if (options.layout_seed) {
-        auto l = prepare_layout(argv, *options.layout_seed);
-        if (auto* e = std::get_if<std::string>(&l)) {
-            close(status_pipe[0]);
-            close(status_pipe[1]);
-            r.error = *e;
-            return r;
-        }
-        launch = std::move(std::get<layout_launch>(l));
-    }
-    std::vector<char*> args = c_strings(launch ? launch->argv : argv);
-    std::vector<char*> env = launch ? c_strings(launch->env) : std::vector<char*>{};
     // Opened before fork: the child may only make async-signal-safe calls.
     const int out_fd = options.stdout_path ? open(options.stdout_path->c_str(),
                                                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
@@ -86,11 +74,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         if (out_fd >= 0) {
             dup2(out_fd, 1);
         }
-        if (launch) {
-            exec_in_layout(args.data(), env.data(), launch->stack_limit);
-        } else {
-            execv(args[0], args.data());
-        }
+        plan.exec();
         int err = errno;
         ssize_t ignored = write(status_pipe[1], &err, sizeof err);
         (void)ignored;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "integration/run_process.hpp"
+#include "integration/scratch.hpp"
 
 namespace tare {
 namespace {
@@ -31,11 +32,7 @@ constexpr bool exact_counts = accounting_expected && !sanitized;
 const std::string tare_cmd = TARE_COMMAND;
 const std::string alloc_bench = TARE_GBENCH_ALLOC_COUNTS;
 
-fs::path scratch(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("tare_gbench_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir / name;
-}
+using test::scratch;
 
 std::map<std::string, json> rows_by_name(const std::string& gb_json) {
     std::map<std::string, json> rows;

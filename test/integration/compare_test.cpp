@@ -3,6 +3,7 @@
 // (missing file 2, malformed JSON 2 with line and column, not executable 3, a worker that
 // crashes or hangs 3 with the others still compared).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,8 +11,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
+#include "compare/worker_process.hpp"
+#include "os/layout.hpp"
 #include "run_process.hpp"
+#include "scratch.hpp"
 
 namespace tare {
 namespace {
@@ -24,11 +29,7 @@ const std::string tare_cmd = TARE_COMMAND;
 const std::string base = TARE_COMPARE_BASE;
 const std::string head = TARE_COMPARE_HEAD;
 
-fs::path scratch(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("tare_compare_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir / name;
-}
+using test::scratch;
 
 json read_json(const fs::path& p) {
     std::ifstream in(p);
@@ -147,6 +148,41 @@ TEST(compare, layouts_are_matched_by_default_or_the_kernels_own) {
     auto bad = run_process({tare_cmd, "compare", base, head, "--layout=fixed"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--layout"), std::string::npos) << bad.err;
+}
+
+// A line of /proc/PID/limits, e.g. "Max stack size  8388608  unlimited  bytes": the soft value.
+std::string soft_limit(int pid, const std::string& what) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/limits");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(what, 0) == 0) {
+            std::istringstream fields(line.substr(what.size()));
+            std::string soft;
+            fields >> soft;
+            return soft;
+        }
+    }
+    return "";
+}
+
+TEST(compare, a_worker_started_in_a_layout_gives_back_what_the_launch_changed) {
+    compare::worker_process w(base, 30, {}, 12345);
+    ASSERT_FALSE(w.start().has_value());
+    ASSERT_GT(w.pid(), 0);
+    const std::string proc = "/proc/" + std::to_string(w.pid());
+    // It did start through the loader, in the layout (the launch is not vacuous here)...
+    EXPECT_EQ(fs::read_symlink(proc + "/exe"), fs::canonical(*os::program_interpreter(base)));
+    // ...and after its greeting it has this process's stack limit, not the launch's 128 MiB + k
+    // pages, and starts its own children with the kernel's randomisation again.
+    rlimit mine{};
+    ASSERT_EQ(getrlimit(RLIMIT_STACK, &mine), 0);
+    EXPECT_EQ(soft_limit(w.pid(), "Max stack size"),
+              mine.rlim_cur == RLIM_INFINITY ? std::string("unlimited") : std::to_string(mine.rlim_cur));
+    std::ifstream personality(proc + "/personality");
+    std::string flags;
+    personality >> flags;
+    EXPECT_EQ(std::stoul(flags, nullptr, 16) & 0x0040000UL, 0UL) << flags;  // ADDR_NO_RANDOMIZE
+    w.quit();
 }
 
 TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run_process.hpp"
+#include "scratch.hpp"
 
 namespace tare {
 namespace {
@@ -19,11 +20,7 @@ using test::run_process;
 
 const std::string tare_cmd = TARE_COMMAND;
 
-fs::path scratch(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("tare_exec_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir / name;
-}
+using test::scratch;
 
 json read_json(const fs::path& p) {
     std::ifstream in(p);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "run_process.hpp"
+#include "scratch.hpp"
 
 namespace tare {
 namespace {
@@ -18,11 +19,7 @@ using test::run_process;
 const std::string tare_cmd = TARE_COMMAND;
 const std::string bench = TARE_CONTRACT_BENCH;
 
-fs::path scratch(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("tare_report_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir / name;
-}
+using test::scratch;
 
 void write(const fs::path& p, const std::string& text) {
     std::ofstream out(p);

@@ -2,10 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <variant>
+
 #include "unit/manual_probes.hpp"
 
 namespace tare {
 namespace {
+
+core::name_filter filter(const std::string& pattern) {
+    return std::get<core::name_filter>(core::name_filter::parse(pattern));
+}
 
 TEST(runner, expands_instances_with_argument_names) {
     benchmark plain("plain", [](State&) {});
@@ -27,10 +34,20 @@ TEST(runner, filter_uses_search_semantics) {
     benchmark c("encode", [](State&) {});
     std::vector<benchmark*> all{&b, &c};
     auto inst = core::expand(all);
-    EXPECT_EQ(core::select(inst, std::regex("trip/1$")).size(), 1U);
-    EXPECT_EQ(core::select(inst, std::regex("o")).size(), 3U);
-    EXPECT_EQ(core::select(inst, std::regex("^enc")).size(), 1U);
-    EXPECT_EQ(core::select(inst, std::regex("")).size(), 3U);
+    EXPECT_EQ(core::select(inst, filter("trip/1$")).size(), 1U);
+    EXPECT_EQ(core::select(inst, filter("o")).size(), 3U);
+    EXPECT_EQ(core::select(inst, filter("^enc")).size(), 1U);
+    EXPECT_EQ(core::select(inst, filter("")).size(), 3U);
+    EXPECT_EQ(core::select(inst, core::name_filter{}).size(), 3U);
+}
+
+TEST(runner, a_filter_that_is_not_a_regular_expression_says_why) {
+    auto bad = core::name_filter::parse("(");
+    ASSERT_TRUE(std::holds_alternative<std::string>(bad));
+    EXPECT_FALSE(std::get<std::string>(bad).empty());
+    // ECMAScript, not POSIX: \d is a digit.
+    EXPECT_TRUE(filter(R"(/\d+$)").matches("round_trip/64"));
+    EXPECT_FALSE(filter(R"(/\d+$)").matches("round_trip/x"));
 }
 
 TEST(runner, run_instance_builds_a_full_result) {

@@ -11,6 +11,10 @@
 namespace tare {
 namespace {
 
+core::name_filter filter(const std::string& pattern) {
+    return std::get<core::name_filter>(core::name_filter::parse(pattern));
+}
+
 std::vector<core::instance> instances_of(std::vector<benchmark*> all) {
     return core::expand(all);
 }
@@ -80,7 +84,7 @@ TEST(variants, a_filter_matching_one_member_runs_the_whole_group) {
     auto all = instances_of({&a, &lone, &b});
     auto groups = core::resolve_variants(all, {{"ctx", {"reused", "fresh"}}}).instances;
 
-    auto units = core::plan_units(all, groups, std::regex("fresh/64$"));
+    auto units = core::plan_units(all, groups, filter("fresh/64$"));
     ASSERT_EQ(units.size(), 1U);
     EXPECT_EQ(units[0].name(), "ctx/64");
     ASSERT_EQ(units[0].instances().size(), 2U);
@@ -88,15 +92,15 @@ TEST(variants, a_filter_matching_one_member_runs_the_whole_group) {
     EXPECT_EQ(units[0].instances()[1].name, "fresh/64");
 
     // Everything: a group takes the place of its first member, in registration order.
-    auto every = core::plan_units(all, groups, std::regex(""));
+    auto every = core::plan_units(all, groups, filter(""));
     ASSERT_EQ(every.size(), 3U);
     EXPECT_EQ(every[0].name(), "ctx/8");
     EXPECT_EQ(every[1].name(), "ctx/64");
     EXPECT_EQ(every[2].name(), "lone");
     EXPECT_FALSE(every[2].group);
 
-    EXPECT_EQ(core::plan_units(all, groups, std::regex("^ctx/8$")).size(), 1U);  // the group's own name
-    EXPECT_TRUE(core::plan_units(all, groups, std::regex("nothing")).empty());
+    EXPECT_EQ(core::plan_units(all, groups, filter("^ctx/8$")).size(), 1U);  // the group's own name
+    EXPECT_TRUE(core::plan_units(all, groups, filter("nothing")).empty());
 }
 
 TEST(variants, block_order_alternates_forward_and_reversed) {
