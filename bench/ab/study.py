@@ -25,7 +25,7 @@ the first table counts every run, a second one leaves the disturbed ones out.
 `tare compare` per build (--calib-rounds, --calib-min-time).
 
 Usage: bench/ab/study.py BUILD_DIR [--runs-aa=10] [--runs=10] [--runs-slow50=N]
-       [--rounds=20] [--samples=40] [--min-time=1] [--family=fdr|fwer] [--gb-repetitions=10] [--gb-min-time=0.1]
+       [--rounds=20] [--samples=N] [--min-time=1] [--family=fdr|fwer] [--gb-repetitions=10] [--gb-min-time=0.1]
        [--pairs=aa,slow10,slow20,slow50] [--tools=tare,gb] [--calibrate] [--calibrate-only]
        [--calib-rounds=40] [--calib-min-time=4] [--raw=PATH.json] [--label=TEXT] [--max-wait=S] [--no-wait]
 """
@@ -123,8 +123,8 @@ def python_with_scipy():
 def run_tare(tare, base, head, rounds, samples, min_time, family="fdr", layout="matched"):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.json")
-        cmd = [tare, "compare", base, head, f"--rounds={rounds}", f"--samples={samples}",
-               f"--min-time={min_time}", f"--family={family}", f"--layout={layout}", f"--json={out}"]
+        cmd = [tare, "compare", base, head, f"--rounds={rounds}", f"--min-time={min_time}", f"--family={family}",
+               f"--layout={layout}", f"--json={out}"] + ([f"--samples={samples}"] if samples else [])
         t0 = time.monotonic()
         p = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - t0
@@ -197,7 +197,8 @@ def summarize(records, tool, pair):
                          for k, v in per_body.items()}}
 
 
-TOOL_NAMES = {"tare": "tare compare", "tare-kernel": "tare compare --layout=kernel", "gb": "compare.py"}
+TOOL_NAMES = {"tare": "tare compare", "tare-kernel": "tare compare --layout=kernel",
+              "tare-40": "tare compare --samples=40", "gb": "compare.py"}
 
 
 def print_table(records, pairs, tools, title):
@@ -241,7 +242,7 @@ def calibrate(tare, build, rounds, min_time, pairs, log):
             continue
         waited = wait_quiet(log)
         with Monitor() as m:
-            rows, wall = run_tare(tare, f"{build}/bench/ab/ab_a1", f"{build}/bench/ab/ab_{pair}", rounds, 40,
+            rows, wall = run_tare(tare, f"{build}/bench/ab/ab_a1", f"{build}/bench/ab/ab_{pair}", rounds, None,
                                   min_time)
         out[pair] = rows
         nominal = PERMILLE[pair] / 10.0
@@ -260,7 +261,7 @@ def main():
     ap.add_argument("--runs", type=int, default=10, help="runs per slowdown")
     ap.add_argument("--runs-slow50", type=int, default=None, help="runs for the 5 %% pair (default --runs)")
     ap.add_argument("--rounds", type=int, default=20)
-    ap.add_argument("--samples", type=int, default=40)
+    ap.add_argument("--samples", type=int, default=None, help="tare compare's --samples (default: its own)")
     ap.add_argument("--min-time", type=float, default=1.0)
     ap.add_argument("--family", choices=["fdr", "fwer"], default="fdr",
                     help="tare compare's --family (rejudge.py re-judges a fwer run under both)")
@@ -269,7 +270,8 @@ def main():
     ap.add_argument("--gb-alpha", type=float, default=0.05)
     ap.add_argument("--pairs", default="aa,slow10,slow20,slow50")
     ap.add_argument("--tools", default="tare,gb",
-                    help="of tare (the defaults: matched layouts), tare-kernel (--layout=kernel), gb (compare.py)")
+                    help="of tare (the defaults: matched layouts), tare-kernel (--layout=kernel), tare-40 "
+                         "(--samples=40, the default before 320), gb (compare.py)")
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--calibrate-only", action="store_true")
     ap.add_argument("--calib-rounds", type=int, default=40)
@@ -290,7 +292,7 @@ def main():
         with open(a.table_from) as f:
             raw = json.load(f)
         r_args, records = raw["args"], raw["records"]
-        print(f"A/B study {r_args['label']}: tare compare --rounds={r_args['rounds']} --samples={r_args['samples']} "
+        print(f"A/B study {r_args['label']}: tare compare --rounds={r_args['rounds']} --samples={r_args['samples'] or 'default'} "
               f"--min-time={r_args['min_time']}; compare.py --benchmark_repetitions={r_args['gb_repetitions']} "
               f"--benchmark_min_time={r_args['gb_min_time']} (from {a.table_from})")
         report(records, r_args["pairs"].split(","), r_args["tools"].split(","), r_args["max_foreign"])
@@ -305,7 +307,7 @@ def main():
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
-    print(f"A/B study {a.label}: tare compare --rounds={a.rounds} --samples={a.samples} --min-time={a.min_time}; "
+    print(f"A/B study {a.label}: tare compare --rounds={a.rounds} --samples={a.samples or 'default'} --min-time={a.min_time}; "
           f"compare.py --benchmark_repetitions={a.gb_repetitions} --benchmark_min_time={a.gb_min_time} "
           f"(U test, alpha {a.gb_alpha})")
     calib = None
@@ -335,10 +337,10 @@ def main():
                 waited = wait_quiet(log)
                 load = os.getloadavg()[0]
                 with Monitor() as m:
-                    if tool in ("tare", "tare-kernel"):
+                    if tool in ("tare", "tare-kernel", "tare-40"):
                         rows, wall = run_tare(tare, f"{build}/bench/ab/ab_{base}", f"{build}/bench/ab/ab_{head}",
-                                              a.rounds, a.samples, a.min_time, a.family,
-                                              "kernel" if tool == "tare-kernel" else "matched")
+                                              a.rounds, 40 if tool == "tare-40" else a.samples, a.min_time,
+                                              a.family, "kernel" if tool == "tare-kernel" else "matched")
                     else:
                         rows, wall = run_gb(py, compare_py, f"{build}/bench/ab/gb_ab_{base}",
                                             f"{build}/bench/ab/gb_ab_{head}", a.gb_repetitions, a.gb_min_time,

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "compare/worker_process.hpp"
+#include "os/process.hpp"
 
 namespace tare::compare {
 
@@ -157,6 +158,11 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
     // Warm-up: a tenth of the round's measured time, as a benchmark executable spends it.
     const double warmup_ns = 0.1 * round_ns;
     const std::string* exe[2] = {&o.base, &o.head};
+    // The controller runs on the workers' CPU too. Every sample is a round trip (say "sample",
+    // wait for the reply); across CPUs each one woke an idle virtual CPU, about 150 us a sample
+    // on the project's VM, so short samples cost more than they measured. On one CPU the hand-off
+    // is a context switch and the CPU never idles within a round (bench/README.md, "Samples").
+    const os::thread_pin pin(o.cpus);
 
     std::vector<bool> failed;  // a benchmark that failed once is not retried
     for (std::size_t r = 0; r < rounds; ++r) {

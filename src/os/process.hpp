@@ -39,6 +39,21 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
 /// Allocates nothing: safe between fork and exec.
 bool pin_to_cpus(std::span<const int> cpus) noexcept;
 
+/// Pins the calling thread to `cpus` while it lives and then gives back the CPUs it had; with
+/// no CPUs, does nothing.
+class thread_pin {
+public:
+    explicit thread_pin(std::span<const int> cpus);
+    thread_pin(const thread_pin&) = delete;
+    thread_pin& operator=(const thread_pin&) = delete;
+    thread_pin(thread_pin&&) = delete;
+    thread_pin& operator=(thread_pin&&) = delete;
+    ~thread_pin();
+
+private:
+    std::vector<int> before_;  // empty: not pinned
+};
+
 /// A human description of how the child ended: "exited with 3", "killed by SIGSEGV", ...
 std::string describe_end(const child_result& r);
 

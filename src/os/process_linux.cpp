@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "os/layout.hpp"
 #include "os/process.hpp"
@@ -27,6 +28,21 @@ bool pin_to_cpus(std::span<const int> cpus) noexcept {
         }
     }
     return any && sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+thread_pin::thread_pin(std::span<const int> cpus) {
+    if (!cpus.empty()) {
+        std::vector<int> before = allowed_cpus();
+        if (pin_to_cpus(cpus)) {
+            before_ = std::move(before);
+        }
+    }
+}
+
+thread_pin::~thread_pin() {
+    if (!before_.empty()) {
+        pin_to_cpus(before_);
+    }
 }
 
 child_result run_child(const std::vector<std::string>& argv, const child_options& options) {

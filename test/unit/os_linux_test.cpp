@@ -93,6 +93,22 @@ TEST(os_linux, a_channel_child_runs_on_the_cpus_it_is_given) {
     EXPECT_EQ(text, "Cpus_allowed_list:\t" + std::to_string(cpus.front()) + "\n");
 }
 
+TEST(os_linux, a_thread_pin_holds_while_it_lives_and_gives_the_cpus_back) {
+    const std::vector<int> before = os::allowed_cpus();
+    ASSERT_FALSE(before.empty());
+    {
+        const std::vector<int> last{before.back()};
+        const os::thread_pin pin(last);
+        EXPECT_EQ(os::allowed_cpus(), last);
+    }
+    EXPECT_EQ(os::allowed_cpus(), before);
+    {
+        const os::thread_pin none(std::vector<int>{});
+        EXPECT_EQ(os::allowed_cpus(), before);
+    }
+    EXPECT_EQ(os::allowed_cpus(), before);
+}
+
 TEST(os_linux, pin_refuses_an_empty_or_impossible_set) {
     EXPECT_FALSE(os::pin_to_cpus({}));
     const int impossible[] = {-1, 1 << 20};
