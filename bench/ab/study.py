@@ -198,7 +198,7 @@ def summarize(records, tool, pair):
 
 
 TOOL_NAMES = {"tare": "tare compare", "tare-kernel": "tare compare --layout=kernel",
-              "tare-40": "tare compare --samples=40", "gb": "compare.py"}
+              "tare-40": "tare compare --samples=40", "tare-320": "tare compare --samples=320", "gb": "compare.py"}
 
 
 def print_table(records, pairs, tools, title):
@@ -270,8 +270,8 @@ def main():
     ap.add_argument("--gb-alpha", type=float, default=0.05)
     ap.add_argument("--pairs", default="aa,slow10,slow20,slow50")
     ap.add_argument("--tools", default="tare,gb",
-                    help="of tare (the defaults: matched layouts), tare-kernel (--layout=kernel), tare-40 "
-                         "(--samples=40, the default before 320), gb (compare.py)")
+                    help="of tare (the defaults: matched layouts), tare-kernel (--layout=kernel), tare-40, tare-320 "
+                         "(--samples=40 or 320), gb (compare.py)")
     ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--calibrate-only", action="store_true")
     ap.add_argument("--calib-rounds", type=int, default=40)
@@ -337,9 +337,10 @@ def main():
                 waited = wait_quiet(log)
                 load = os.getloadavg()[0]
                 with Monitor() as m:
-                    if tool in ("tare", "tare-kernel", "tare-40"):
+                    if tool in ("tare", "tare-kernel", "tare-40", "tare-320"):
+                        samples = {"tare-40": 40, "tare-320": 320}.get(tool, a.samples)
                         rows, wall = run_tare(tare, f"{build}/bench/ab/ab_{base}", f"{build}/bench/ab/ab_{head}",
-                                              a.rounds, 40 if tool == "tare-40" else a.samples, a.min_time,
+                                              a.rounds, samples, a.min_time,
                                               a.family, "kernel" if tool == "tare-kernel" else "matched")
                     else:
                         rows, wall = run_gb(py, compare_py, f"{build}/bench/ab/gb_ab_{base}",

@@ -215,11 +215,11 @@ int compare_command(const compare_args& args) {
         ro.rounds = args.rounds;
         ro.min_time = args.min_time;
         ro.cpus = std::get<std::vector<int>>(cpus);
-        // bench/README.md, "Samples": many short samples in adjacent pairs for workers — 320 a
-        // side per round when the controller shares their CPU (a sample's round trip is then a
-        // context switch), 40 when they run anywhere (each round trip wakes another CPU). Google
-        // Benchmark repetitions are whole runs of the body in one process, so few.
-        ro.samples_per_round = args.samples.value_or(gbench ? 4 : ro.cpus.empty() ? 40 : 320);
+        // bench/README.md, "A/B study": short samples in adjacent pairs for workers. Not shorter
+        // still: at 320 a side the intervals narrowed three- to fourfold, but two bodies' changes
+        // moved by more than their intervals ("Samples"). Google Benchmark repetitions are whole
+        // runs of the body in one process, so few.
+        ro.samples_per_round = args.samples.value_or(gbench ? 4 : 40);
         if (args.layout == "matched") {
             ro.layout_seed = layout_seed(ro.base, ro.head);
         }

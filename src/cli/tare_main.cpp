@@ -56,10 +56,8 @@ int main(int argc, char** argv) {
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);
     cmp_cmd
-        ->add_option(
-            "--samples", cmp.samples,
-            "samples per side in each round (default 320, 40 with --cpu=none; Google Benchmark: repetitions, "
-            "default 4)")
+        ->add_option("--samples", cmp.samples,
+                     "samples per side in each round (default 40; Google Benchmark: repetitions, default 4)")
         ->check(CLI::Range(2, 100000));
     cmp_cmd
         ->add_option("--cpu", cmp.cpu,
