@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""How much of a comparison's spread is the address-space layout (bench/README.md, "Layouts").
+"""How much of a comparison's spread is the address-space layout, or the samples' length
+(bench/README.md, "Layouts" and "Samples").
 
-Runs `tare compare BASE HEAD` under three settings, interleaved, N times each, and prints per
+Runs `tare compare BASE HEAD` under several settings, interleaved, N times each, and prints per
 benchmark the median width of the change's interval, the mean and spread of the change, and the
 verdicts:
 
   kernel    --layout=kernel: every process in the kernel's own random layout (ASLR)
   fixed     setarch -R, --layout=kernel: no randomisation, one layout for every process
   matched   --layout=matched (the default): both sides of a round in one random layout
+  sN        --samples=N (e.g. s40, s320): N samples a side per round, the defaults otherwise
 
     bench/ab/layouts.py build-ab --filter='^parse_csv$' --runs=5
     bench/ab/layouts.py build-ab --head=slow10 --runs=4
+    bench/ab/layouts.py build-ab --head=slow20 --settings=s40,s320 --runs=5
 """
 import argparse
 import json
@@ -39,6 +42,11 @@ def main():
     ap.add_argument("--settings", default="kernel,fixed,matched")
     a = ap.parse_args()
     settings = a.settings.split(",")
+    for s in settings:
+        if s not in SETTINGS and s[:1] == "s" and s[1:].isdigit():
+            SETTINGS[s] = ([], [f"--samples={s[1:]}"])
+        elif s not in SETTINGS:
+            sys.exit(f"unknown setting {s}: kernel, fixed, matched or sN")
     if "fixed" in settings and shutil.which("setarch") is None:
         sys.exit("the fixed setting needs setarch (util-linux)")
     exe = lambda side: os.path.join(a.build, "bench", "ab", "ab_" + side)
