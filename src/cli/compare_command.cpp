@@ -181,9 +181,9 @@ int compare_command(const compare_args& args) {
     const core::name_filter& filter = std::get<core::name_filter>(parsed);
     compare::verdict_options vo;
     vo.threshold_pct = args.threshold_pct;
-    vo.family = args.family == "fwer" ? compare::family_control::fwer : compare::family_control::fdr;
+    vo.family = args.family == "fwer" ? family_control::fwer : family_control::fdr;
 
-    compare::compare_results results;
+    compare_results results;
     if (files) {
         auto base = read_side(args.base);
         if (auto* f = std::get_if<run_failure>(&base)) {
@@ -259,7 +259,7 @@ int compare_command(const compare_args& args) {
     }
 
     std::fputs(report::render_compare_table(results, args.markdown).c_str(), stdout);
-    if (results.mode == compare::pairing::process_rounds) {
+    if (results.mode == pairing::process_rounds) {
         std::fputs(
             gbench_note(std::any_of(results.rows.begin(), results.rows.end(),
                                     [](const auto& row) { return row.base.allocs_per_iter.has_value(); })),

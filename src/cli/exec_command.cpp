@@ -21,6 +21,7 @@
 #include "os/os.hpp"
 #include "os/process.hpp"
 #include "report/exec_report.hpp"
+#include "stats/change.hpp"
 #include "tare/version.hpp"
 
 namespace tare::cli {
@@ -102,7 +103,7 @@ struct runner {
     std::size_t position = 0;
 
     // One run; an error message when it could not be run to the end.
-    std::variant<report::exec_run, std::string> once(const std::vector<std::string>& argv, bool timed) {
+    std::variant<exec_run, std::string> once(const std::vector<std::string>& argv, bool timed) {
         os::child_result r = os::run_child(argv, options);
         if (!r.started) {
             return r.error;
@@ -112,7 +113,7 @@ struct runner {
                    "; tare exec times commands that succeed" +
                    (args.show_output ? "" : " (--show-output shows its output)");
         }
-        report::exec_run run;
+        exec_run run;
         run.position = timed ? position++ : 0;
         run.wall_seconds = r.wall_seconds;
         run.user_seconds = r.resources.user_seconds;
@@ -124,13 +125,13 @@ struct runner {
     }
 
     // Runs `side` once and, when timed, appends its figures; the error message on failure.
-    std::optional<std::string> into(report::exec_side& side, bool timed) {
+    std::optional<std::string> into(exec_side& side, bool timed) {
         auto r = once(side.argv, timed);
         if (auto* e = std::get_if<std::string>(&r)) {
             return *e;
         }
         if (timed) {
-            side.runs.push_back(std::get<report::exec_run>(r));
+            side.runs.push_back(std::get<exec_run>(r));
         }
         return std::nullopt;
     }
@@ -138,25 +139,25 @@ struct runner {
 
 // The paired change of each metric: one pair per ABBA block (runs 2k and 2k + 1 of each side),
 // each side's value the sum of its two runs.
-report::exec_comparison compare(const report::exec_side& base, const report::exec_side& head,
+exec_comparison compare(const exec_side& base, const exec_side& head,
                                 double threshold_pct) {
-    report::exec_comparison c;
+    exec_comparison c;
     c.pairs = std::min(base.runs.size(), head.runs.size()) / 2;
     c.threshold_pct = threshold_pct;
-    for (std::size_t m = 0; m < report::exec_metric_count; ++m) {
-        const auto metric = static_cast<report::exec_metric>(m);
+    for (std::size_t m = 0; m < exec_metric_count; ++m) {
+        const auto metric = static_cast<exec_metric>(m);
         std::vector<double> b;
         std::vector<double> h;
         for (std::size_t k = 0; k < c.pairs; ++k) {
-            b.push_back(report::exec_metric_value(base.runs[2 * k], metric) +
-                        report::exec_metric_value(base.runs[2 * k + 1], metric));
-            h.push_back(report::exec_metric_value(head.runs[2 * k], metric) +
-                        report::exec_metric_value(head.runs[2 * k + 1], metric));
+            b.push_back(exec_metric_value(base.runs[2 * k], metric) +
+                        exec_metric_value(base.runs[2 * k + 1], metric));
+            h.push_back(exec_metric_value(head.runs[2 * k], metric) +
+                        exec_metric_value(head.runs[2 * k + 1], metric));
         }
         c.changes[m] = stats::paired_log_change(b, h);
     }
-    const auto& wall = c.changes[static_cast<std::size_t>(report::exec_metric::wall)];
-    c.verdict = wall ? stats::judge(*wall, threshold_pct) : stats::verdict::no_change;
+    const auto& wall = c.changes[static_cast<std::size_t>(exec_metric::wall)];
+    c.verdict = wall ? stats::judge(*wall, threshold_pct) : verdict::no_change;
     return c;
 }
 
@@ -169,22 +170,22 @@ int exec_command(const exec_args& args) {
     if (args.runs < 1) {
         return fail(exit_usage, "tare exec: --runs must be at least 1");
     }
-    report::exec_results results;
+    exec_results results;
     results.tare_version = TARE_VERSION_STRING;
     results.host = os::host_name();
     results.date = os::utc_now_iso8601();
     results.warmup_runs = args.warmup;
-    std::vector<report::exec_side*> sides{&results.head};
+    std::vector<exec_side*> sides{&results.head};
     results.head.argv = args.command;
     if (args.vs) {
         auto split = split_command_line(*args.vs);
         if (auto* e = std::get_if<std::string>(&split)) {
             return fail(exit_usage, "tare exec: --vs: " + *e);
         }
-        results.base = report::exec_side{std::get<std::vector<std::string>>(split), {}};
+        results.base = exec_side{std::get<std::vector<std::string>>(split), {}};
         sides.push_back(&*results.base);
     }
-    for (report::exec_side* side : sides) {
+    for (exec_side* side : sides) {
         std::optional<std::string> path = resolve(side->argv[0]);
         if (!path) {
             return fail(exit_not_run, side->argv[0] + ": command not found in PATH");
@@ -197,7 +198,7 @@ int exec_command(const exec_args& args) {
     run.options.timeout_seconds = args.timeout;
     std::optional<std::string> error;
     for (std::size_t w = 0; w < args.warmup && !error; ++w) {
-        for (report::exec_side* side : sides) {
+        for (exec_side* side : sides) {
             error = error ? error : run.into(*side, false);
         }
     }
@@ -211,9 +212,9 @@ int exec_command(const exec_args& args) {
         // inherits from the last one of the previous block (caches, frequency) falls on both.
         const std::size_t blocks = (args.runs + 1) / 2;
         for (std::size_t k = 0; k < blocks && !error; ++k) {
-            report::exec_side& a = k % 2 == 0 ? *results.base : results.head;
-            report::exec_side& b = k % 2 == 0 ? results.head : *results.base;
-            for (report::exec_side* side : {&a, &b, &b, &a}) {
+            exec_side& a = k % 2 == 0 ? *results.base : results.head;
+            exec_side& b = k % 2 == 0 ? results.head : *results.base;
+            for (exec_side* side : {&a, &b, &b, &a}) {
                 error = error ? error : run.into(*side, true);
             }
         }

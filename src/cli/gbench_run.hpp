@@ -5,7 +5,7 @@
 #include <variant>
 
 #include "cli/commands.hpp"
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::cli {
 

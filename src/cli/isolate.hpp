@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::cli {
 

@@ -1,3 +1,4 @@
+#include "stats/change.hpp"
 #include "compare/aggregate.hpp"
 
 #include <algorithm>
@@ -175,7 +176,7 @@ side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::
 // `change_of(i, level)` computes row i's change at that level; `has_values[i]` says whether
 // row i has the replicates to compute one.
 void judge_family(compare_results& out, const std::vector<bool>& has_values,
-                  const std::function<std::optional<stats::paired_change>(std::size_t, double)>& change_of,
+                  const std::function<std::optional<paired_change>(std::size_t, double)>& change_of,
                   const verdict_options& o) {
     std::vector<std::size_t> eligible;
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
@@ -203,8 +204,8 @@ void judge_family(compare_results& out, const std::vector<bool>& has_values,
     for (std::size_t i : eligible) {
         compare_row& row = out.rows[i];
         row.change = change_of(i, level);
-        row.verdict = row.change ? stats::judge(*row.change, o.threshold_pct) : stats::verdict::no_change;
-        verdicts += row.verdict != stats::verdict::no_change ? 1 : 0;
+        row.verdict = row.change ? stats::judge(*row.change, o.threshold_pct) : verdict::no_change;
+        verdicts += row.verdict != verdict::no_change ? 1 : 0;
     }
     if (o.family == family_control::fwer) {
         out.selected = verdicts;
@@ -276,7 +277,7 @@ side_figures side_from_result(const benchmark_result& b) {
     }
     f.time_ns = b.time.mean;
     if (b.samples_ns.size() >= 2) {
-        f.time_ci = stats::interval{b.time.ci_low, b.time.ci_high};
+        f.time_ci = interval{b.time.ci_low, b.time.ci_high};
     }
     f.samples = b.samples_ns.size();
     f.iterations = b.iterations;
@@ -351,7 +352,7 @@ compare_results compare_files(const run_results& base, const run_results& head,
 
 bool has_regression(const compare_results& results, double pct) {
     return std::any_of(results.rows.begin(), results.rows.end(), [&](const compare_row& r) {
-        return r.verdict == stats::verdict::slower && r.change && r.change->change_pct > pct;
+        return r.verdict == verdict::slower && r.change && r.change->change_pct > pct;
     });
 }
 

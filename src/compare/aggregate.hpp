@@ -3,7 +3,7 @@
 // change with its family-adjusted interval, and the verdict. Pure functions: unit-tested with
 // hand-made rounds, and the same for every way of running the sides.
 
-#include "compare/compare_result.hpp"
+#include "model/comparison.hpp"
 #include "compare/rounds.hpp"
 
 namespace tare::compare {

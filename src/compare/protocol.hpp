@@ -30,7 +30,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::compare::protocol {
 

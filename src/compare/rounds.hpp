@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "core/runner.hpp"
 
 namespace tare::compare {

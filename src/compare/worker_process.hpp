@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "compare/protocol.hpp"
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "os/channel.hpp"
 
 namespace tare::compare {

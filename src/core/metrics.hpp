@@ -2,7 +2,7 @@
 // From raw samples to the reported figures: time statistics, memory of the region, and the
 // warnings a reader must see. Thresholds are documented in docs/accounting.md.
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "core/sample_driver.hpp"
 
 namespace tare::core {

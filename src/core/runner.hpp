@@ -9,7 +9,7 @@
 
 #include "core/clock.hpp"
 #include "core/probes.hpp"
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "core/sample_driver.hpp"
 #include "tare/benchmark.hpp"
 

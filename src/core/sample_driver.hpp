@@ -14,7 +14,7 @@
 
 #include "core/clock.hpp"
 #include "core/probes.hpp"
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "tare/benchmark.hpp"
 #include "tare/state.hpp"
 

@@ -338,7 +338,7 @@ void judge_comparisons(std::vector<variant_comparison>& comparisons, double alph
     std::vector<variant_comparison*> judged;
     for (variant_comparison& c : comparisons) {
         c.change.reset();
-        c.verdict = std::string(stats::verdict_name(stats::verdict::no_change));
+        c.verdict = verdict::no_change;
         if (c.blocks >= 2) {
             rows.push_back(
                 {std::span<const double>(c.baseline_block_ns), std::span<const double>(c.member_block_ns)});
@@ -351,9 +351,8 @@ void judge_comparisons(std::vector<variant_comparison>& comparisons, double alph
         if (!change || !change->interval_pct) {
             continue;
         }
-        judged[i]->change = variant_change{change->change_pct, change->interval_pct->low,
-                                           change->interval_pct->high, change->confidence, change->p_value};
-        judged[i]->verdict = std::string(stats::verdict_name(stats::judge(*change)));
+        judged[i]->change = change;
+        judged[i]->verdict = stats::judge(*change);
     }
 }
 

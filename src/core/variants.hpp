@@ -45,7 +45,7 @@
 
 #include "core/clock.hpp"
 #include "core/probes.hpp"
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "core/runner.hpp"
 #include "core/sample_driver.hpp"
 #include "tare/variants.hpp"

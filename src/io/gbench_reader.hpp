@@ -22,7 +22,7 @@
 #include <string>
 #include <variant>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 #include "io/results_reader.hpp"
 
 namespace tare::io {

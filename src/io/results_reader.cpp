@@ -114,11 +114,15 @@ variant_comparison to_comparison(const json& c) {
     v.name = string_or_empty(c, "name");
     v.baseline = string_or_empty(c, "baseline");
     v.member = string_or_empty(c, "member");
-    v.verdict = string_or_empty(c, "verdict");
+    v.verdict = verdict_from_name(string_or_empty(c, "verdict")).value_or(verdict::no_change);
     if (auto ch = c.find("change_pct"); ch != c.end() && ch->is_object()) {
-        v.change =
-            variant_change{number(*ch, "mean"), number(*ch, "ci_low"), number(*ch, "ci_high"),
-                           opt_number(c, "confidence").value_or(0.95), opt_number(c, "p_value").value_or(1)};
+        paired_change change;
+        change.change_pct = number(*ch, "mean");
+        if (opt_number(*ch, "ci_low") && opt_number(*ch, "ci_high"))
+            change.interval_pct = interval{number(*ch, "ci_low"), number(*ch, "ci_high")};
+        change.confidence = opt_number(c, "confidence").value_or(0.95);
+        change.p_value = opt_number(c, "p_value").value_or(1);
+        v.change = change;
     }
     v.blocks = static_cast<std::size_t>(number(c, "blocks"));
     v.samples_per_block = static_cast<std::uint64_t>(number(c, "samples_per_block"));

@@ -187,8 +187,10 @@ std::string signed_percent(double pct) {
 std::string change_text(const variant_comparison& c) {
     if (!c.change)
         return std::string(missing_mark);
-    return fmt::format("{} [{}, {}]", signed_percent(c.change->pct), signed_percent(c.change->ci_low),
-                       signed_percent(c.change->ci_high));
+    if (!c.change->interval_pct)
+        return signed_percent(c.change->change_pct) + " [no interval]";
+    return fmt::format("{} [{}, {}]", signed_percent(c.change->change_pct),
+                       signed_percent(c.change->interval_pct->low), signed_percent(c.change->interval_pct->high));
 }
 
 // "baseline → member", then the difference when there is one: memory figures are counts, not
@@ -243,7 +245,7 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     columns.push_back(make("change [CI]", align::right,
                            [](const variant_comparison& c, row, row) { return single(change_text(c)); }));
     columns.push_back(make("verdict", align::left, [](const variant_comparison& c, row, row) {
-        return single(one_line(c.verdict));
+        return single(std::string(verdict_name(c.verdict)));
     }));
     columns.push_back(make("allocs/iter", align::right, [](const variant_comparison&, row base, row member) {
         return single(memory_change(base, member, &benchmark_result::allocs_per_iter, format_count));

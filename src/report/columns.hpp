@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::report::detail {
 

@@ -8,14 +8,11 @@
 #include <vector>
 
 #include "report/exec_report.hpp"
+#include "stats/change.hpp"
 #include "report/units.hpp"
 
 namespace tare::report {
 namespace {
-
-constexpr std::array<exec_metric, exec_metric_count> all_metrics{exec_metric::wall, exec_metric::user,
-                                                                 exec_metric::system, exec_metric::peak_rss,
-                                                                 exec_metric::page_faults};
 
 std::string_view metric_label(exec_metric m) {
     switch (m) {
@@ -72,7 +69,7 @@ std::string side_cell(const exec_side& side, exec_metric m) {
         sum += v;
     }
     const double mean = sum / static_cast<double>(values.size());
-    std::optional<stats::interval> ci = stats::student_mean_interval(values);
+    std::optional<interval> ci = stats::student_mean_interval(values);
     std::string cell = format_metric(m, mean);
     cell += " ± ";
     cell += ci ? format_relative_half_width(mean, ci->low, ci->high) : std::string(missing_mark);
@@ -83,7 +80,7 @@ std::string signed_percent(double pct) {
     return (pct > 0 ? "+" : "") + format_percent(pct);
 }
 
-std::string change_cell(const std::optional<stats::paired_change>& c) {
+std::string change_cell(const std::optional<paired_change>& c) {
     if (!c) {
         return std::string(missing_mark);
     }
@@ -135,38 +132,6 @@ std::string render_rows(const std::vector<std::vector<std::string>>& rows, bool 
 
 }  // namespace
 
-std::string_view exec_metric_key(exec_metric m) noexcept {
-    switch (m) {
-    case exec_metric::wall:
-        return "wall_seconds";
-    case exec_metric::user:
-        return "user_seconds";
-    case exec_metric::system:
-        return "system_seconds";
-    case exec_metric::peak_rss:
-        return "max_rss_kib";
-    case exec_metric::page_faults:
-        break;
-    }
-    return "page_faults";
-}
-
-double exec_metric_value(const exec_run& run, exec_metric m) noexcept {
-    switch (m) {
-    case exec_metric::wall:
-        return run.wall_seconds;
-    case exec_metric::user:
-        return run.user_seconds;
-    case exec_metric::system:
-        return run.system_seconds;
-    case exec_metric::peak_rss:
-        return run.max_rss_kib;
-    case exec_metric::page_faults:
-        break;
-    }
-    return run.minor_faults + run.major_faults;
-}
-
 std::string render_exec_table(const exec_results& results, bool markdown) {
     const std::string head_name = join(results.head.argv);
     std::string out;
@@ -175,7 +140,7 @@ std::string render_exec_table(const exec_results& results, bool markdown) {
         out += (markdown ? "**tare exec** `" + head_name + "`" : "tare exec: " + head_name) + ", " +
                std::to_string(results.head.runs.size()) + " runs\n\n";
         rows.push_back({"metric", "mean ± 95% interval"});
-        for (exec_metric m : all_metrics) {
+        for (exec_metric m : all_exec_metrics) {
             rows.push_back({std::string(metric_label(m)), side_cell(results.head, m)});
         }
         return out + render_rows(rows, markdown);
@@ -193,13 +158,13 @@ std::string render_exec_table(const exec_results& results, bool markdown) {
                std::to_string(pairs) + " ABBA blocks\n\n";
     }
     rows.push_back({"metric", "base (mean ± 95%)", "head (mean ± 95%)", "change [95% interval]", "verdict"});
-    for (exec_metric m : all_metrics) {
-        std::optional<stats::paired_change> change;
+    for (exec_metric m : all_exec_metrics) {
+        std::optional<paired_change> change;
         std::string verdict_cell;
         if (results.comparison) {
             change = results.comparison->changes[static_cast<std::size_t>(m)];
             if (m == exec_metric::wall) {
-                verdict_cell = std::string(stats::verdict_name(results.comparison->verdict));
+                verdict_cell = std::string(verdict_name(results.comparison->verdict));
             }
         }
         rows.push_back({std::string(metric_label(m)), side_cell(base, m), side_cell(results.head, m),

@@ -14,10 +14,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr std::array<exec_metric, exec_metric_count> all_metrics{exec_metric::wall, exec_metric::user,
-                                                                 exec_metric::system, exec_metric::peak_rss,
-                                                                 exec_metric::page_faults};
-
 using detail::finite_or_null;
 
 json run_object(const exec_run& r) {
@@ -41,7 +37,7 @@ json side_object(const exec_side& side) {
     }
     o["runs"] = std::move(runs);
     json summary = json::object();
-    for (exec_metric m : all_metrics) {
+    for (exec_metric m : all_exec_metrics) {
         std::vector<double> values;
         double sum = 0;
         for (const exec_run& r : side.runs) {
@@ -50,7 +46,7 @@ json side_object(const exec_side& side) {
         }
         json s = json::object();
         s["mean"] = values.empty() ? json(nullptr) : finite_or_null(sum / static_cast<double>(values.size()));
-        std::optional<stats::interval> ci = stats::student_mean_interval(values);
+        std::optional<interval> ci = stats::student_mean_interval(values);
         s["ci_low"] = ci ? finite_or_null(ci->low) : json(nullptr);
         s["ci_high"] = ci ? finite_or_null(ci->high) : json(nullptr);
         summary[std::string(exec_metric_key(m))] = std::move(s);
@@ -59,19 +55,19 @@ json side_object(const exec_side& side) {
     return o;
 }
 
-json change_object(const std::optional<stats::paired_change>& c) {
+json change_object(const std::optional<paired_change>& c) {
     return detail::change_json(c, /*with_level=*/false);
 }
 
 json comparison_object(const exec_comparison& c) {
     json o = json::object();
-    o["verdict"] = std::string(stats::verdict_name(c.verdict));
+    o["verdict"] = std::string(verdict_name(c.verdict));
     o["change_pct"] = change_object(c.changes[static_cast<std::size_t>(exec_metric::wall)]);
     o["pairs"] = c.pairs;
     o["confidence"] = 0.95;
     o["threshold_pct"] = finite_or_null(c.threshold_pct);
     json metrics = json::object();
-    for (exec_metric m : all_metrics) {
+    for (exec_metric m : all_exec_metrics) {
         metrics[std::string(exec_metric_key(m))] = change_object(c.changes[static_cast<std::size_t>(m)]);
     }
     o["metrics"] = std::move(metrics);

@@ -167,12 +167,12 @@ json comparison_object(const run_results& results, const variant_comparison& c) 
     out["name"] = c.name;
     out["baseline"] = c.baseline;
     out["member"] = c.member;
-    out["verdict"] = c.verdict;
+    out["verdict"] = std::string(verdict_name(c.verdict));
     if (c.change) {
         json change = json::object();
-        change["mean"] = finite_or_null(c.change->pct);
-        change["ci_low"] = finite_or_null(c.change->ci_low);
-        change["ci_high"] = finite_or_null(c.change->ci_high);
+        change["mean"] = finite_or_null(c.change->change_pct);
+        change["ci_low"] = c.change->interval_pct ? finite_or_null(c.change->interval_pct->low) : json(nullptr);
+        change["ci_high"] = c.change->interval_pct ? finite_or_null(c.change->interval_pct->high) : json(nullptr);
         out["change_pct"] = std::move(change);
         out["confidence"] = finite_or_null(c.change->confidence);
         out["p_value"] = finite_or_null(c.change->p_value);

@@ -19,7 +19,7 @@ inline json finite_or_null(double value) {
 /// A change of head against base as `{mean, ci_low, ci_high, [confidence, pairs,] p_value}`
 /// (tare-exec/1 and tare-compare/1); null when there is none. `with_level` adds the interval's
 /// level and replicate count, which tare-compare/1 reports because its level is adjusted.
-inline json change_json(const std::optional<stats::paired_change>& c, bool with_level) {
+inline json change_json(const std::optional<paired_change>& c, bool with_level) {
     if (!c) {
         return nullptr;
     }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::report {
 

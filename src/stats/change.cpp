@@ -62,18 +62,6 @@ double two_sided_p(double t, double df) {
 
 }  // namespace
 
-std::string_view verdict_name(verdict v) noexcept {
-    switch (v) {
-    case verdict::faster:
-        return "faster";
-    case verdict::slower:
-        return "slower";
-    case verdict::no_change:
-        break;
-    }
-    return "no_change";
-}
-
 double incomplete_beta(double x, double a, double b) {
     if (!(x > 0)) {
         return 0;

@@ -28,27 +28,10 @@
 #include <string_view>
 #include <vector>
 
+#include "model/change.hpp"
 #include "stats/interval.hpp"
 
 namespace tare::stats {
-
-/// CONTRACT section 6: head against base.
-enum class verdict { faster, slower, no_change };
-
-/// "faster", "slower" or "no_change", as in the JSON.
-std::string_view verdict_name(verdict v) noexcept;
-
-/// The change of head against base, in percent of base (negative = head smaller/faster).
-struct paired_change {
-    std::size_t pairs = 0;                 // replicates used
-    double confidence = 0.95;              // level of `interval_pct`
-    double mean_log_ratio = 0;             // mean of log(head / base)
-    double change_pct = 0;                 // 100 (exp(mean_log_ratio) - 1)
-    std::optional<interval> interval_pct;  // empty: fewer than 2 pairs (infinite interval)
-    double p_value = 1;                    // two-sided t test of mean log-ratio = 0
-    double log_se = 0;                     // standard error of mean_log_ratio (0: no spread)
-    double df = 0;                         // degrees of freedom of its t distribution (0: none)
-};
 
 /// The paired change from base[i] and head[i] (same length; extra values of the longer side
 /// are ignored). Every value must be positive and finite: returns nothing otherwise (a log-ratio

@@ -5,12 +5,9 @@
 #include <cstdint>
 #include <span>
 
-namespace tare::stats {
+#include "model/change.hpp"
 
-struct interval {
-    double low = 0;
-    double high = 0;
-};
+namespace tare::stats {
 
 /// Bootstrap settings. Fixed defaults make every report reproducible: the same samples
 /// always give the same interval.

@@ -3,7 +3,7 @@
 
 #include <span>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::stats {
 

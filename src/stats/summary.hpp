@@ -5,7 +5,7 @@
 #include <optional>
 #include <span>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::stats {
 

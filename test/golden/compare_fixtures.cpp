@@ -13,9 +13,6 @@
 namespace tare::golden {
 namespace {
 
-using compare::compare_results;
-using compare::compare_row;
-using compare::side_figures;
 
 constexpr double kib = 1024.0;
 constexpr double mib = 1024.0 * 1024.0;
@@ -23,11 +20,11 @@ constexpr double mib = 1024.0 * 1024.0;
 // Relative deviation of successive rounds from the mean: a fixed, unremarkable spread.
 constexpr std::array<double, 8> wobble = {-0.8, 0.3, -0.2, 1.0, 0.1, -0.5, 0.6, -0.4};
 
-compare_results context(compare::pairing mode) {
+compare_results context(pairing mode) {
     compare_results r;
     r.mode = mode;
-    r.base_label = mode == compare::pairing::rounds ? "./build-main/bench/codec_bench" : "main.json";
-    r.head_label = mode == compare::pairing::rounds ? "./build/bench/codec_bench" : "pr-1234.json";
+    r.base_label = mode == pairing::rounds ? "./build-main/bench/codec_bench" : "main.json";
+    r.head_label = mode == pairing::rounds ? "./build/bench/codec_bench" : "pr-1234.json";
     r.tare_version = "0.1.0";
     r.host = "ci-runner-7";
     r.date = "2024-05-01T12:00:00Z";
@@ -88,9 +85,9 @@ compare_row row(std::string name, side_figures base, side_figures head) {
 }
 
 // A hand-made change, for the modes whose interval the fixtures do not compute.
-stats::paired_change change(double pct, std::optional<stats::interval> ci, std::size_t pairs,
+paired_change change(double pct, std::optional<interval> ci, std::size_t pairs,
                             double confidence, double p_value) {
-    stats::paired_change c;
+    paired_change c;
     c.pairs = pairs;
     c.confidence = confidence;
     c.change_pct = pct;
@@ -103,7 +100,7 @@ stats::paired_change change(double pct, std::optional<stats::interval> ci, std::
 side_figures file_side(double ns, double half_width_pct, std::size_t samples, std::uint64_t iterations) {
     side_figures s;
     s.time_ns = ns;
-    s.time_ci = stats::interval{ns * (1 - half_width_pct / 100), ns * (1 + half_width_pct / 100)};
+    s.time_ci = interval{ns * (1 - half_width_pct / 100), ns * (1 + half_width_pct / 100)};
     s.samples = samples;
     s.iterations = iterations;
     return s;
@@ -112,11 +109,11 @@ side_figures file_side(double ns, double half_width_pct, std::size_t samples, st
 }  // namespace
 
 compare_results compare_rounds_run() {
-    compare_results r = context(compare::pairing::rounds);
+    compare_results r = context(pairing::rounds);
     r.rounds = 6;
     r.cpus = {3};
     r.matched_layouts = true;
-    r.family = compare::family_control::fdr;
+    r.family = family_control::fdr;
     const std::size_t n = r.rounds;
 
     compare_row parse =
@@ -151,21 +148,21 @@ compare_results compare_rounds_run() {
 }
 
 compare_results compare_unpaired_run() {
-    compare_results r = context(compare::pairing::unpaired);
+    compare_results r = context(pairing::unpaired);
     r.comparisons = 2;
     const double level = 1 - r.alpha / 2;
 
     compare_row zstd =
         row("zstd/context_reused", file_side(18400, 1.2, 40, 40 * 512), file_side(16900, 0.9, 40, 40 * 512));
-    zstd.change = change(-8.2, stats::interval{-10.3, -6.0}, 0, level, 2.1e-9);
-    zstd.verdict = stats::verdict::faster;
+    zstd.change = change(-8.2, interval{-10.3, -6.0}, 0, level, 2.1e-9);
+    zstd.verdict = verdict::faster;
     set_memory(zstd.base, 2, 1.2 * mib, static_cast<std::int64_t>(1.2 * mib), 0.5);
     set_memory(zstd.head, 0, 0, 0, 0);
 
     compare_row fresh =
         row("copy/fresh_256MiB", file_side(57.3e6, 0.5, 10, 10), file_side(57.9e6, 0.6, 10, 10));
-    fresh.change = change(1.0, stats::interval{-0.4, 2.5}, 0, level, 0.11);
-    fresh.verdict = stats::verdict::no_change;
+    fresh.change = change(1.0, interval{-0.4, 2.5}, 0, level, 0.11);
+    fresh.verdict = verdict::no_change;
     set_memory(fresh.base, 1, 256 * mib, static_cast<std::int64_t>(256 * mib), 65536);
     set_memory(fresh.head, 1, 256 * mib, static_cast<std::int64_t>(256 * mib), 65536);
     fresh.head.warnings.push_back(
@@ -176,15 +173,15 @@ compare_results compare_unpaired_run() {
 }
 
 compare_results compare_edges_run() {
-    compare_results r = context(compare::pairing::rounds);
+    compare_results r = context(pairing::rounds);
     r.rounds = 5;
     r.comparisons = 2;
     const double level = 1 - r.alpha / 2;
 
     compare_row ok =
         row("sort<int>|64", rounds_side(640, 0.01, 5, 0, 8192), rounds_side(702, 0.01, 5, 2, 8192));
-    ok.change = change(9.7, stats::interval{7.9, 11.5}, 5, level, 3.4e-5);
-    ok.verdict = stats::verdict::slower;
+    ok.change = change(9.7, interval{7.9, 11.5}, 5, level, 3.4e-5);
+    ok.verdict = verdict::slower;
     set_memory(ok.base, 0, 0, 0, 0);
     set_memory(ok.head, 1, 64, 64, 0);
     ok.head.warnings.push_back({"noisy", "5 of 50 samples are outliers; the interval is wide"});
@@ -203,7 +200,7 @@ compare_results compare_edges_run() {
     compare_row one =
         row("latency/p99_probe", rounds_side(15000, 0.02, 1, 0, 1), rounds_side(14100, 0.02, 1, 0, 1));
     one.change = change(-6.0, std::nullopt, 1, level, 1);
-    one.verdict = stats::verdict::no_change;
+    one.verdict = verdict::no_change;
 
     r.rows = {std::move(ok), std::move(crash), std::move(zero), std::move(one)};
     r.only_in_base = {"write/legacy_format"};
@@ -212,7 +209,7 @@ compare_results compare_edges_run() {
 }
 
 compare_results compare_threshold_run() {
-    compare_results r = context(compare::pairing::rounds);
+    compare_results r = context(pairing::rounds);
     r.rounds = 8;
     r.cpus = {0, 1, 2, 3, 6};
     r.threshold_pct = 5;

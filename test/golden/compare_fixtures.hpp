@@ -6,29 +6,29 @@
 #include <string>
 #include <vector>
 
-#include "compare/compare_result.hpp"
+#include "model/comparison.hpp"
 
 namespace tare::golden {
 
 /// Rounds mode, 6 rounds, 4 rows: one slower, one faster with memory gone (allocs 1 → 0), one
 /// no_change, one whose peak heap shrinks with a retained_growth warning on base.
-compare::compare_results compare_rounds_run();
+compare_results compare_rounds_run();
 
 /// Two results files compared unpaired (Welch): intervals given by hand, no rounds.
-compare::compare_results compare_unpaired_run();
+compare_results compare_unpaired_run();
 
 /// Benchmarks on one side only (one with "|" in its name), an error on head (multi-line
 /// message), a base time of 0 so no change is computable, one pair without an interval, and a
 /// noisy warning.
-compare::compare_results compare_edges_run();
+compare_results compare_edges_run();
 
 /// A ±5 % threshold band (an interval above 0 but inside the band is no_change) and accounting
 /// off on both sides: no memory columns.
-compare::compare_results compare_threshold_run();
+compare_results compare_threshold_run();
 
 struct named_compare_fixture {
     std::string name;  // file stem of the approved outputs: compare_<name>.{console.txt,md,json}
-    compare::compare_results (*make)();
+    compare_results (*make)();
 };
 
 /// Every fixture, for tests that loop over all of them.

@@ -53,7 +53,7 @@ std::vector<std::string> keys(const ordered& object) {
 TEST(compare_golden, every_fixture_through_every_reporter) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
-        const compare::compare_results r = f.make();
+        const compare_results r = f.make();
         expect_matches_approved("compare_" + f.name + ".console.txt", report::render_compare_table(r, false));
         expect_matches_approved("compare_" + f.name + ".md", report::render_compare_table(r, true));
         expect_matches_approved("compare_" + f.name + ".json", report::render_compare_json(r));
@@ -93,7 +93,7 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
 TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
-        const compare::compare_results r = f.make();
+        const compare_results r = f.make();
         const ordered doc = ordered::parse(report::render_compare_json(r));
         const auto table = lines_of(report::render_compare_table(r, false));
         for (const auto& row : doc["rows"]) {
@@ -203,14 +203,14 @@ TEST(compare_golden, memory_columns_only_with_memory_figures) {
 }
 
 TEST(compare_golden, json_stays_strict_with_non_finite_figures) {
-    compare::compare_results r = compare_rounds_run();
+    compare_results r = compare_rounds_run();
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
     constexpr double inf = std::numeric_limits<double>::infinity();
     r.alpha = nan;
     r.rows[0].base.time_ns = nan;
     r.rows[0].head.round_ns[1] = inf;
     r.rows[0].head.allocs_per_iter = -inf;
-    r.rows[1].change->interval_pct = stats::interval{-inf, inf};
+    r.rows[1].change->interval_pct = interval{-inf, inf};
     r.rows[2].base.error = error_info{"exception", "bad \xff byte"};
     const std::string text = report::render_compare_json(r);
     nlohmann::json doc;

@@ -13,9 +13,9 @@
 namespace tare::golden {
 namespace {
 
-using report::exec_results;
-using report::exec_run;
-using report::exec_side;
+using exec_results;
+using exec_run;
+using exec_side;
 
 exec_side side(std::vector<std::string> argv, double wall_base, const std::vector<std::size_t>& positions) {
     exec_side s;
@@ -49,17 +49,17 @@ exec_results ab_run() {
     // ABBA, BAAB: base runs at 0, 3, 5, 6 and head runs at 1, 2, 4, 7.
     r.base = side({"./old/mytool", "input.txt"}, 0.150, {0, 3, 5, 6});
     r.head = side({"./new/mytool", "input.txt"}, 0.120, {1, 2, 4, 7});
-    report::exec_comparison c;
+    exec_comparison c;
     c.pairs = 2;
-    for (std::size_t m = 0; m < report::exec_metric_count; ++m) {
+    for (std::size_t m = 0; m < exec_metric_count; ++m) {
         std::vector<double> base;
         std::vector<double> head;
-        const auto metric = static_cast<report::exec_metric>(m);
+        const auto metric = static_cast<exec_metric>(m);
         for (std::size_t block = 0; block < 2; ++block) {  // one pair per block: the sum of its two runs
-            base.push_back(report::exec_metric_value(r.base->runs[2 * block], metric) +
-                           report::exec_metric_value(r.base->runs[2 * block + 1], metric));
-            head.push_back(report::exec_metric_value(r.head.runs[2 * block], metric) +
-                           report::exec_metric_value(r.head.runs[2 * block + 1], metric));
+            base.push_back(exec_metric_value(r.base->runs[2 * block], metric) +
+                           exec_metric_value(r.base->runs[2 * block + 1], metric));
+            head.push_back(exec_metric_value(r.head.runs[2 * block], metric) +
+                           exec_metric_value(r.head.runs[2 * block + 1], metric));
         }
         c.changes[m] = stats::paired_log_change(base, head);
     }

@@ -236,8 +236,8 @@ run_results variants_run() {
     broken.error = error_info{"exception", "mmap: cannot allocate memory"};
 
     const auto comparison = [](std::string group, std::string name, std::string baseline, std::string member,
-                               double base_ns, double ratio, std::optional<variant_change> change,
-                               std::string verdict) {
+                               double base_ns, double ratio, std::optional<paired_change> change,
+                               verdict verdict) {
         variant_comparison c;
         c.group = std::move(group);
         c.name = std::move(name);
@@ -252,20 +252,29 @@ run_results variants_run() {
             c.member_block_ns.push_back(round_to(base * ratio * (1 + 0.005 * wobble[9 - i]), 0));
         }
         c.change = change;
-        c.verdict = std::move(verdict);
+        c.verdict = verdict;
         return c;
     };
     const double level = 1 - 0.05 / 3;
+    const auto change = [level](double pct, double low, double high, double p) {
+        paired_change c;
+        c.pairs = 8;
+        c.confidence = level;
+        c.change_pct = pct;
+        c.interval_pct = interval{low, high};
+        c.p_value = p;
+        return c;
+    };
     run.comparisons.push_back(comparison("contexts", "contexts/64", "ctx_reused/64", "ctx_fresh/64", 1742,
-                                         1.04, variant_change{3.96, -0.42, 8.53, level, 0.061}, "no_change"));
+                                         1.04, change(3.96, -0.42, 8.53, 0.061), verdict::no_change));
     run.comparisons.push_back(comparison("streams", "streams/1024", "encode_write/1024", "encode_to/1024",
-                                         48200, 0.66, variant_change{-33.8, -35.1, -32.4, level, 1.2e-9},
-                                         "faster"));
+                                         48200, 0.66, change(-33.8, -35.1, -32.4, 1.2e-9),
+                                         verdict::faster));
     run.comparisons.push_back(comparison("streams", "streams/1024", "encode_write/1024", "encode_copy/1024",
-                                         48200, 2.02, variant_change{102.3, 95.6, 109.2, level, 3.4e-10},
-                                         "slower"));
+                                         48200, 2.02, change(102.3, 95.6, 109.2, 3.4e-10),
+                                         verdict::slower));
     auto failed = comparison("streams", "streams/1024", "encode_write/1024", "encode_mmap/1024", 48200, 1, {},
-                             "no_change");
+                             verdict::no_change);
     failed.blocks = 0;
     failed.baseline_block_ns.clear();
     failed.member_block_ns.clear();

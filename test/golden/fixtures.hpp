@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/run.hpp"
 
 namespace tare::golden {
 

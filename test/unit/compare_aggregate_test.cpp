@@ -85,7 +85,7 @@ TEST(compare_aggregate, rounds_give_medians_exact_memory_and_a_t_interval) {
     EXPECT_NEAR(row.change->change_pct, 10, 1e-9);
     ASSERT_TRUE(row.change->interval_pct);  // no spread: the point {10, 10}
     EXPECT_NEAR(row.change->interval_pct->low, 10, 1e-9);
-    EXPECT_EQ(row.verdict, stats::verdict::slower);
+    EXPECT_EQ(row.verdict, verdict::slower);
 }
 
 // A round's change is the median of its adjacent pairs: a sample that straddles a change of
@@ -105,7 +105,7 @@ TEST(compare_aggregate, a_round_is_the_median_of_its_adjacent_pairs) {
     compare_results res = aggregate_rounds(d, {});
     ASSERT_TRUE(res.rows[0].change);
     EXPECT_NEAR(res.rows[0].change->change_pct, 10, 1e-9);
-    EXPECT_EQ(res.rows[0].verdict, stats::verdict::slower);
+    EXPECT_EQ(res.rows[0].verdict, verdict::slower);
     // The sides' own figures stay their medians per round.
     EXPECT_EQ(res.rows[0].base.round_ns, (std::vector<double>{20, 20}));
     EXPECT_NEAR(res.rows[0].head.round_ns[0], 19.25, 1e-12);
@@ -145,9 +145,9 @@ TEST(compare_aggregate, fdr_selects_what_bonferroni_cannot_and_keeps_intervals_c
     EXPECT_EQ(fdr.selected, 4U);
     EXPECT_DOUBLE_EQ(interval_level(fdr), 0.95);
     for (std::size_t i = 0; i < 4; ++i) {
-        EXPECT_EQ(fwer.rows[i].verdict, stats::verdict::no_change);
+        EXPECT_EQ(fwer.rows[i].verdict, verdict::no_change);
         EXPECT_LT(fwer.rows[i].change->interval_pct->low, 0);
-        EXPECT_EQ(fdr.rows[i].verdict, stats::verdict::slower);
+        EXPECT_EQ(fdr.rows[i].verdict, verdict::slower);
         EXPECT_GT(fdr.rows[i].change->interval_pct->low, 0);
         EXPECT_DOUBLE_EQ(fdr.rows[i].change->confidence, 0.95);
         EXPECT_NEAR(fdr.rows[i].change->p_value, 0.0217, 0.002);
@@ -168,7 +168,7 @@ TEST(compare_aggregate, fdr_selects_what_bonferroni_cannot_and_keeps_intervals_c
     judge_rounds(mixed, rows, verdict_options{});
     EXPECT_EQ(mixed.selected, 0U);
     EXPECT_DOUBLE_EQ(interval_level(mixed), 1 - 0.05 / 4);
-    EXPECT_EQ(mixed.rows[0].verdict, stats::verdict::no_change);
+    EXPECT_EQ(mixed.rows[0].verdict, verdict::no_change);
 }
 
 TEST(compare_aggregate, no_accounting_means_no_memory_figures) {
@@ -197,7 +197,7 @@ TEST(compare_aggregate, an_error_row_has_no_change_and_does_not_count_in_the_fam
     EXPECT_EQ(r.comparisons, 1U);  // Bonferroni m counts comparisons actually made
     EXPECT_TRUE(r.rows[0].change);
     EXPECT_FALSE(r.rows[1].change);
-    EXPECT_EQ(r.rows[1].verdict, stats::verdict::no_change);
+    EXPECT_EQ(r.rows[1].verdict, verdict::no_change);
     ASSERT_TRUE(r.rows[1].head.error);
     EXPECT_EQ(r.rows[1].head.error->message, "round 1: killed by SIGSEGV");
     // The side that never ran because the other failed first says so.
@@ -232,20 +232,20 @@ TEST(compare_aggregate, bonferroni_level_and_threshold_band) {
     EXPECT_EQ(r.comparisons, 2U);
     ASSERT_TRUE(r.rows[0].change);
     EXPECT_DOUBLE_EQ(r.rows[0].change->confidence, 1 - 0.05 / 2);
-    EXPECT_EQ(r.rows[0].verdict, stats::verdict::slower);
+    EXPECT_EQ(r.rows[0].verdict, verdict::slower);
     EXPECT_EQ(r.selected, 2U);
     // The default, FDR: both rows selected, so both intervals at 1 - 0.05 x 2/2.
     compare_results fdr = aggregate_rounds(d, {});
     EXPECT_EQ(fdr.family, family_control::fdr);
     EXPECT_EQ(fdr.selected, 2U);
     EXPECT_DOUBLE_EQ(fdr.rows[0].change->confidence, 0.95);
-    EXPECT_EQ(fdr.rows[0].verdict, stats::verdict::slower);
+    EXPECT_EQ(fdr.rows[0].verdict, verdict::slower);
     for (family_control f : {family_control::fwer, family_control::fdr}) {
         verdict_options banded_options;
         banded_options.family = f;
         banded_options.threshold_pct = 10.0;
         compare_results banded = aggregate_rounds(d, banded_options);
-        EXPECT_EQ(banded.rows[0].verdict, stats::verdict::no_change);
+        EXPECT_EQ(banded.rows[0].verdict, verdict::no_change);
         EXPECT_EQ(banded.selected, 0U);
         EXPECT_DOUBLE_EQ(banded.threshold_pct, 10.0);
     }
@@ -275,21 +275,21 @@ TEST(compare_aggregate, files_compare_unpaired_with_welch_and_list_one_side_name
     EXPECT_EQ(r.only_in_head, std::vector<std::string>{"added"});
     ASSERT_TRUE(r.rows[0].change);
     EXPECT_NEAR(r.rows[0].change->change_pct, 20, 0.1);
-    EXPECT_EQ(r.rows[0].verdict, stats::verdict::slower);
+    EXPECT_EQ(r.rows[0].verdict, verdict::slower);
     EXPECT_EQ(r.rows[0].base.allocs_per_iter, 2.0);
 }
 
 TEST(compare_aggregate, has_regression_follows_the_threshold) {
     compare_results r;
     compare_row row;
-    row.verdict = stats::verdict::slower;
-    row.change = stats::paired_change{};
+    row.verdict = verdict::slower;
+    row.change = paired_change{};
     row.change->change_pct = 3;
     r.rows.push_back(row);
     EXPECT_TRUE(has_regression(r, 0));
     EXPECT_TRUE(has_regression(r, 2.5));
     EXPECT_FALSE(has_regression(r, 3));
-    r.rows[0].verdict = stats::verdict::no_change;
+    r.rows[0].verdict = verdict::no_change;
     EXPECT_FALSE(has_regression(r, 0));
 }
 
@@ -336,8 +336,8 @@ sim_rates simulate(double ratio, std::size_t rounds, std::size_t samples, std::s
         }
         compare_results res = aggregate_rounds(d, {});
         for (const auto& row : res.rows) {
-            slower += row.verdict == stats::verdict::slower ? 1 : 0;
-            faster += row.verdict == stats::verdict::faster ? 1 : 0;
+            slower += row.verdict == verdict::slower ? 1 : 0;
+            faster += row.verdict == verdict::faster ? 1 : 0;
         }
     }
     const auto total = static_cast<double>(rows) * runs;

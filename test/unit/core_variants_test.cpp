@@ -210,8 +210,8 @@ TEST(variants, members_run_in_abba_blocks_with_equal_iterations) {
 
     core::judge_comparisons(out.comparisons);
     ASSERT_TRUE(out.comparisons[0].change);
-    EXPECT_NEAR(out.comparisons[0].change->pct, 200.0, 1e-9);
-    EXPECT_EQ(out.comparisons[0].verdict, "slower");
+    EXPECT_NEAR(out.comparisons[0].change->change_pct, 200.0, 1e-9);
+    EXPECT_EQ(out.comparisons[0].verdict, verdict::slower);
 }
 
 TEST(variants, identical_members_are_no_change_and_memory_is_per_member) {
@@ -225,8 +225,8 @@ TEST(variants, identical_members_are_no_change_and_memory_is_per_member) {
     EXPECT_EQ(*out.members[1].peak_live_bytes, 48);
     core::judge_comparisons(out.comparisons);
     ASSERT_TRUE(out.comparisons[0].change);
-    EXPECT_DOUBLE_EQ(out.comparisons[0].change->pct, 0.0);
-    EXPECT_EQ(out.comparisons[0].verdict, "no_change");
+    EXPECT_DOUBLE_EQ(out.comparisons[0].change->change_pct, 0.0);
+    EXPECT_EQ(out.comparisons[0].verdict, verdict::no_change);
 }
 
 TEST(variants, retained_growth_comes_from_one_call) {
@@ -259,7 +259,7 @@ TEST(variants, a_failing_member_ends_the_blocks_and_has_no_change) {
     EXPECT_EQ(out.members[0].samples.size(), 3 * out.comparisons[0].samples_per_block);
     core::judge_comparisons(out.comparisons);
     EXPECT_FALSE(out.comparisons[0].change);
-    EXPECT_EQ(out.comparisons[0].verdict, "no_change");
+    EXPECT_EQ(out.comparisons[0].verdict, verdict::no_change);
 }
 
 TEST(variants, judging_is_bonferroni_over_every_comparison_of_the_run) {
@@ -274,14 +274,14 @@ TEST(variants, judging_is_bonferroni_over_every_comparison_of_the_run) {
     core::judge_comparisons(all);
     ASSERT_TRUE(all[0].change);
     EXPECT_DOUBLE_EQ(all[0].change->confidence, 1 - 0.05 / 2);
-    EXPECT_EQ(all[0].verdict, "slower");
-    EXPECT_GT(all[0].change->ci_low, 0);
+    EXPECT_EQ(all[0].verdict, verdict::slower);
+    EXPECT_GT(all[0].change->interval_pct->low, 0);
     ASSERT_TRUE(all[1].change);
-    EXPECT_EQ(all[1].verdict, "no_change");
-    EXPECT_LE(all[1].change->ci_low, 0);
-    EXPECT_GE(all[1].change->ci_high, 0);
+    EXPECT_EQ(all[1].verdict, verdict::no_change);
+    EXPECT_LE(all[1].change->interval_pct->low, 0);
+    EXPECT_GE(all[1].change->interval_pct->high, 0);
     EXPECT_FALSE(all[2].change);
-    EXPECT_EQ(all[2].verdict, "no_change");
+    EXPECT_EQ(all[2].verdict, verdict::no_change);
 }
 
 }  // namespace

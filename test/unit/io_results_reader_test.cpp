@@ -115,8 +115,12 @@ TEST(results_reader, samples_and_comparisons_round_trip) {
     c.iterations = 10;
     c.baseline_block_ns = {10, 11};
     c.member_block_ns = {20, 22};
-    c.change = variant_change{100, 90, 110, 0.95, 0.001};
-    c.verdict = "slower";
+    paired_change change;
+    change.change_pct = 100;
+    change.interval_pct = interval{90, 110};
+    change.p_value = 0.001;
+    c.change = change;
+    c.verdict = verdict::slower;
     r.comparisons.push_back(c);
 
     auto read = io::parse_results(report::make_json_reporter()->render(r), "mem");
@@ -133,12 +137,12 @@ TEST(results_reader, samples_and_comparisons_round_trip) {
     ASSERT_EQ(back.comparisons.size(), 1U);
     const variant_comparison& cb = back.comparisons[0];
     EXPECT_EQ(cb.member, "b");
-    EXPECT_EQ(cb.verdict, "slower");
+    EXPECT_EQ(cb.verdict, verdict::slower);
     EXPECT_EQ(cb.blocks, 2U);
     EXPECT_EQ(cb.iterations, 10U);
     EXPECT_EQ(cb.member_block_ns, (std::vector<double>{20, 22}));
     ASSERT_TRUE(cb.change);
-    EXPECT_DOUBLE_EQ(cb.change->ci_low, 90);
+    EXPECT_DOUBLE_EQ(cb.change->interval_pct->low, 90);
     EXPECT_DOUBLE_EQ(cb.change->p_value, 0.001);
 }
 

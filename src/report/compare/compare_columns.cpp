@@ -12,9 +12,6 @@
 namespace tare::report::detail {
 namespace {
 
-using compare::compare_results;
-using compare::compare_row;
-using compare::side_figures;
 using cell = std::vector<std::string>;
 
 cell single(std::string text) {
@@ -44,7 +41,7 @@ cell change_cell(const compare_row& row) {
     if (!row.change) {
         return single(std::string(missing_mark));
     }
-    const stats::paired_change& c = *row.change;
+    const paired_change& c = *row.change;
     if (!c.interval_pct) {
         // One pair: the interval is infinite, which is the honest "no interval".
         return single(signed_percent(c.change_pct) + " [no interval]");
@@ -59,8 +56,8 @@ cell verdict_cell(const compare_row& row) {
     if (!row.change) {
         return single(std::string(missing_mark));
     }
-    return single(row.verdict == stats::verdict::no_change ? "no change"
-                                                           : std::string(stats::verdict_name(row.verdict)));
+    return single(row.verdict == verdict::no_change ? "no change"
+                                                           : std::string(verdict_name(row.verdict)));
 }
 
 // One memory figure of both sides: "3 → 0", "= 0 B" when both sides print the same (equal at
@@ -184,7 +181,7 @@ std::string join_cell(const compare_column& c, const std::vector<std::string>& c
 }
 
 double family_level(const compare_results& r) {
-    return compare::interval_level(r);
+    return interval_level(r);
 }
 
 std::vector<std::string> compare_header_lines(const compare_results& r, const text_style& style) {
@@ -206,7 +203,7 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
     std::string family;
     if (r.comparisons == 0) {
         family = "no change could be computed (0 comparisons)";
-    } else if (r.family == compare::family_control::fwer) {
+    } else if (r.family == family_control::fwer) {
         family = fmt::format("intervals of the change at {} = 1 - {:g}/{} (Bonferroni over {} comparison{})",
                              level_text(family_level(r)), r.alpha, r.comparisons, r.comparisons, plural);
     } else {
@@ -222,11 +219,11 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
     if (r.matched_layouts) {
         where += ", both sides of a round in one random address layout";
     }
-    if (r.mode == compare::pairing::rounds) {
+    if (r.mode == pairing::rounds) {
         lines.push_back(style.text(
             fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
                         r.rounds, r.rounds == 1 ? "" : "s", where, family)));
-    } else if (r.mode == compare::pairing::process_rounds) {
+    } else if (r.mode == pairing::process_rounds) {
         lines.push_back(style.text(fmt::format(
             "{} round{} of fresh Google Benchmark processes{}, one per side and benchmark, in balanced "
             "order (base first, then head first); {}",

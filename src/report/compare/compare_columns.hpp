@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compare/compare_result.hpp"
+#include "model/comparison.hpp"
 #include "report/columns.hpp"
 
 namespace tare::report::detail {
@@ -28,7 +28,7 @@ struct compare_column {
 /// of the 95 % interval, or the side's error), change [interval at the family level], verdict,
 /// then allocs/iter, bytes/iter and peak heap, each only if some row has that figure on some
 /// side.
-std::vector<compare_column> build_compare_columns(const compare::compare_results& r);
+std::vector<compare_column> build_compare_columns(const compare_results& r);
 
 /// The parts of a cell joined with the column's separators, as one text (Markdown, spanning).
 std::string join_cell(const compare_column& c, const std::vector<std::string>& cell);
@@ -44,14 +44,14 @@ struct text_style {
 /// The lines above the table: what was compared; tool, host and date; and what the mode makes
 /// of the interval (rounds and balanced order, or UNPAIRED with its caveat), with the family
 /// level 1 - alpha/m.
-std::vector<std::string> compare_header_lines(const compare::compare_results& r, const text_style& style);
+std::vector<std::string> compare_header_lines(const compare_results& r, const text_style& style);
 
 /// The lines under the table: how to read the change and the verdict (with the threshold band,
 /// if any), and the memory columns' notation when they are shown.
-std::vector<std::string> compare_note_lines(const compare::compare_results& r, const text_style& style);
+std::vector<std::string> compare_note_lines(const compare_results& r, const text_style& style);
 
 /// "only in base: a, b" and "only in head: c", each only if not empty.
-std::vector<std::string> compare_presence_lines(const compare::compare_results& r, const text_style& style);
+std::vector<std::string> compare_presence_lines(const compare_results& r, const text_style& style);
 
 /// A warning or an error of one side of one benchmark.
 struct compare_finding {
@@ -64,12 +64,12 @@ struct compare_finding {
 
 /// Every warning in row order (base before head), then every error: errors last, where the eye
 /// lands. Text is on one line already.
-std::vector<compare_finding> collect_compare_findings(const compare::compare_results& r);
+std::vector<compare_finding> collect_compare_findings(const compare_results& r);
 
 /// The Markdown form of render_compare_table (compare_markdown.cpp).
-std::string render_compare_markdown(const compare::compare_results& r);
+std::string render_compare_markdown(const compare_results& r);
 
 /// The level of each change's interval: 1 - alpha / m, or 1 - alpha with no comparisons.
-double family_level(const compare::compare_results& r);
+double family_level(const compare_results& r);
 
 }  // namespace tare::report::detail

@@ -121,7 +121,7 @@ std::string as_is(std::string_view text) {
     return std::string(text);
 }
 
-std::string render_console(const compare::compare_results& r) {
+std::string render_console(const compare_results& r) {
     const detail::text_style style{as_is, as_is, as_is};
     std::string out;
     for (const auto& line : detail::compare_header_lines(r, style)) {
@@ -153,7 +153,7 @@ std::string render_console(const compare::compare_results& r) {
 
 }  // namespace
 
-std::string render_compare_table(const compare::compare_results& r, bool markdown) {
+std::string render_compare_table(const compare_results& r, bool markdown) {
     return markdown ? detail::render_compare_markdown(r) : render_console(r);
 }
 

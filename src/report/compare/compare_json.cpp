@@ -29,11 +29,11 @@ json optional_number(const std::optional<T>& value) {
     }
 }
 
-json change_object(const std::optional<stats::paired_change>& c) {
+json change_object(const std::optional<paired_change>& c) {
     return detail::change_json(c, /*with_level=*/true);
 }
 
-json side_object(const compare::side_figures& s) {
+json side_object(const side_figures& s) {
     json o = json::object();
     // A failed side measured nothing: its time is null, not the model's default 0.
     json time = json::object();
@@ -63,7 +63,7 @@ json side_object(const compare::side_figures& s) {
 
 }  // namespace
 
-std::string render_compare_json(const compare::compare_results& r) {
+std::string render_compare_json(const compare_results& r) {
     json doc = json::object();
     doc["schema"] = "tare-compare/1";
     json context = json::object();
@@ -72,26 +72,26 @@ std::string render_compare_json(const compare::compare_results& r) {
     context["date"] = r.date;
     context["base"] = r.base_label;
     context["head"] = r.head_label;
-    context["mode"] = r.mode == compare::pairing::rounds           ? "rounds"
-                      : r.mode == compare::pairing::process_rounds ? "process_rounds"
+    context["mode"] = r.mode == pairing::rounds           ? "rounds"
+                      : r.mode == pairing::process_rounds ? "process_rounds"
                                                                    : "unpaired";
     context["rounds"] = r.rounds;
     context["cpus"] = r.cpus.empty() ? json(nullptr) : json(r.cpus);
-    context["layout"] = r.mode == compare::pairing::unpaired ? json(nullptr)
+    context["layout"] = r.mode == pairing::unpaired ? json(nullptr)
                         : r.matched_layouts                  ? json("matched")
                                                              : json("kernel");
     context["alpha"] = finite_or_null(r.alpha);
     context["comparisons"] = r.comparisons;
     context["family_control"] =
-        r.family == compare::family_control::fdr ? "benjamini_hochberg" : "bonferroni";
+        r.family == family_control::fdr ? "benjamini_hochberg" : "bonferroni";
     context["selected"] = r.selected;
     context["threshold_pct"] = finite_or_null(r.threshold_pct);
     doc["context"] = std::move(context);
     json rows = json::array();
-    for (const compare::compare_row& row : r.rows) {
+    for (const compare_row& row : r.rows) {
         json o = json::object();
         o["name"] = row.name;
-        o["verdict"] = std::string(stats::verdict_name(row.verdict));
+        o["verdict"] = std::string(verdict_name(row.verdict));
         o["change_pct"] = change_object(row.change);
         o["base"] = side_object(row.base);
         o["head"] = side_object(row.head);

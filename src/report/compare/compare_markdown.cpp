@@ -70,7 +70,7 @@ std::string paragraph(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-std::string render_compare_markdown(const compare::compare_results& r) {
+std::string render_compare_markdown(const compare_results& r) {
     const text_style style{escape_text, code, strong};
     std::string out = paragraph(compare_header_lines(r, style)) + "\n";
     if (r.rows.empty()) {

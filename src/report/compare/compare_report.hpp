@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "compare/compare_result.hpp"
+#include "model/comparison.hpp"
 
 namespace tare::report {
 
@@ -14,9 +14,9 @@ namespace tare::report {
 /// allocations, bytes and peak heap as "base → head". Above the table, what the mode means for
 /// the interval; under it, benchmarks on one side only, warnings and errors. `markdown` picks a
 /// GitHub-flavoured Markdown table (names in code spans, "|" escaped) over aligned columns.
-std::string render_compare_table(const compare::compare_results& r, bool markdown);
+std::string render_compare_table(const compare_results& r, bool markdown);
 
 /// JSON "tare-compare/1" (CONTRACT section 6); strict: every non-finite number becomes null.
-std::string render_compare_json(const compare::compare_results& r);
+std::string render_compare_json(const compare_results& r);
 
 }  // namespace tare::report

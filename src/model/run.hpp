@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/change.hpp"
+
 namespace tare {
 
 /// Per-iteration wall time, in ns, summarised over a benchmark's samples.
@@ -97,15 +99,6 @@ struct run_context {
     bool accounting = false;       // is allocation accounting active in this process
 };
 
-/// The change of a member's time against its group's baseline (docs/variants.md).
-struct variant_change {
-    double pct = 0;     // 100 (exp(mean log-ratio) - 1): negative = the member is faster
-    double ci_low = 0;  // interval of pct at `confidence`
-    double ci_high = 0;
-    double confidence = 0.95;  // Bonferroni-adjusted: 1 - 0.05 / (comparisons in the run)
-    double p_value = 1;
-};
-
 /// One non-baseline member of a comparison group against the group's baseline. The memory
 /// figures of both are their ordinary rows in run_results::benchmarks, found by name.
 struct variant_comparison {
@@ -118,8 +111,10 @@ struct variant_comparison {
     std::uint64_t iterations = 0;           // per sample, the same for every member
     std::vector<double> baseline_block_ns;  // per block: median per-iteration time of its samples
     std::vector<double> member_block_ns;
-    std::optional<variant_change> change;  // empty: fewer than 2 blocks, or a member failed
-    std::string verdict = "no_change";     // "faster", "slower" or "no_change" (CONTRACT 6's rule)
+    /// The member's time against the baseline's, from the blocks' log-ratios, its interval at a
+    /// Bonferroni-adjusted level (docs/variants.md); empty: fewer than 2 blocks, or a member failed.
+    std::optional<paired_change> change;
+    tare::verdict verdict = tare::verdict::no_change;
 };
 
 struct run_results {

@@ -1,6 +1,6 @@
 #pragma once
 // The result model of `tare compare`: what a comparison produces and its reporters consume.
-// Plain data, no behaviour (as core/result.hpp), so the reporters stay pure functions of it
+// Plain data, no behaviour (as model/run.hpp), so the reporters stay pure functions of it
 // and golden tests build it by hand.
 
 #include <cstddef>
@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
-#include "stats/change.hpp"
-#include "stats/interval.hpp"
+#include "model/change.hpp"
+#include "model/run.hpp"
 
-namespace tare::compare {
+namespace tare {
 
 /// How the two sides' figures were obtained, which decides what the interval means.
 enum class pairing {
@@ -49,7 +48,7 @@ struct side_figures {
     double time_ns = 0;
     /// 95 % interval of time_ns (Student t over rounds, or the file's own interval); empty
     /// when it cannot be computed (one round, one sample).
-    std::optional<stats::interval> time_ci;
+    std::optional<tare::interval> time_ci;
     std::size_t samples = 0;       // measured samples, all rounds
     std::uint64_t iterations = 0;  // measured iterations, all rounds
     std::vector<double> round_ns;  // rounds mode: each round's median per-iteration time
@@ -71,8 +70,8 @@ struct compare_row {
     side_figures head;
     /// Time of head against base with its interval at the family-adjusted level; empty when
     /// it cannot be computed (an error on a side, fewer than 2 rounds, a zero time).
-    std::optional<stats::paired_change> change;
-    stats::verdict verdict = stats::verdict::no_change;
+    std::optional<paired_change> change;
+    tare::verdict verdict = tare::verdict::no_change;
 };
 
 struct compare_results {
@@ -111,4 +110,4 @@ inline double interval_level(const compare_results& r) {
     return 1 - r.alpha * share / m;
 }
 
-}  // namespace tare::compare
+}  // namespace tare

@@ -1,0 +1,56 @@
+#pragma once
+// The change of a head against a base, its interval and its verdict: the plain data every
+// comparison in tare reports (compare rows, exec metrics, variant groups). How they are computed
+// is src/stats/change.hpp; how they are judged is docs/statistics.md, "Paired change".
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace tare {
+
+/// A two-sided interval [low, high].
+struct interval {
+    double low = 0;
+    double high = 0;
+};
+
+/// Head against base: "slower" needs the interval's low end above 0 (or above the threshold
+/// band), "faster" its high end below 0; anything else, no interval included, is no_change.
+enum class verdict { faster, slower, no_change };
+
+/// "faster", "slower" or "no_change", as in the JSON.
+constexpr std::string_view verdict_name(verdict v) noexcept {
+    switch (v) {
+    case verdict::faster:
+        return "faster";
+    case verdict::slower:
+        return "slower";
+    case verdict::no_change:
+        break;
+    }
+    return "no_change";
+}
+
+/// The verdict named `name` ("faster", "slower", "no_change"); empty for any other text.
+constexpr std::optional<verdict> verdict_from_name(std::string_view name) noexcept {
+    for (const verdict v : {verdict::faster, verdict::slower, verdict::no_change}) {
+        if (verdict_name(v) == name)
+            return v;
+    }
+    return std::nullopt;
+}
+
+/// The change of head against base, in percent of base (negative = head smaller/faster).
+struct paired_change {
+    std::size_t pairs = 0;                 // replicates used
+    double confidence = 0.95;              // level of `interval_pct`
+    double mean_log_ratio = 0;             // mean of log(head / base)
+    double change_pct = 0;                 // 100 (exp(mean_log_ratio) - 1)
+    std::optional<interval> interval_pct;  // empty: fewer than 2 pairs (infinite interval)
+    double p_value = 1;                    // two-sided test of "no change"
+    double log_se = 0;                     // standard error of mean_log_ratio (0: no spread)
+    double df = 0;                         // degrees of freedom of its t distribution (0: none)
+};
+
+}  // namespace tare
