@@ -152,11 +152,11 @@ int bench_driver(int argc, char** argv) {
         std::fputs("\r\033[K", stderr);
     }
     const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
-    auto table = opt.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
+    auto table = opt.markdown ? report::make_markdown_reporter<run_results>() : report::make_console_reporter<run_results>();
     std::string text = table->render(results);
     std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
     if (opt.json_path) {
-        std::string json = report::make_json_reporter()->render(results);
+        std::string json = report::make_json_reporter<run_results>()->render(results);
         if (json_to_stdout) {
             std::fputs(json.c_str(), stdout);
         } else if (auto err = io::write_file_atomically(*opt.json_path, json)) {

@@ -18,7 +18,7 @@ int report_command(const report_args& args) {
     if (const auto* e = std::get_if<io::read_error>(&read)) {
         return fail(exit_usage, e->message);
     }
-    const std::string page = report::make_html_reporter()->render(std::get<run_results>(read));
+    const std::string page = report::make_html_reporter<run_results>()->render(std::get<run_results>(read));
     if (auto error = io::write_file_atomically(*args.html_path, page)) {
         return fail(exit_usage, *error);  // names the path
     }

@@ -99,7 +99,7 @@ int run_command(const run_args& args) {
         if (several) {
             std::printf("%s== %s\n\n", have_results ? "\n" : "", target.c_str());
         }
-        auto table = args.markdown ? report::make_markdown_reporter() : report::make_console_reporter();
+        auto table = args.markdown ? report::make_markdown_reporter<run_results>() : report::make_console_reporter<run_results>();
         std::fputs(table->render(results).c_str(), stdout);
         if (c.gbench) {
             std::fputs(gbench_note(results.context.accounting), stdout);
@@ -132,7 +132,7 @@ int run_command(const run_args& args) {
     }
     std::fflush(stdout);
     if (args.json_path && have_results) {
-        const std::string json = report::make_json_reporter()->render(merged);
+        const std::string json = report::make_json_reporter<run_results>()->render(merged);
         if (auto e = io::write_file_atomically(*args.json_path, json)) {
             return fail(exit_usage, *e);
         }

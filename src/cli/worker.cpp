@@ -100,7 +100,7 @@ int run_worker(const std::string& spec, const std::vector<core::instance>& insta
                                 " accounting=" + (probe.accounting() ? "1" : "0") + "\n")) {
         return 2;
     }
-    const auto json = report::make_json_reporter();
+    const auto json = report::make_json_reporter<run_results>();
     for (std::string line; in.read_line(line, -1) == os::read_status::ok;) {
         if (line == "quit") {
             return 0;

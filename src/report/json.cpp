@@ -195,7 +195,7 @@ json comparison_object(const run_results& results, const variant_comparison& c) 
     return out;
 }
 
-class json_reporter final : public reporter {
+class json_reporter final : public reporter<run_results> {
 public:
     std::string render(const run_results& results) const override {
         json root = json::object();
@@ -218,7 +218,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<reporter> make_json_reporter() {
+template <>
+std::unique_ptr<reporter<run_results>> make_json_reporter() {
     return std::make_unique<json_reporter>();
 }
 

@@ -1,15 +1,23 @@
 #pragma once
-// The one interface every reporter implements: results in, bytes out. A reporter does no
-// I/O and probes nothing; the caller decides where the bytes go (hyperfine's exporters are
-// the model). Golden tests in test/golden/ pin each reporter's output.
+// The one interface every reporter implements, for every kind of result and every format:
+// results in, bytes out. A reporter does no I/O and probes nothing; the caller decides where the
+// bytes go (hyperfine's exporters are the model). Golden tests in test/golden/ pin each
+// reporter's output.
+//
+// The factories are one template per format, specialised per result kind in the file that
+// renders it, so a benchmark executable, which reports runs only, links the run reporters alone
+// (console and JSON); the comparison, exec and HTML reporters belong to the `tare` command.
 
 #include <memory>
 #include <string>
 
+#include "model/comparison.hpp"
+#include "model/exec.hpp"
 #include "model/run.hpp"
 
 namespace tare::report {
 
+template <class Results>
 class reporter {
 public:
     reporter() = default;
@@ -20,17 +28,69 @@ public:
     virtual ~reporter() = default;
 
     /// The whole report for `results`.
-    virtual std::string render(const run_results& results) const = 0;
+    virtual std::string render(const Results& results) const = 0;
 };
 
-/// The aligned table for a terminal, warnings and errors listed under it.
-std::unique_ptr<reporter> make_console_reporter();
-/// A GitHub-flavoured Markdown table, ready to paste into a pull request.
-std::unique_ptr<reporter> make_markdown_reporter();
-/// JSON in schema "tare/1" (CONTRACT section 4); strict: no NaN or infinity literals.
-std::unique_ptr<reporter> make_json_reporter();
-/// One self-contained HTML5 page: context, summary table, and per benchmark its figures, SVG plots
-/// of its samples and live heap, and its findings (CONTRACT section 6, `tare report`).
-std::unique_ptr<reporter> make_html_reporter();
+/// The aligned table for a terminal, with its context above and its findings under it.
+template <class Results>
+std::unique_ptr<reporter<Results>> make_console_reporter();
+/// The same as GitHub-flavoured Markdown, ready to paste into a pull request.
+template <class Results>
+std::unique_ptr<reporter<Results>> make_markdown_reporter();
+/// JSON: "tare/1", "tare-compare/1" or "tare-exec/1" (docs/json-schema.md); strict: no NaN or
+/// infinity literals.
+template <class Results>
+std::unique_ptr<reporter<Results>> make_json_reporter();
+/// One self-contained HTML5 page: for runs the context, summary table and per benchmark its
+/// figures, plots of its samples and live heap, and its findings (docs/report.md); for
+/// comparisons and exec runs their tables and findings.
+template <class Results>
+std::unique_ptr<reporter<Results>> make_html_reporter();
+
+enum class format { console, markdown, json, html };
+
+/// The reporter for `f`.
+template <class Results>
+std::unique_ptr<reporter<Results>> make_reporter(format f) {
+    switch (f) {
+    case format::console:
+        return make_console_reporter<Results>();
+    case format::markdown:
+        return make_markdown_reporter<Results>();
+    case format::json:
+        return make_json_reporter<Results>();
+    case format::html:
+        break;
+    }
+    return make_html_reporter<Results>();
+}
+
+// Where each is defined: run reporters in report/run_reporters.cpp (console, Markdown),
+// report/json.cpp and report/html.cpp; comparisons in report/compare_reporters.cpp; exec runs in
+// report/exec_reporters.cpp.
+template <>
+std::unique_ptr<reporter<run_results>> make_console_reporter();
+template <>
+std::unique_ptr<reporter<run_results>> make_markdown_reporter();
+template <>
+std::unique_ptr<reporter<run_results>> make_json_reporter();
+template <>
+std::unique_ptr<reporter<run_results>> make_html_reporter();
+template <>
+std::unique_ptr<reporter<compare_results>> make_console_reporter();
+template <>
+std::unique_ptr<reporter<compare_results>> make_markdown_reporter();
+template <>
+std::unique_ptr<reporter<compare_results>> make_json_reporter();
+template <>
+std::unique_ptr<reporter<compare_results>> make_html_reporter();
+template <>
+std::unique_ptr<reporter<exec_results>> make_console_reporter();
+template <>
+std::unique_ptr<reporter<exec_results>> make_markdown_reporter();
+template <>
+std::unique_ptr<reporter<exec_results>> make_json_reporter();
+template <>
+std::unique_ptr<reporter<exec_results>> make_html_reporter();
 
 }  // namespace tare::report

@@ -1,15 +1,14 @@
 set(tare_report_sources
-  src/report/units.cpp
-  src/report/columns.cpp
-  src/report/console.cpp
-  src/report/markdown.cpp
+  src/report/table/units.cpp
+  src/report/table/console.cpp
+  src/report/table/markdown.cpp
+  src/report/run_table.cpp
   src/report/json.cpp
-  src/report/html.cpp
-  src/report/html_svg.cpp
-  src/report/exec_console.cpp
+  src/report/html/html_page.cpp
+  src/report/html/html.cpp
+  src/report/html/html_svg.cpp
+  src/report/exec_table.cpp
   src/report/exec_json.cpp
-  src/report/compare/compare_columns.cpp
-  src/report/compare/compare_console.cpp
-  src/report/compare/compare_markdown.cpp
+  src/report/compare_table.cpp
   src/report/compare/compare_json.cpp
 )

@@ -56,9 +56,9 @@ TEST_P(gbench_golden, reading_matches_approved) {
     const std::string stem = GetParam();
     const run_results r = read_ok(stem + ".json");
     golden::expect_matches_approved("gbench_" + stem + ".json",
-                                    golden::scrub(report::make_json_reporter()->render(r)));
+                                    golden::scrub(report::make_json_reporter<run_results>()->render(r)));
     golden::expect_matches_approved("gbench_" + stem + ".console.txt",
-                                    golden::scrub(report::make_console_reporter()->render(r)));
+                                    golden::scrub(report::make_console_reporter<run_results>()->render(r)));
 }
 
 INSTANTIATE_TEST_SUITE_P(data, gbench_golden, testing::Values("fixture", "aggregates_only", "skipped_gb18"));
@@ -196,7 +196,7 @@ TEST(gbench_reader, tare_files_still_go_to_the_tare_reader) {
         fs::temp_directory_path() / ("tare_gbench_reader_" + std::to_string(::getpid()) + ".json");
     {
         std::ofstream out(p);
-        out << report::make_json_reporter()->render(r);
+        out << report::make_json_reporter<run_results>()->render(r);
     }
     auto back = io::read_any_results_file(p.string());
     fs::remove(p);

@@ -9,13 +9,12 @@
 
 #include "golden/golden.hpp"
 #include "report/exec_report.hpp"
+#include "stats/change.hpp"
+#include "stats/descriptive.hpp"
 
 namespace tare::golden {
 namespace {
 
-using exec_results;
-using exec_run;
-using exec_side;
 
 exec_side side(std::vector<std::string> argv, double wall_base, const std::vector<std::size_t>& positions) {
     exec_side s;
@@ -30,6 +29,15 @@ exec_side side(std::vector<std::string> argv, double wall_base, const std::vecto
         r.minor_faults = 300 + static_cast<double>(i);
         r.major_faults = 0;
         s.runs.push_back(r);
+    }
+    for (const exec_metric m : all_exec_metrics) {
+        std::vector<double> values;
+        for (const exec_run& r : s.runs)
+            values.push_back(exec_metric_value(r, m));
+        exec_summary summary;
+        summary.mean = stats::mean(values);
+        summary.ci = stats::student_mean_interval(values);
+        s.summaries[static_cast<std::size_t>(m)] = summary;
     }
     return s;
 }

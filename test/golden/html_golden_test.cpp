@@ -13,14 +13,14 @@
 
 #include "golden/fixtures.hpp"
 #include "golden/golden.hpp"
-#include "report/html_svg.hpp"
+#include "report/html/html_svg.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::golden {
 namespace {
 
 std::string render(const run_results& results) {
-    return report::make_html_reporter()->render(results);
+    return report::make_html_reporter<run_results>()->render(results);
 }
 
 std::size_t count(const std::string& text, const std::string& needle) {
@@ -59,7 +59,7 @@ std::vector<run_results> every_input() {
 }
 
 TEST(html_golden, every_fixture_matches_its_approved_page) {
-    const auto reporter = report::make_html_reporter();
+    const auto reporter = report::make_html_reporter<run_results>();
     for (const auto& fixture : all_fixtures()) {
         SCOPED_TRACE(fixture.name);
         expect_matches_approved(fixture.name + ".html", reporter->render(fixture.make()));

@@ -18,7 +18,7 @@
 #include "golden/fixtures.hpp"
 #include "golden/golden.hpp"
 #include "report/reporter.hpp"
-#include "report/units.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::golden {
 namespace {
@@ -49,9 +49,9 @@ void expect_prefix(const std::vector<std::string>& keys, const std::vector<std::
 }
 
 TEST(report_golden, every_fixture_through_every_reporter) {
-    const auto console = report::make_console_reporter();
-    const auto markdown = report::make_markdown_reporter();
-    const auto json_out = report::make_json_reporter();
+    const auto console = report::make_console_reporter<run_results>();
+    const auto markdown = report::make_markdown_reporter<run_results>();
+    const auto json_out = report::make_json_reporter<run_results>();
     for (const auto& fixture : all_fixtures()) {
         SCOPED_TRACE(fixture.name);
         const run_results results = fixture.make();
@@ -62,7 +62,7 @@ TEST(report_golden, every_fixture_through_every_reporter) {
 }
 
 TEST(report_golden, json_is_strict_for_every_fixture) {
-    const auto reporter = report::make_json_reporter();
+    const auto reporter = report::make_json_reporter<run_results>();
     for (const auto& fixture : all_fixtures()) {
         SCOPED_TRACE(fixture.name);
         const std::string text = reporter->render(fixture.make());
@@ -76,7 +76,7 @@ TEST(report_golden, json_is_strict_for_every_fixture) {
 
 TEST(report_golden, json_non_finite_figures_are_null) {
     const run_results run = non_finite_run();
-    const json root = json::parse(report::make_json_reporter()->render(run));
+    const json root = json::parse(report::make_json_reporter<run_results>()->render(run));
     EXPECT_TRUE(root.at("context").at("loop_overhead_ns").is_null());
     const json& broken = root.at("benchmarks").at(0);
     EXPECT_TRUE(broken.at("time_ns").at("max").is_null());
@@ -95,7 +95,7 @@ TEST(report_golden, json_non_finite_figures_are_null) {
 }
 
 TEST(report_golden, json_keys_follow_the_contract_order) {
-    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter()->render(findings_run()));
+    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter<run_results>()->render(findings_run()));
     expect_prefix(keys_of(root), {"schema", "context", "benchmarks"});
     expect_prefix(keys_of(root.at("context")),
                   {"tare_version", "executable", "host", "date", "cpu", "num_cpus"});
@@ -113,8 +113,8 @@ TEST(report_golden, json_keys_follow_the_contract_order) {
 // "comparisons" is an addition to tare/1 that only runs with comparison groups carry: a run
 // without groups keeps exactly the shape it had before groups existed.
 TEST(report_golden, json_comparisons_only_when_groups_ran) {
-    EXPECT_FALSE(json::parse(report::make_json_reporter()->render(typical_run())).contains("comparisons"));
-    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter()->render(variants_run()));
+    EXPECT_FALSE(json::parse(report::make_json_reporter<run_results>()->render(typical_run())).contains("comparisons"));
+    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter<run_results>()->render(variants_run()));
     expect_prefix(keys_of(root), {"schema", "context", "benchmarks", "comparisons"});
     const auto& slower = root.at("comparisons").at(2);
     EXPECT_EQ(slower.at("verdict"), "slower");
@@ -127,7 +127,7 @@ TEST(report_golden, json_comparisons_only_when_groups_ran) {
 }
 
 TEST(report_golden, json_error_row_keeps_name_and_error_and_nulls_figures) {
-    const json root = json::parse(report::make_json_reporter()->render(findings_run()));
+    const json root = json::parse(report::make_json_reporter<run_results>()->render(findings_run()));
     const json& failed = root.at("benchmarks").back();
     EXPECT_EQ(failed.at("name"), "decode/corrupt_footer");
     EXPECT_EQ(failed.at("error").at("kind"), "exception");
@@ -142,7 +142,7 @@ TEST(report_golden, json_error_row_keeps_name_and_error_and_nulls_figures) {
 TEST(report_golden, json_survives_invalid_utf8) {
     run_results run = typical_run();
     run.benchmarks[0].name = "bad\xff/name";
-    const std::string text = report::make_json_reporter()->render(run);
+    const std::string text = report::make_json_reporter<run_results>()->render(run);
     EXPECT_EQ(json::parse(text).at("benchmarks").at(0).at("name"), "bad\xEF\xBF\xBD/name");
 }
 
@@ -150,7 +150,7 @@ TEST(report_golden, json_survives_invalid_utf8) {
 // one column: alignment is by display width although "µs", "±" and "—" are multi-byte.
 TEST(report_golden, console_table_is_aligned_by_display_width) {
     for (const auto& make : {typical_run, accounting_off_run, non_finite_run}) {
-        const auto lines = lines_of(report::make_console_reporter()->render(make()));
+        const auto lines = lines_of(report::make_console_reporter<run_results>()->render(make()));
         const auto header = std::find_if(lines.begin(), lines.end(),
                                          [](const std::string& l) { return l.rfind("benchmark", 0) == 0; });
         ASSERT_NE(header, lines.end());
@@ -169,7 +169,7 @@ TEST(report_golden, console_table_is_aligned_by_display_width) {
 }
 
 TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
-    const auto lines = lines_of(report::make_console_reporter()->render(variants_run()));
+    const auto lines = lines_of(report::make_console_reporter<run_results>()->render(variants_run()));
     const auto header = std::find_if(lines.begin(), lines.end(),
                                      [](const std::string& l) { return l.rfind("comparison ", 0) == 0; });
     ASSERT_NE(header, lines.end());
@@ -183,7 +183,7 @@ TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
 }
 
 TEST(report_golden, console_lists_findings_warnings_first_then_errors) {
-    const auto lines = lines_of(report::make_console_reporter()->render(findings_run()));
+    const auto lines = lines_of(report::make_console_reporter<run_results>()->render(findings_run()));
     ASSERT_GE(lines.size(), 4U);
     EXPECT_EQ(lines[lines.size() - 4].rfind("warning: parquet/round_trip/growing: live heap grows", 0), 0U);
     EXPECT_EQ(
@@ -201,7 +201,7 @@ TEST(report_golden, scrub_replaces_volatile_context) {
     run.context.date = "2031-12-24T23:59:59.123+01:00";
     run.context.num_cpus = 1;
     for (const auto& reporter :
-         {report::make_console_reporter(), report::make_markdown_reporter(), report::make_json_reporter()}) {
+         {report::make_console_reporter<run_results>(), report::make_markdown_reporter<run_results>(), report::make_json_reporter<run_results>()}) {
         const std::string scrubbed = scrub(reporter->render(run));
         for (const char* volatile_text :
              {"1.4.2", "/home/someone", "laptop.local", "Apple M3", "2031", "18.2"}) {
@@ -213,9 +213,9 @@ TEST(report_golden, scrub_replaces_volatile_context) {
         "tare <version> · <executable> · <date>\n"
         "host <host> · cpu <cpu> · <n> cpus · clock <clock> · loop overhead <loop>\n"
         "accounting: on\n\nbenchmark";
-    EXPECT_EQ(scrub(report::make_console_reporter()->render(run)).substr(0, expected_context.size()),
+    EXPECT_EQ(scrub(report::make_console_reporter<run_results>()->render(run)).substr(0, expected_context.size()),
               expected_context);
-    const json scrubbed_json = json::parse(scrub(report::make_json_reporter()->render(run)));
+    const json scrubbed_json = json::parse(scrub(report::make_json_reporter<run_results>()->render(run)));
     EXPECT_EQ(scrubbed_json.at("context").at("host"), "<host>");
     EXPECT_EQ(scrubbed_json.at("context").at("num_cpus"), "<num_cpus>");
     EXPECT_EQ(scrubbed_json.at("benchmarks").at(0).at("name"), "crc32/64");
@@ -239,7 +239,7 @@ TEST(report_golden, harness_reports_a_missing_approved_file) {
 TEST(report_golden, harness_points_at_the_first_difference) {
     if (approving())
         GTEST_SKIP() << "approving: the harness writes, not compares";
-    const std::string approved = report::make_console_reporter()->render(empty_run());
+    const std::string approved = report::make_console_reporter<run_results>()->render(empty_run());
     std::string changed = approved;
     changed.replace(changed.find("no benchmarks"), 2, "NO");
     EXPECT_NONFATAL_FAILURE(expect_matches_approved("empty.console.txt", changed),

@@ -38,7 +38,7 @@ run_results sample_run() {
 }
 
 TEST(results_reader, round_trips_what_the_json_reporter_writes) {
-    std::string text = report::make_json_reporter()->render(sample_run());
+    std::string text = report::make_json_reporter<run_results>()->render(sample_run());
     auto read = io::parse_results(text, "x.json");
     ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
     const run_results& r = std::get<run_results>(read);
@@ -123,7 +123,7 @@ TEST(results_reader, samples_and_comparisons_round_trip) {
     c.verdict = verdict::slower;
     r.comparisons.push_back(c);
 
-    auto read = io::parse_results(report::make_json_reporter()->render(r), "mem");
+    auto read = io::parse_results(report::make_json_reporter<run_results>()->render(r), "mem");
     ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
     const run_results& back = std::get<run_results>(read);
     ASSERT_EQ(back.benchmarks.size(), 2U);

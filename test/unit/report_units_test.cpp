@@ -1,11 +1,11 @@
-// The number formatting of the console and Markdown reporters (src/report/units.hpp).
+// The number formatting of the console and Markdown reporters (src/report/table/units.hpp).
 
 #include <limits>
 #include <optional>
 
 #include <gtest/gtest.h>
 
-#include "report/units.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::report {
 namespace {

@@ -11,7 +11,7 @@
 // exactly the spread and the outliers that the plot exists to show (the figures table says the
 // magnitude).
 
-#include "report/html_svg.hpp"
+#include "report/html/html_svg.hpp"
 
 #include <algorithm>
 #include <array>
@@ -20,7 +20,7 @@
 
 #include <fmt/format.h>
 
-#include "report/units.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::report::detail {
 namespace {

@@ -20,10 +20,11 @@
 
 #include <fmt/format.h>
 
-#include "report/columns.hpp"
-#include "report/html_svg.hpp"
+#include "report/run_table.hpp"
+#include "report/html/html_page.hpp"
+#include "report/html/html_svg.hpp"
 #include "report/reporter.hpp"
-#include "report/units.hpp"
+#include "report/table/units.hpp"
 #include "stats/descriptive.hpp"
 
 namespace tare::report {
@@ -31,40 +32,6 @@ namespace {
 
 using detail::html_escape;
 
-constexpr std::string_view style = R"(:root{color-scheme:light}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1120px;padding:16px 24px;color:#1f2328;background:#fff}
-h1{font-size:22px;margin:0 0 8px}
-h2{font-size:17px;margin:32px 0 8px;padding-bottom:4px;border-bottom:1px solid #d0d7de}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
-dl{display:grid;grid-template-columns:max-content auto;gap:2px 16px;margin:8px 0}
-dt{color:#57606a}
-dd{margin:0;font-variant-numeric:tabular-nums}
-.scroll{overflow-x:auto}
-table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:8px 0}
-th,td{padding:3px 10px;text-align:right;white-space:nowrap;border-bottom:1px solid #eaeef2}
-th{background:#f6f8fa;font-weight:600}
-th.l,td.l{text-align:left}
-tr.error td{color:#cf222e}
-.kinds{color:#9a6700}
-figure{margin:16px 0}
-figcaption{color:#57606a;font-size:12.5px;max-width:640px}
-svg.plot{display:block;max-width:100%;height:auto}
-svg .frame{fill:#fff;stroke:#d0d7de}
-svg .grid{stroke:#eaeef2}
-svg .tick,svg .axis-title{font-size:11px;fill:#57606a}
-svg .band{fill:#0969da;fill-opacity:.15}
-svg .mean{stroke:#0969da;stroke-width:1.5}
-svg .fit{stroke:#bc4c00;stroke-width:1.5;stroke-dasharray:5 4}
-svg .trace{fill:none;stroke:#1a7f37;stroke-width:1}
-svg .dot{fill:#1f2328}
-svg .outlier{fill:none;stroke-width:1.5}
-svg .mild{stroke:#bf8700}
-svg .severe{stroke:#cf222e}
-ul.findings li{white-space:pre-wrap;margin:4px 0}
-.warning{color:#9a6700}
-.error strong{color:#cf222e}
-pre{white-space:pre-wrap;background:#f6f8fa;padding:8px;margin:4px 0}
-)";
 
 bool failed(const benchmark_result& b) {
     return b.error.has_value();
@@ -109,14 +76,10 @@ struct html_column {
     std::vector<std::string> cells;  // HTML
 };
 
-html_column from_text(const detail::column& c) {
-    html_column h{c.header, c.alignment == detail::align::left, {}};
-    for (const auto& parts : c.cells) {
-        std::string text;
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            text += (i > 0 ? c.separator : "") + parts[i];
-        h.cells.push_back(html_escape(text));
-    }
+html_column from_text(const table::column& c) {
+    html_column h{c.header, c.alignment == table::align::left, {}};
+    for (const auto& parts : c.cells)
+        h.cells.push_back(html_escape(table::join_cell(c, parts)));
     return h;
 }
 
@@ -385,16 +348,11 @@ std::string benchmark_section(const benchmark_result& b, std::size_t index) {
     return out + "</section>\n";
 }
 
-class html_reporter final : public reporter {
+class html_reporter final : public reporter<run_results> {
 public:
     std::string render(const run_results& results) const override {
         const std::string executable = one_line(results.context.executable);
-        std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-        out +=
-            "<title>tare report" + (executable.empty() ? "" : ": " + html_escape(executable)) + "</title>\n";
-        out += "<style>\n" + std::string(style) + "</style>\n</head>\n<body>\n";
-        out += page_header(results.context);
+        std::string out = page_header(results.context);
         out += "<main>\n";
         if (results.benchmarks.empty()) {
             out += "<p>No benchmarks ran.</p>\n";
@@ -405,13 +363,14 @@ public:
             for (std::size_t i = 0; i < results.benchmarks.size(); ++i)
                 out += benchmark_section(results.benchmarks[i], i);
         }
-        return out + "</main>\n</body>\n</html>\n";
+        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable), out + "</main>\n");
     }
 };
 
 }  // namespace
 
-std::unique_ptr<reporter> make_html_reporter() {
+template <>
+std::unique_ptr<reporter<run_results>> make_html_reporter() {
     return std::make_unique<html_reporter>();
 }
 

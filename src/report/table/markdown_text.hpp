@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace tare::report::markdown_text {
+namespace tare::report::table::markdown_text {
 
 inline bool is_word_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -52,4 +52,4 @@ inline std::string code(std::string_view text) {
     return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
-}  // namespace tare::report::markdown_text
+}  // namespace tare::report::table::markdown_text

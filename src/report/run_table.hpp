@@ -1,25 +1,22 @@
 #pragma once
-// The table the console and Markdown reporters share, as formatted text cells. Building it once
-// keeps the two reporters' columns identical by construction; each reporter only lays it out.
+// What a run's console and Markdown reports show, built once as a document of the table engine
+// (report/table/document.hpp), so the two formats show the same columns and words by
+// construction; the HTML report reuses the columns and the findings.
 
 #include <string>
 #include <vector>
 
 #include "model/run.hpp"
+#include "report/table/document.hpp"
 
 namespace tare::report::detail {
 
-enum class align { left, right };
+using table::align;
+using table::column;
 
-/// One column of the benchmark table, a cell per benchmark. A cell is a list of parts that a
-/// layout may align part by part down the column, so "1.25 µs ±  0.8%" lines up on its "±";
-/// a cell with fewer parts than the column's widest (an error, a "—") spans the whole column.
-struct column {
-    std::string header;
-    align alignment = align::right;
-    std::string separator;  // printed between a cell's parts
-    std::vector<std::vector<std::string>> cells;
-};
+/// The whole report of a run: its context, the benchmark table, the comparison groups' table
+/// with its note, then every warning and error.
+table::document run_document(const run_results& results);
 
 /// The columns for `results`, in display order: benchmark, time/iter (mean ± half-width of the
 /// 95 % interval, relative), samples × iterations per sample, allocs/iter, bytes/iter, peak heap,

@@ -1,4 +1,4 @@
-#include "report/units.hpp"
+#include "report/table/units.hpp"
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "report/compare/compare_columns.hpp"
+#include "report/compare_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,12 +7,20 @@
 
 #include <fmt/format.h>
 
-#include "report/units.hpp"
+#include "report/table/units.hpp"
+#include "report/compare/compare_report.hpp"
+#include "report/html/html_page.hpp"
+#include "report/document_reporter.hpp"
 
 namespace tare::report::detail {
 namespace {
 
-using cell = std::vector<std::string>;
+using table::align;
+using table::cell;
+using table::column;
+using table::line;
+using table::span;
+using table::style;
 
 cell single(std::string text) {
     return cell{std::move(text)};
@@ -88,9 +96,9 @@ bool any_figure(const compare_results& r, Get get) {
 }
 
 template <class Make>
-compare_column make_column(const compare_results& r, std::string header, align alignment,
-                           std::vector<std::string> separators, Make make) {
-    compare_column c{std::move(header), alignment, std::move(separators), {}};
+column make_column(const compare_results& r, std::string header, align alignment,
+                   std::vector<std::string> separators, Make make) {
+    column c{std::move(header), alignment, std::move(separators), {}, false};
     c.cells.reserve(r.rows.size());
     for (const compare_row& row : r.rows) {
         c.cells.push_back(make(row));
@@ -124,22 +132,30 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
     return (cpus.size() == 1 ? "CPU " : "CPUs ") + out;
 }
 
-std::string join(const std::vector<std::string>& names, const text_style& style) {
-    std::vector<std::string> shown;
-    shown.reserve(names.size());
-    for (const std::string& n : names) {
-        shown.push_back(style.code(one_line(n)));
+// "label: a, b" with the names as code.
+line name_list(std::string label, const std::vector<std::string>& names) {
+    line out{{std::move(label)}};
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) {
+            out.push_back({", "});
+        }
+        out.push_back({one_line(names[i]), style::code});
     }
-    return fmt::format("{}", fmt::join(shown, ", "));
+    return out;
+}
+
+double family_level(const compare_results& r) {
+    return interval_level(r);
 }
 
 }  // namespace
 
-std::vector<compare_column> build_compare_columns(const compare_results& r) {
+std::vector<column> build_compare_columns(const compare_results& r) {
     const std::string level = level_text(family_level(r));
-    std::vector<compare_column> columns;
+    std::vector<column> columns;
     columns.push_back(make_column(r, "benchmark", align::left, {},
                                   [](const compare_row& row) { return single(one_line(row.name)); }));
+    columns.back().names = true;
     columns.push_back(make_column(r, "base ± 95%", align::right, {" ± "},
                                   [](const compare_row& row) { return time_cell(row.base); }));
     columns.push_back(make_column(r, "head ± 95%", align::right, {" ± "},
@@ -169,25 +185,12 @@ std::vector<compare_column> build_compare_columns(const compare_results& r) {
     return columns;
 }
 
-std::string join_cell(const compare_column& c, const std::vector<std::string>& cell) {
-    std::string text;
-    for (std::size_t i = 0; i < cell.size(); ++i) {
-        if (i > 0) {
-            text += i - 1 < c.separators.size() ? c.separators[i - 1] : " ";
-        }
-        text += cell[i];
-    }
-    return text;
-}
-
-double family_level(const compare_results& r) {
-    return interval_level(r);
-}
-
-std::vector<std::string> compare_header_lines(const compare_results& r, const text_style& style) {
-    std::vector<std::string> lines;
-    lines.push_back(style.text("tare compare: base ") + style.code(one_line(r.base_label)) +
-                    style.text(" against head ") + style.code(one_line(r.head_label)));
+std::vector<line> compare_header_lines(const compare_results& r) {
+    std::vector<line> lines;
+    lines.push_back({{"tare compare: base "},
+                     {one_line(r.base_label), style::code},
+                     {" against head "},
+                     {one_line(r.head_label), style::code}});
     std::vector<std::string> context;
     context.push_back("tare " + (r.tare_version.empty() ? std::string("?") : one_line(r.tare_version)));
     if (!r.host.empty()) {
@@ -196,7 +199,7 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
     if (!r.date.empty()) {
         context.push_back(one_line(r.date));
     }
-    lines.push_back(style.text(fmt::format("{}", fmt::join(context, " · "))));
+    lines.push_back({{fmt::format("{}", fmt::join(context, " · "))}});
 
     // The family: what each interval's level is, and why it is not 95 %.
     const std::string plural = r.comparisons == 1 ? "" : "s";
@@ -220,29 +223,28 @@ std::vector<std::string> compare_header_lines(const compare_results& r, const te
         where += ", both sides of a round in one random address layout";
     }
     if (r.mode == pairing::rounds) {
-        lines.push_back(style.text(
-            fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
-                        r.rounds, r.rounds == 1 ? "" : "s", where, family)));
+        lines.push_back({{fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
+                                      r.rounds, r.rounds == 1 ? "" : "s", where, family)}});
     } else if (r.mode == pairing::process_rounds) {
-        lines.push_back(style.text(fmt::format(
+        lines.push_back({{fmt::format(
             "{} round{} of fresh Google Benchmark processes{}, one per side and benchmark, in balanced "
             "order (base first, then head first); {}",
-            r.rounds, r.rounds == 1 ? "" : "s", where, family)));
+            r.rounds, r.rounds == 1 ? "" : "s", where, family)}});
     } else {
         // The caveat is the point of this line: an unpaired interval looks as tight as a paired
         // one while leaving out the variation that most often fakes a change.
-        lines.push_back(style.strong("UNPAIRED") +
-                        style.text(" comparison of two results files: one process per side (Welch), so "
-                                   "process-to-process variation and drift are not in the interval; "
-                                   "read it as optimistic and prefer ") +
-                        style.code("tare compare BASE_EXE HEAD_EXE"));
-        lines.push_back(style.text(family));
+        lines.push_back({{"UNPAIRED", style::strong},
+                         {" comparison of two results files: one process per side (Welch), so "
+                          "process-to-process variation and drift are not in the interval; "
+                          "read it as optimistic and prefer "},
+                         {"tare compare BASE_EXE HEAD_EXE", style::code}});
+        lines.push_back({{family}});
     }
     return lines;
 }
 
-std::vector<std::string> compare_note_lines(const compare_results& r, const text_style& style) {
-    std::vector<std::string> lines;
+std::vector<line> compare_note_lines(const compare_results& r) {
+    std::vector<line> lines;
     std::string verdicts = "change: head against base, in % of base (negative = head faster); ";
     if (r.threshold_pct > 0) {
         const std::string band = format_percent(r.threshold_pct);
@@ -253,25 +255,24 @@ std::vector<std::string> compare_note_lines(const compare_results& r, const text
             "slower needs the interval above 0, faster below 0; an interval that includes 0 is "
             "no change.";
     }
-    lines.push_back(style.text(verdicts));
+    lines.push_back({{verdicts}});
     const bool memory_shown = any_figure(r, [](const side_figures& s) { return s.allocs_per_iter; }) ||
                               any_figure(r, [](const side_figures& s) { return s.bytes_per_iter; }) ||
                               any_figure(r, [](const side_figures& s) { return s.peak_live_bytes; });
     if (memory_shown) {
-        lines.push_back(
-            style.text("memory: base → head per iteration of the timed region; \"= x\" when both "
-                       "sides show x."));
+        lines.push_back({{"memory: base → head per iteration of the timed region; \"= x\" when both "
+                          "sides show x."}});
     }
     return lines;
 }
 
-std::vector<std::string> compare_presence_lines(const compare_results& r, const text_style& style) {
-    std::vector<std::string> lines;
+std::vector<line> compare_presence_lines(const compare_results& r) {
+    std::vector<line> lines;
     if (!r.only_in_base.empty()) {
-        lines.push_back(style.text("only in base: ") + join(r.only_in_base, style));
+        lines.push_back(name_list("only in base: ", r.only_in_base));
     }
     if (!r.only_in_head.empty()) {
-        lines.push_back(style.text("only in head: ") + join(r.only_in_head, style));
+        lines.push_back(name_list("only in head: ", r.only_in_head));
     }
     return lines;
 }
@@ -302,4 +303,79 @@ std::vector<compare_finding> collect_compare_findings(const compare_results& r) 
     return findings;
 }
 
+table::document compare_document(const compare_results& r) {
+    table::document doc;
+    doc.add(table::paragraph{compare_header_lines(r)});
+    if (r.rows.empty()) {
+        doc.add(table::paragraph{{{{"no benchmark is on both sides", style::note}}}});
+    } else {
+        doc.add(table::grid{build_compare_columns(r)});
+        doc.add(table::paragraph{compare_note_lines(r)});
+    }
+    const auto presence = compare_presence_lines(r);
+    if (!presence.empty()) {
+        doc.add(table::paragraph{presence});
+    }
+    table::item_list findings;
+    for (compare_finding& f : collect_compare_findings(r)) {
+        line text{{f.benchmark, style::code}, {" (" + f.side + ", "}, {f.kind, style::code}, {")"}};
+        if (!f.message.empty()) {
+            text.push_back({": " + f.message});
+        }
+        findings.items.push_back({f.is_error ? "error" : "warning", std::move(text)});
+    }
+    if (!findings.items.empty()) {
+        // On a terminal the findings follow the one-sided names directly, under one blank line.
+        doc.add(std::move(findings), /*joined=*/!presence.empty());
+    }
+    return doc;
+}
+
 }  // namespace tare::report::detail
+
+namespace tare::report {
+namespace {
+
+class compare_json_reporter final : public reporter<compare_results> {
+public:
+    std::string render(const compare_results& r) const override { return render_compare_json(r); }
+};
+
+class compare_html_reporter final : public reporter<compare_results> {
+public:
+    std::string render(const compare_results& r) const override {
+        return detail::html_page("tare compare", "<main>\n<h1>tare compare</h1>\n" + detail::render_html(detail::compare_document(r)) + "</main>\n");
+    }
+};
+
+}  // namespace
+
+template <>
+std::unique_ptr<reporter<compare_results>> make_console_reporter() {
+    return std::make_unique<detail::document_reporter<compare_results, detail::compare_document, table::render_console>>();
+}
+
+template <>
+std::unique_ptr<reporter<compare_results>> make_markdown_reporter() {
+    return std::make_unique<detail::document_reporter<compare_results, detail::compare_document, table::render_markdown>>();
+}
+
+template <>
+std::unique_ptr<reporter<compare_results>> make_json_reporter() {
+    return std::make_unique<compare_json_reporter>();
+}
+
+template <>
+std::unique_ptr<reporter<compare_results>> make_html_reporter() {
+    return std::make_unique<compare_html_reporter>();
+}
+
+}  // namespace tare::report
+
+namespace tare::report {
+
+std::string render_compare_table(const compare_results& r, bool markdown) {
+    return make_reporter<compare_results>(markdown ? format::markdown : format::console)->render(r);
+}
+
+}  // namespace tare::report

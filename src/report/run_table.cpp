@@ -1,4 +1,4 @@
-#include "report/columns.hpp"
+#include "report/run_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "report/units.hpp"
+#include "report/table/units.hpp"
+#include "report/document_reporter.hpp"
 
 namespace tare::report::detail {
 namespace {
@@ -125,7 +126,9 @@ cell warning_kinds_cell(const benchmark_result& b) {
 
 template <class Make>
 column make_column(const run_results& results, std::string header, std::string separator, Make make) {
-    column c{std::move(header), align::right, std::move(separator), {}};
+    column c{std::move(header), align::right, {}, {}, false};
+    if (!separator.empty())
+        c.separators.push_back(std::move(separator));
     c.cells.reserve(results.benchmarks.size());
     for (const auto& b : results.benchmarks)
         c.cells.push_back(make(b));
@@ -139,6 +142,7 @@ std::vector<column> build_columns(const run_results& results) {
     column names =
         make_column(results, "benchmark", "", [](const auto& b) { return single(one_line(b.name)); });
     names.alignment = align::left;
+    names.names = true;
     columns.push_back(std::move(names));
     columns.push_back(make_column(results, "time/iter ± 95% CI", " ± ", time_cell));
     columns.push_back(make_column(results, "samples", " × ", samples_cell));
@@ -212,7 +216,7 @@ std::string memory_change(const benchmark_result* base, const benchmark_result* 
 
 std::vector<column> build_comparison_columns(const run_results& results) {
     const auto make = [&](std::string header, align alignment, auto cell_of) {
-        column c{std::move(header), alignment, "", {}};
+        column c{std::move(header), alignment, {}, {}, false};
         for (const auto& comparison : results.comparisons) {
             const benchmark_result* base = find_row(results, comparison.baseline);
             const benchmark_result* member = find_row(results, comparison.member);
@@ -227,6 +231,7 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     std::vector<column> columns;
     columns.push_back(make("comparison", align::left,
                            [](const variant_comparison& c, row, row) { return single(one_line(c.name)); }));
+    columns.back().names = true;
     columns.push_back(make("baseline", align::left, [](const variant_comparison& c, row, row) {
         return single(one_line(c.baseline));
     }));
@@ -236,7 +241,7 @@ std::vector<column> build_comparison_columns(const run_results& results) {
         return cell{format_count(static_cast<double>(c.blocks)),
                     format_count(static_cast<double>(c.samples_per_block))};
     }));
-    columns.back().separator = " × ";
+    columns.back().separators = {" × "};
     columns.push_back(make("baseline time", align::right,
                            [&](const variant_comparison&, row base, row) { return single(time_of(base)); }));
     columns.push_back(make("member time", align::right, [&](const variant_comparison&, row, row member) {
@@ -327,4 +332,56 @@ std::vector<finding> collect_findings(const run_results& results) {
     return findings;
 }
 
+namespace {
+
+table::paragraph lines_of(const std::vector<std::string>& texts) {
+    table::paragraph p;
+    for (const std::string& text : texts)
+        p.lines.push_back({{text}});
+    return p;
+}
+
+table::grid grid_of(std::vector<column> columns) {
+    return table::grid{std::move(columns)};
+}
+
+}  // namespace
+
+table::document run_document(const run_results& results) {
+    table::document doc;
+    doc.add(lines_of(context_lines(results.context)));
+    if (results.benchmarks.empty()) {
+        doc.add(table::paragraph{{{{"no benchmarks ran", table::style::note}}}});
+        return doc;
+    }
+    doc.add(grid_of(build_columns(results)));
+    if (!results.comparisons.empty()) {
+        doc.add(grid_of(build_comparison_columns(results)));
+        if (std::string note = comparison_note(results); !note.empty())
+            doc.add(lines_of({std::move(note)}), /*joined=*/true);
+    }
+    table::item_list findings;
+    for (finding& f : collect_findings(results)) {
+        findings.items.push_back({f.is_error ? "error" : "warning",
+                                  {{std::move(f.benchmark), table::style::code}, {": " + std::move(f.text)}}});
+    }
+    if (!findings.items.empty())
+        doc.add(std::move(findings));
+    return doc;
+}
+
 }  // namespace tare::report::detail
+
+namespace tare::report {
+
+template <>
+std::unique_ptr<reporter<run_results>> make_console_reporter() {
+    return std::make_unique<detail::document_reporter<run_results, detail::run_document, table::render_console>>();
+}
+
+template <>
+std::unique_ptr<reporter<run_results>> make_markdown_reporter() {
+    return std::make_unique<detail::document_reporter<run_results, detail::run_document, table::render_markdown>>();
+}
+
+}  // namespace tare::report

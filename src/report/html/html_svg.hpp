@@ -13,7 +13,7 @@ namespace tare::report::detail {
 /// & < > " ' become entities; control characters other than newline and tab become spaces.
 std::string html_escape(std::string_view text);
 
-/// What the numbers on an axis are; decides the tick labels' units (report/units.hpp).
+/// What the numbers on an axis are; decides the tick labels' units (report/table/units.hpp).
 enum class axis_kind { count, duration, bytes };
 
 struct plot_point {

@@ -1,0 +1,49 @@
+#pragma once
+// What `tare compare`'s console and Markdown reports show, built once as a document of the table
+// engine (report/table/document.hpp), so the two formats show the same columns and the same
+// words by construction.
+
+#include <string>
+#include <vector>
+
+#include "model/comparison.hpp"
+#include "report/table/document.hpp"
+
+namespace tare::report::detail {
+
+/// The whole report: what was compared and what the mode makes of the interval; the table;
+/// how to read it; benchmarks on one side only; every warning, then every error.
+table::document compare_document(const compare_results& r);
+
+/// The columns of `r`, in display order: benchmark, base and head (time ± relative half-width
+/// of the 95 % interval, or the side's error), change [interval at the family level], verdict,
+/// then allocs/iter, bytes/iter and peak heap, each only if some row has that figure on some
+/// side.
+std::vector<table::column> build_compare_columns(const compare_results& r);
+
+/// The lines above the table: what was compared; tool, host and date; and what the mode makes
+/// of the interval (rounds and balanced order, or UNPAIRED with its caveat), with the family
+/// level 1 - alpha/m.
+std::vector<table::line> compare_header_lines(const compare_results& r);
+
+/// The lines under the table: how to read the change and the verdict (with the threshold band,
+/// if any), and the memory columns' notation when they are shown.
+std::vector<table::line> compare_note_lines(const compare_results& r);
+
+/// "only in base: a, b" and "only in head: c", each only if not empty.
+std::vector<table::line> compare_presence_lines(const compare_results& r);
+
+/// A warning or an error of one side of one benchmark.
+struct compare_finding {
+    bool is_error = false;
+    std::string benchmark;
+    std::string side;  // "base" or "head"
+    std::string kind;
+    std::string message;
+};
+
+/// Every warning in row order (base before head), then every error: errors last, where the eye
+/// lands. Text is on one line already.
+std::vector<compare_finding> collect_compare_findings(const compare_results& r);
+
+}  // namespace tare::report::detail

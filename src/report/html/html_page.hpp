@@ -1,0 +1,20 @@
+#pragma once
+// Private to src/report: the shell every HTML report shares (doctype, title, the one inline
+// style sheet), and the HTML form of a table-engine document for the reports that are a
+// document and nothing more (comparisons, exec runs).
+
+#include <string>
+#include <string_view>
+
+#include "report/table/document.hpp"
+
+namespace tare::report::detail {
+
+/// A whole self-contained page: `title` (escaped here) and `body` (HTML already).
+std::string html_page(std::string_view title, std::string_view body);
+
+/// `doc` as HTML: paragraphs with line breaks, tables (names in code, alignment kept), findings
+/// as a list. Every text is escaped.
+std::string render_html(const table::document& doc);
+
+}  // namespace tare::report::detail

@@ -1,0 +1,92 @@
+#pragma once
+// The one table engine every console and Markdown output is laid out by: a reporter builds a
+// `document` (paragraphs, tables of cells with parts, lists of findings) from its results, and
+// render_console() or render_markdown() turns it into text. Builders decide what is shown; the
+// engine alone decides how (alignment, rules, escaping), so the run, variant, compare and exec
+// tables cannot drift apart.
+
+#include <cstddef>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tare::report::table {
+
+/// How a piece of prose is marked. A terminal shows every style as plain text; Markdown escapes
+/// `plain`, puts `code` in a code span (names, commands), `strong` in bold, and writes a `note`
+/// ("no benchmarks ran") as an italic sentence ("_No benchmarks ran._").
+enum class style { plain, code, strong, note };
+
+struct span {
+    std::string text;
+    table::style style = style::plain;
+};
+
+/// One line of prose, as marked spans.
+using line = std::vector<span>;
+
+/// Lines that belong together: one per line on a terminal, one paragraph with hard line breaks
+/// in Markdown.
+struct paragraph {
+    std::vector<line> lines;
+};
+
+enum class align { left, right };
+
+/// A cell is a list of parts that the layout aligns part by part down its column, so
+/// "1.25 µs ±  0.8%" lines up on its "±"; a cell with fewer parts than the column's widest (an
+/// error, a "—") is one text that spans the column.
+using cell = std::vector<std::string>;
+
+struct column {
+    std::string header;
+    align alignment = align::right;
+    /// separators[i] is printed between parts i and i + 1 (one blank past the last given).
+    std::vector<std::string> separators;
+    std::vector<cell> cells;  // one per row
+    /// The cells are names: code spans in Markdown (a name like "sort<int>/64" would otherwise
+    /// be read as an HTML tag).
+    bool names = false;
+};
+
+struct grid {
+    std::vector<column> columns;  // every column has the same number of cells
+    std::size_t rows() const noexcept { return columns.empty() ? 0 : columns.front().cells.size(); }
+};
+
+/// A finding: "warning: NAME: text" on a terminal, "- **warning** `NAME`: text" in Markdown.
+struct item {
+    std::string label;  // "warning", "error"
+    line text;
+};
+
+struct item_list {
+    std::vector<item> items;
+};
+
+/// A block of the document. Markdown separates every block by a blank line (a table must end
+/// before a paragraph starts); on a terminal `joined` blocks follow the previous one directly.
+struct block {
+    std::variant<paragraph, grid, item_list> content;
+    bool joined = false;
+};
+
+struct document {
+    std::vector<block> blocks;
+
+    void add(paragraph p, bool joined = false) { blocks.push_back({std::move(p), joined}); }
+    void add(grid g, bool joined = false) { blocks.push_back({std::move(g), joined}); }
+    void add(item_list l, bool joined = false) { blocks.push_back({std::move(l), joined}); }
+};
+
+/// The parts of `c`'s cell joined with the column's separators, as one text.
+std::string join_cell(const column& c, const cell& parts);
+
+/// Aligned text for a terminal: columns padded by display width (units.hpp), a rule under the
+/// header, no trailing blanks, no colour.
+std::string render_console(const document& doc);
+
+/// GitHub-flavoured Markdown, its source padded to aligned columns too.
+std::string render_markdown(const document& doc);
+
+}  // namespace tare::report::table
