@@ -29,7 +29,7 @@ namespace ab {
 // every build has the same machine code at the same addresses and differs only in the
 // variable's value. A compile-time constant (the first version) put different immediates into
 // the constructors, moved every later function, and made the slowdown a property of the layout:
-// sort_2k measured -0.2 % in its 1 % build and +21 % in its 5 % build (bench/README.md).
+// sort_2k measured -0.2 % in its 1 % build and +21 % in its 5 % build (bench/studies.md).
 // (1000 + the share, so it is never 0: a zero would move it to .bss and its address with it.)
 inline volatile std::size_t element_permille = 1000 + TARE_AB_SLOWDOWN_PERMILLE;
 

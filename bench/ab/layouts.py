@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How much of a comparison's spread is the address-space layout, or the samples' length
-(bench/README.md, "Layouts" and "Samples").
+(bench/studies.md, "Layouts" and "Samples").
 
 Runs `tare compare BASE HEAD` under several settings, interleaved, N times each, and prints per
 benchmark the median width of the change's interval, the mean and spread of the change, and the

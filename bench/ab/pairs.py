@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records every sample of a comparison and takes the round's spread apart (bench/README.md,
+"""Records every sample of a comparison and takes the round's spread apart (bench/studies.md,
 "Samples").
 
 An experiment controller that speaks the worker protocol of docs/compare.md (the executables'

@@ -152,7 +152,8 @@ int bench_driver(int argc, char** argv) {
         std::fputs("\r\033[K", stderr);
     }
     const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
-    auto table = opt.markdown ? report::make_markdown_reporter<run_results>() : report::make_console_reporter<run_results>();
+    auto table = opt.markdown ? report::make_markdown_reporter<run_results>()
+                              : report::make_console_reporter<run_results>();
     std::string text = table->render(results);
     std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
     if (opt.json_path) {

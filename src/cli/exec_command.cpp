@@ -139,8 +139,7 @@ struct runner {
 
 // The paired change of each metric: one pair per ABBA block (runs 2k and 2k + 1 of each side),
 // each side's value the sum of its two runs.
-exec_comparison compare(const exec_side& base, const exec_side& head,
-                                double threshold_pct) {
+exec_comparison compare(const exec_side& base, const exec_side& head, double threshold_pct) {
     exec_comparison c;
     c.pairs = std::min(base.runs.size(), head.runs.size()) / 2;
     c.threshold_pct = threshold_pct;

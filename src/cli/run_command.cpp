@@ -99,7 +99,8 @@ int run_command(const run_args& args) {
         if (several) {
             std::printf("%s== %s\n\n", have_results ? "\n" : "", target.c_str());
         }
-        auto table = args.markdown ? report::make_markdown_reporter<run_results>() : report::make_console_reporter<run_results>();
+        auto table = args.markdown ? report::make_markdown_reporter<run_results>()
+                                   : report::make_console_reporter<run_results>();
         std::fputs(table->render(results).c_str(), stdout);
         if (c.gbench) {
             std::fputs(gbench_note(results.context.accounting), stdout);

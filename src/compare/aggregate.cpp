@@ -1,5 +1,5 @@
-#include "stats/change.hpp"
 #include "compare/aggregate.hpp"
+#include "stats/change.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +44,7 @@ std::optional<double> per_iteration(const tare::sample& s) {
 // of the two sides' medians (what the round reported first) and the median of whole-block ratios:
 // in A/A runs of bench/ab pinned to one CPU, the spread of the round's log-ratio was 4.0 % and
 // 3.0 % for sort_2k against 3.1 % for the pair median, 4.4 % and 2.3 % against 2.1 % for
-// parse_csv (bench/README.md, "Where the noise is").
+// parse_csv (bench/studies.md, "Where the noise is").
 // Separate processes, one after the other (Google Benchmark): no sample has a partner in time,
 // so the log of the ratio of the sides' medians.
 std::optional<double> round_log_ratio(const side_round& base, const side_round& head, bool adjacent) {

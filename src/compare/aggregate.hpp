@@ -3,8 +3,8 @@
 // change with its family-adjusted interval, and the verdict. Pure functions: unit-tested with
 // hand-made rounds, and the same for every way of running the sides.
 
-#include "model/comparison.hpp"
 #include "compare/rounds.hpp"
+#include "model/comparison.hpp"
 
 namespace tare::compare {
 

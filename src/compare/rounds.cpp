@@ -161,7 +161,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
     // The controller runs on the workers' CPU too. Every sample is a round trip (say "sample",
     // wait for the reply); across CPUs each one woke an idle virtual CPU, about 150 us a sample
     // on the project's VM, so short samples cost more than they measured. On one CPU the hand-off
-    // is a context switch and the CPU never idles within a round (bench/README.md, "Samples").
+    // is a context switch and the CPU never idles within a round (bench/studies.md, "Samples").
     const os::thread_pin pin(o.cpus);
 
     std::vector<bool> failed;  // a benchmark that failed once is not retried

@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "model/run.hpp"
 #include "core/runner.hpp"
+#include "model/run.hpp"
 
 namespace tare::compare {
 
@@ -74,7 +74,7 @@ std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::siz
 
 /// A failure that ends the whole comparison (a side cannot be started, or has no benchmarks).
 struct rounds_failure {
-    int status = 3;  // exit status (CONTRACT section 6)
+    int status = 3;  // exit status (docs/cli.md)
     std::string message;
 };
 

@@ -2,8 +2,8 @@
 // From raw samples to the reported figures: time statistics, memory of the region, and the
 // warnings a reader must see. Thresholds are documented in docs/accounting.md.
 
-#include "model/run.hpp"
 #include "core/sample_driver.hpp"
+#include "model/run.hpp"
 
 namespace tare::core {
 
@@ -20,8 +20,8 @@ inline constexpr double retained_rate_threshold = 1.0;
 inline constexpr double retained_total_threshold = 16.0 * 1024;
 /// fresh_memory fires when an iteration takes at least 16 page faults (64 KiB of 4 KiB pages)
 /// and those fresh pages are at least a quarter of the bytes the iteration requested: the
-/// body fills memory the kernel has to supply anew each time, seed case 003's story. The
-/// share keeps it quiet for an allocator that touches only the header page of each large
+/// body fills memory the kernel has to supply anew each time (examples/buffers). The share
+/// keeps it quiet for an allocator that touches only the header page of each large
 /// mmapped block (17 x 1 MiB blocks: 17 faults, 0.4 % of the bytes).
 inline constexpr double fresh_faults_threshold = 16.0;
 inline constexpr double fresh_share_threshold = 0.25;

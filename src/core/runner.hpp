@@ -9,8 +9,8 @@
 
 #include "core/clock.hpp"
 #include "core/probes.hpp"
-#include "model/run.hpp"
 #include "core/sample_driver.hpp"
+#include "model/run.hpp"
 #include "tare/benchmark.hpp"
 
 namespace tare::core {

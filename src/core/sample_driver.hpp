@@ -5,7 +5,7 @@
 // Why the loop drives the samples (one call of the body for the whole run) rather than one
 // call of the body per sample as divan does: setup then runs once, so a 256 MiB fixture is
 // built once, and memory that the loop keeps across iterations accumulates across samples,
-// which is exactly what the retained-growth figure needs to see (seed case 000).
+// which is exactly what the retained-growth figure needs to see (examples/round_trip).
 
 #include <cstdint>
 #include <optional>

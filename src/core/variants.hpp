@@ -45,9 +45,9 @@
 
 #include "core/clock.hpp"
 #include "core/probes.hpp"
-#include "model/run.hpp"
 #include "core/runner.hpp"
 #include "core/sample_driver.hpp"
+#include "model/run.hpp"
 #include "tare/variants.hpp"
 
 namespace tare::core {

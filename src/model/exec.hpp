@@ -29,7 +29,8 @@ struct exec_run {
 enum class exec_metric : std::size_t { wall, user, system, peak_rss, page_faults };
 inline constexpr std::size_t exec_metric_count = 5;
 inline constexpr std::array<exec_metric, exec_metric_count> all_exec_metrics{
-    exec_metric::wall, exec_metric::user, exec_metric::system, exec_metric::peak_rss, exec_metric::page_faults};
+    exec_metric::wall, exec_metric::user, exec_metric::system, exec_metric::peak_rss,
+    exec_metric::page_faults};
 
 /// The JSON key of a metric: "wall_seconds", "user_seconds", "system_seconds", "max_rss_kib",
 /// "page_faults" (minor + major).

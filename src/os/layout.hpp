@@ -5,7 +5,7 @@
 // Why: where the kernel's randomisation (ASLR) puts a program's code changes how fast it runs —
 // branch predictors index by address. bench/ab's parse_csv moved by 2-3 % from one process of
 // one binary to the next; built without PIE (its code at one address in every process) or run
-// without ASLR, its interval was half as wide (bench/README.md, "Layouts"). tare compare gives
+// without ASLR, its interval was half as wide (bench/studies.md, "Layouts"). tare compare gives
 // the two workers of a round one seed and every round a new one: each round still draws a fresh
 // random layout, so the estimate is the same average over layouts as with the kernel's draws,
 // but the two sides of a round share it (common random numbers, a standard variance reduction:

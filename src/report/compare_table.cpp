@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "report/table/units.hpp"
 #include "report/compare/compare_report.hpp"
-#include "report/html/html_page.hpp"
 #include "report/document_reporter.hpp"
+#include "report/html/html_page.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::report::detail {
 namespace {
@@ -64,8 +64,7 @@ cell verdict_cell(const compare_row& row) {
     if (!row.change) {
         return single(std::string(missing_mark));
     }
-    return single(row.verdict == verdict::no_change ? "no change"
-                                                           : std::string(verdict_name(row.verdict)));
+    return single(row.verdict == verdict::no_change ? "no change" : std::string(verdict_name(row.verdict)));
 }
 
 // One memory figure of both sides: "3 → 0", "= 0 B" when both sides print the same (equal at
@@ -223,8 +222,9 @@ std::vector<line> compare_header_lines(const compare_results& r) {
         where += ", both sides of a round in one random address layout";
     }
     if (r.mode == pairing::rounds) {
-        lines.push_back({{fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
-                                      r.rounds, r.rounds == 1 ? "" : "s", where, family)}});
+        lines.push_back(
+            {{fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
+                          r.rounds, r.rounds == 1 ? "" : "s", where, family)}});
     } else if (r.mode == pairing::process_rounds) {
         lines.push_back({{fmt::format(
             "{} round{} of fresh Google Benchmark processes{}, one per side and benchmark, in balanced "
@@ -260,8 +260,9 @@ std::vector<line> compare_note_lines(const compare_results& r) {
                               any_figure(r, [](const side_figures& s) { return s.bytes_per_iter; }) ||
                               any_figure(r, [](const side_figures& s) { return s.peak_live_bytes; });
     if (memory_shown) {
-        lines.push_back({{"memory: base → head per iteration of the timed region; \"= x\" when both "
-                          "sides show x."}});
+        lines.push_back(
+            {{"memory: base → head per iteration of the timed region; \"= x\" when both "
+              "sides show x."}});
     }
     return lines;
 }
@@ -344,7 +345,9 @@ public:
 class compare_html_reporter final : public reporter<compare_results> {
 public:
     std::string render(const compare_results& r) const override {
-        return detail::html_page("tare compare", "<main>\n<h1>tare compare</h1>\n" + detail::render_html(detail::compare_document(r)) + "</main>\n");
+        return detail::html_page("tare compare", "<main>\n<h1>tare compare</h1>\n" +
+                                                     detail::render_html(detail::compare_document(r)) +
+                                                     "</main>\n");
     }
 };
 
@@ -352,12 +355,14 @@ public:
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_console_reporter() {
-    return std::make_unique<detail::document_reporter<compare_results, detail::compare_document, table::render_console>>();
+    return std::make_unique<
+        detail::document_reporter<compare_results, detail::compare_document, table::render_console>>();
 }
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_markdown_reporter() {
-    return std::make_unique<detail::document_reporter<compare_results, detail::compare_document, table::render_markdown>>();
+    return std::make_unique<
+        detail::document_reporter<compare_results, detail::compare_document, table::render_markdown>>();
 }
 
 template <>

@@ -9,7 +9,8 @@
 
 namespace tare::report::detail {
 
-template <class Results, table::document (*Build)(const Results&), std::string (*Render)(const table::document&)>
+template <class Results, table::document (*Build)(const Results&),
+          std::string (*Render)(const table::document&)>
 class document_reporter final : public reporter<Results> {
 public:
     std::string render(const Results& results) const override { return Render(Build(results)); }

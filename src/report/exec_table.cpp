@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "report/exec_table.hpp"
-#include "report/table/units.hpp"
-#include "report/exec_report.hpp"
-#include "report/html/html_page.hpp"
 #include "report/document_reporter.hpp"
+#include "report/exec_report.hpp"
+#include "report/exec_table.hpp"
+#include "report/html/html_page.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::report::detail {
 namespace {
@@ -116,9 +116,10 @@ table::document exec_document(const exec_results& results) {
         return doc;
     }
     const std::size_t pairs = results.comparison ? results.comparison->pairs : 0;
-    doc.add(table::paragraph{{{{"base: "}, {command_text(results.base->argv), style::code}},
-                              {{"head: "}, {head_name, style::code}},
-                              {{runs + " runs each, alternating in " + std::to_string(pairs) + " ABBA blocks"}}}});
+    doc.add(table::paragraph{
+        {{{"base: "}, {command_text(results.base->argv), style::code}},
+         {{"head: "}, {head_name, style::code}},
+         {{runs + " runs each, alternating in " + std::to_string(pairs) + " ABBA blocks"}}}});
     column change{"change [95% interval]", align::right, {" ", ", "}, {}, false};
     column verdict{"verdict", align::left, {}, {}, false};
     for (const exec_metric m : all_exec_metrics) {
@@ -133,9 +134,11 @@ table::document exec_document(const exec_results& results) {
         change.cells.push_back(change_cell(c));
         verdict.cells.push_back({judged});
     }
-    doc.add(table::grid{{metric_column(), side_column("base (mean ± 95%)", *results.base),
-                         side_column("head (mean ± 95%)", results.head), std::move(change), std::move(verdict)}});
-    std::string note = "change: head against base, in % of base (negative = head faster/smaller); verdict on wall time";
+    doc.add(
+        table::grid{{metric_column(), side_column("base (mean ± 95%)", *results.base),
+                     side_column("head (mean ± 95%)", results.head), std::move(change), std::move(verdict)}});
+    std::string note =
+        "change: head against base, in % of base (negative = head faster/smaller); verdict on wall time";
     if (results.comparison && results.comparison->threshold_pct > 0) {
         note += " with a ±" + format_percent(results.comparison->threshold_pct) + " noise band";
     }
@@ -156,7 +159,9 @@ public:
 class exec_html_reporter final : public reporter<exec_results> {
 public:
     std::string render(const exec_results& r) const override {
-        return detail::html_page("tare exec", "<main>\n<h1>tare exec</h1>\n" + detail::render_html(detail::exec_document(r)) + "</main>\n");
+        return detail::html_page(
+            "tare exec",
+            "<main>\n<h1>tare exec</h1>\n" + detail::render_html(detail::exec_document(r)) + "</main>\n");
     }
 };
 
@@ -164,12 +169,14 @@ public:
 
 template <>
 std::unique_ptr<reporter<exec_results>> make_console_reporter() {
-    return std::make_unique<detail::document_reporter<exec_results, detail::exec_document, table::render_console>>();
+    return std::make_unique<
+        detail::document_reporter<exec_results, detail::exec_document, table::render_console>>();
 }
 
 template <>
 std::unique_ptr<reporter<exec_results>> make_markdown_reporter() {
-    return std::make_unique<detail::document_reporter<exec_results, detail::exec_document, table::render_markdown>>();
+    return std::make_unique<
+        detail::document_reporter<exec_results, detail::exec_document, table::render_markdown>>();
 }
 
 template <>

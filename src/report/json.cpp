@@ -171,8 +171,10 @@ json comparison_object(const run_results& results, const variant_comparison& c) 
     if (c.change) {
         json change = json::object();
         change["mean"] = finite_or_null(c.change->change_pct);
-        change["ci_low"] = c.change->interval_pct ? finite_or_null(c.change->interval_pct->low) : json(nullptr);
-        change["ci_high"] = c.change->interval_pct ? finite_or_null(c.change->interval_pct->high) : json(nullptr);
+        change["ci_low"] =
+            c.change->interval_pct ? finite_or_null(c.change->interval_pct->low) : json(nullptr);
+        change["ci_high"] =
+            c.change->interval_pct ? finite_or_null(c.change->interval_pct->high) : json(nullptr);
         out["change_pct"] = std::move(change);
         out["confidence"] = finite_or_null(c.change->confidence);
         out["p_value"] = finite_or_null(c.change->p_value);

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "report/table/units.hpp"
 #include "report/document_reporter.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::report::detail {
 namespace {
@@ -194,7 +194,8 @@ std::string change_text(const variant_comparison& c) {
     if (!c.change->interval_pct)
         return signed_percent(c.change->change_pct) + " [no interval]";
     return fmt::format("{} [{}, {}]", signed_percent(c.change->change_pct),
-                       signed_percent(c.change->interval_pct->low), signed_percent(c.change->interval_pct->high));
+                       signed_percent(c.change->interval_pct->low),
+                       signed_percent(c.change->interval_pct->high));
 }
 
 // "baseline → member", then the difference when there is one: memory figures are counts, not
@@ -362,8 +363,9 @@ table::document run_document(const run_results& results) {
     }
     table::item_list findings;
     for (finding& f : collect_findings(results)) {
-        findings.items.push_back({f.is_error ? "error" : "warning",
-                                  {{std::move(f.benchmark), table::style::code}, {": " + std::move(f.text)}}});
+        findings.items.push_back(
+            {f.is_error ? "error" : "warning",
+             {{std::move(f.benchmark), table::style::code}, {": " + std::move(f.text)}}});
     }
     if (!findings.items.empty())
         doc.add(std::move(findings));
@@ -376,12 +378,14 @@ namespace tare::report {
 
 template <>
 std::unique_ptr<reporter<run_results>> make_console_reporter() {
-    return std::make_unique<detail::document_reporter<run_results, detail::run_document, table::render_console>>();
+    return std::make_unique<
+        detail::document_reporter<run_results, detail::run_document, table::render_console>>();
 }
 
 template <>
 std::unique_ptr<reporter<run_results>> make_markdown_reporter() {
-    return std::make_unique<detail::document_reporter<run_results, detail::run_document, table::render_markdown>>();
+    return std::make_unique<
+        detail::document_reporter<run_results, detail::run_document, table::render_markdown>>();
 }
 
 }  // namespace tare::report

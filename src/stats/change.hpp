@@ -1,6 +1,6 @@
 #pragma once
 // The change of a head against a base from paired replicates, its 95 % interval, and the
-// verdict of CONTRACT section 6 (docs/statistics.md, "Paired change").
+// verdict (docs/statistics.md, "Paired change").
 //
 // Method: the mean of the log-ratios log(head/base) over replicates, with a Student t interval
 // (Student 1908, "The probable error of a mean", Biometrika 6) on n - 1 degrees of freedom,
@@ -56,7 +56,7 @@ std::optional<paired_change> log_ratio_change(std::span<const double> log_ratios
 std::optional<paired_change> welch_log_change(std::span<const double> base, std::span<const double> head,
                                               double confidence = 0.95);
 
-/// CONTRACT section 6 with criterion's practical-significance band: with threshold_pct <= 0,
+/// The verdict, with criterion's practical-significance band: with threshold_pct <= 0,
 /// "slower" needs interval low > 0 and "faster" interval high < 0; with threshold_pct > 0,
 /// "slower" needs low > threshold_pct and "faster" high < -threshold_pct. No interval, or one
 /// that touches the band, is no_change.

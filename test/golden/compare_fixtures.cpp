@@ -13,7 +13,6 @@
 namespace tare::golden {
 namespace {
 
-
 constexpr double kib = 1024.0;
 constexpr double mib = 1024.0 * 1024.0;
 
@@ -85,8 +84,8 @@ compare_row row(std::string name, side_figures base, side_figures head) {
 }
 
 // A hand-made change, for the modes whose interval the fixtures do not compute.
-paired_change change(double pct, std::optional<interval> ci, std::size_t pairs,
-                            double confidence, double p_value) {
+paired_change change(double pct, std::optional<interval> ci, std::size_t pairs, double confidence,
+                     double p_value) {
     paired_change c;
     c.pairs = pairs;
     c.confidence = confidence;

@@ -15,7 +15,6 @@
 namespace tare::golden {
 namespace {
 
-
 exec_side side(std::vector<std::string> argv, double wall_base, const std::vector<std::size_t>& positions) {
     exec_side s;
     s.argv = std::move(argv);

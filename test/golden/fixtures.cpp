@@ -268,11 +268,9 @@ run_results variants_run() {
     run.comparisons.push_back(comparison("contexts", "contexts/64", "ctx_reused/64", "ctx_fresh/64", 1742,
                                          1.04, change(3.96, -0.42, 8.53, 0.061), verdict::no_change));
     run.comparisons.push_back(comparison("streams", "streams/1024", "encode_write/1024", "encode_to/1024",
-                                         48200, 0.66, change(-33.8, -35.1, -32.4, 1.2e-9),
-                                         verdict::faster));
+                                         48200, 0.66, change(-33.8, -35.1, -32.4, 1.2e-9), verdict::faster));
     run.comparisons.push_back(comparison("streams", "streams/1024", "encode_write/1024", "encode_copy/1024",
-                                         48200, 2.02, change(102.3, 95.6, 109.2, 3.4e-10),
-                                         verdict::slower));
+                                         48200, 2.02, change(102.3, 95.6, 109.2, 3.4e-10), verdict::slower));
     auto failed = comparison("streams", "streams/1024", "encode_write/1024", "encode_mmap/1024", 48200, 1, {},
                              verdict::no_change);
     failed.blocks = 0;

@@ -95,7 +95,8 @@ TEST(report_golden, json_non_finite_figures_are_null) {
 }
 
 TEST(report_golden, json_keys_follow_the_contract_order) {
-    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter<run_results>()->render(findings_run()));
+    const auto root =
+        nlohmann::ordered_json::parse(report::make_json_reporter<run_results>()->render(findings_run()));
     expect_prefix(keys_of(root), {"schema", "context", "benchmarks"});
     expect_prefix(keys_of(root.at("context")),
                   {"tare_version", "executable", "host", "date", "cpu", "num_cpus"});
@@ -113,8 +114,10 @@ TEST(report_golden, json_keys_follow_the_contract_order) {
 // "comparisons" is an addition to tare/1 that only runs with comparison groups carry: a run
 // without groups keeps exactly the shape it had before groups existed.
 TEST(report_golden, json_comparisons_only_when_groups_ran) {
-    EXPECT_FALSE(json::parse(report::make_json_reporter<run_results>()->render(typical_run())).contains("comparisons"));
-    const auto root = nlohmann::ordered_json::parse(report::make_json_reporter<run_results>()->render(variants_run()));
+    EXPECT_FALSE(json::parse(report::make_json_reporter<run_results>()->render(typical_run()))
+                     .contains("comparisons"));
+    const auto root =
+        nlohmann::ordered_json::parse(report::make_json_reporter<run_results>()->render(variants_run()));
     expect_prefix(keys_of(root), {"schema", "context", "benchmarks", "comparisons"});
     const auto& slower = root.at("comparisons").at(2);
     EXPECT_EQ(slower.at("verdict"), "slower");
@@ -201,7 +204,8 @@ TEST(report_golden, scrub_replaces_volatile_context) {
     run.context.date = "2031-12-24T23:59:59.123+01:00";
     run.context.num_cpus = 1;
     for (const auto& reporter :
-         {report::make_console_reporter<run_results>(), report::make_markdown_reporter<run_results>(), report::make_json_reporter<run_results>()}) {
+         {report::make_console_reporter<run_results>(), report::make_markdown_reporter<run_results>(),
+          report::make_json_reporter<run_results>()}) {
         const std::string scrubbed = scrub(reporter->render(run));
         for (const char* volatile_text :
              {"1.4.2", "/home/someone", "laptop.local", "Apple M3", "2031", "18.2"}) {
@@ -213,8 +217,9 @@ TEST(report_golden, scrub_replaces_volatile_context) {
         "tare <version> · <executable> · <date>\n"
         "host <host> · cpu <cpu> · <n> cpus · clock <clock> · loop overhead <loop>\n"
         "accounting: on\n\nbenchmark";
-    EXPECT_EQ(scrub(report::make_console_reporter<run_results>()->render(run)).substr(0, expected_context.size()),
-              expected_context);
+    EXPECT_EQ(
+        scrub(report::make_console_reporter<run_results>()->render(run)).substr(0, expected_context.size()),
+        expected_context);
     const json scrubbed_json = json::parse(scrub(report::make_json_reporter<run_results>()->render(run)));
     EXPECT_EQ(scrubbed_json.at("context").at("host"), "<host>");
     EXPECT_EQ(scrubbed_json.at("context").at("num_cpus"), "<num_cpus>");

@@ -1,4 +1,4 @@
-# tare::gbench — the Google Benchmark adapter (CONTRACT section 5), built when the benchmark
+# tare::gbench — the Google Benchmark adapter (docs/gbench.md), built when the benchmark
 # package is found. Linking it registers a benchmark::MemoryManager with no source change.
 # A parent project that already provides benchmark::benchmark (FetchContent, add_subdirectory)
 # keeps its own; otherwise the installed package (Debian: libbenchmark-dev).

@@ -1,5 +1,5 @@
 // tare::gbench: a benchmark::MemoryManager backed by tare's allocation accounting, registered
-// by a static initialiser so that linking the library is the only step (CONTRACT section 5).
+// by a static initialiser so that linking the library is the only step (docs/gbench.md).
 //
 // What Google Benchmark 1.7.1 measures with it (benchmark_runner.cc): after the timed runs of
 // each repetition, one extra "memory run" of min(16, iterations) iterations on one thread,

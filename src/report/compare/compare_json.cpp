@@ -74,16 +74,15 @@ std::string render_compare_json(const compare_results& r) {
     context["head"] = r.head_label;
     context["mode"] = r.mode == pairing::rounds           ? "rounds"
                       : r.mode == pairing::process_rounds ? "process_rounds"
-                                                                   : "unpaired";
+                                                          : "unpaired";
     context["rounds"] = r.rounds;
     context["cpus"] = r.cpus.empty() ? json(nullptr) : json(r.cpus);
     context["layout"] = r.mode == pairing::unpaired ? json(nullptr)
-                        : r.matched_layouts                  ? json("matched")
-                                                             : json("kernel");
+                        : r.matched_layouts         ? json("matched")
+                                                    : json("kernel");
     context["alpha"] = finite_or_null(r.alpha);
     context["comparisons"] = r.comparisons;
-    context["family_control"] =
-        r.family == family_control::fdr ? "benjamini_hochberg" : "bonferroni";
+    context["family_control"] = r.family == family_control::fdr ? "benjamini_hochberg" : "bonferroni";
     context["selected"] = r.selected;
     context["threshold_pct"] = finite_or_null(r.threshold_pct);
     doc["context"] = std::move(context);

@@ -16,7 +16,7 @@ namespace tare::report {
 /// GitHub-flavoured Markdown table (names in code spans, "|" escaped) over aligned columns.
 std::string render_compare_table(const compare_results& r, bool markdown);
 
-/// JSON "tare-compare/1" (CONTRACT section 6); strict: every non-finite number becomes null.
+/// JSON "tare-compare/1" (docs/json-schema.md); strict: every non-finite number becomes null.
 std::string render_compare_json(const compare_results& r);
 
 }  // namespace tare::report

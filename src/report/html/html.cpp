@@ -20,10 +20,10 @@
 
 #include <fmt/format.h>
 
-#include "report/run_table.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/html_svg.hpp"
 #include "report/reporter.hpp"
+#include "report/run_table.hpp"
 #include "report/table/units.hpp"
 #include "stats/descriptive.hpp"
 
@@ -31,7 +31,6 @@ namespace tare::report {
 namespace {
 
 using detail::html_escape;
-
 
 bool failed(const benchmark_result& b) {
     return b.error.has_value();
@@ -363,7 +362,8 @@ public:
             for (std::size_t i = 0; i < results.benchmarks.size(); ++i)
                 out += benchmark_section(results.benchmarks[i], i);
         }
-        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable), out + "</main>\n");
+        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable),
+                                 out + "</main>\n");
     }
 };
 

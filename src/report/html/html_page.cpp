@@ -77,8 +77,8 @@ std::string render(const table::paragraph& p) {
 std::string render(const table::item_list& list) {
     std::string out = "<ul class=\"findings\">\n";
     for (const table::item& i : list.items) {
-        out += fmt::format("<li class=\"{}\"><strong>{}</strong> {}</li>\n", i.label == "error" ? "error" : "warning",
-                           html_escape(i.label), render(i.text));
+        out += fmt::format("<li class=\"{}\"><strong>{}</strong> {}</li>\n",
+                           i.label == "error" ? "error" : "warning", html_escape(i.label), render(i.text));
     }
     return out + "</ul>\n";
 }
