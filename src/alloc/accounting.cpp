@@ -44,8 +44,8 @@ void store(T& field, std::type_identity_t<T> value) noexcept {
 std::uint32_t next_epoch() noexcept {
     detail::region_state& s = detail::state;
     std::uint32_t epoch = s.flags.last_epoch + 1;
-    if (epoch == 0)
-        epoch = 1;  // 0 means "untagged"; wraps after 2^32 regions
+    if (epoch == 0 || (epoch & detail::paused_tag) != 0)
+        epoch = 1;  // 0 means "untagged", the top bit "allocated while paused"; wraps after 2^31 regions
     s.flags.last_epoch = epoch;
     return epoch;
 }

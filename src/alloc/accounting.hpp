@@ -5,10 +5,12 @@
 // - region_begin() opens a region: a new epoch, counters at zero, the calling thread its
 //   owner. While the region is counting, every allocation call by any thread adds to
 //   `allocs` and `bytes` (the size the caller requested) and is tagged with the epoch.
-// - `live` is the bytes of blocks allocated inside this region and not yet freed, wherever
-//   and whenever they are freed (a free during pause() still lowers it). Frees of blocks
-//   allocated before the region or during a pause never touch it, so setup is in no figure.
-// - `peak` is the highest `live` reached while counting.
+// - `live` is the region's net level: the bytes it allocated less the bytes freed, counting
+//   the frees of its own blocks wherever and whenever they happen (a free during pause() still
+//   lowers it) and the frees of older blocks (setup's) while it counts. It may be negative: a
+//   body that drains what setup built. Blocks allocated while paused are in no figure, freed or
+//   not. Setup's allocations are never counted, so setup is in no figure either.
+// - `peak` is the highest `live` reached while counting, from 0 (the level the region began at).
 // - pause()/resume() bracket the harness's own work between samples: allocations made while
 //   paused are not counted and are not tagged.
 
@@ -19,8 +21,8 @@ namespace tare::alloc {
 struct counters {
     std::uint64_t allocs = 0;  // allocation calls while counting
     std::uint64_t bytes = 0;   // bytes requested by those calls
-    std::int64_t live = 0;     // bytes of this region's blocks still live
-    std::int64_t peak = 0;     // the highest `live` seen while counting
+    std::int64_t live = 0;     // the region's net level: bytes allocated less bytes freed
+    std::int64_t peak = 0;     // the highest `live` seen while counting, never below 0
 };
 
 /// True when the allocation interposer is linked into this process and forwarding to the C

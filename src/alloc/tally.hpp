@@ -67,14 +67,14 @@ struct alignas(cache_line) region_flags {
 struct alignas(cache_line) owner_tally {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t freed = 0;  // bytes of this region's blocks freed by the owner
+    std::uint64_t freed = 0;  // bytes the owner's frees took off the region's level
 };
 
 /// Every other thread's counts: relaxed read-modify-writes.
 struct alignas(cache_line) shared_tally {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
-    std::int64_t live = 0;  // may go below 0: the owner's blocks freed here
+    std::int64_t live = 0;  // may go below 0: the owner's blocks, or setup's, freed here
 };
 
 struct alignas(cache_line) peak_cell {
@@ -117,14 +117,21 @@ TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
     }
 }
 
-/// Counts an allocation of `n` requested bytes that has succeeded. Returns the epoch to tag
-/// the block with: the counting region's, or 0 when nothing is counting.
+/// The tag of a block allocated while its region was paused (the harness's work, inputs made
+/// by with_inputs): epochs stay below this bit, so the tag names the region and the pause.
+inline constexpr std::uint32_t paused_tag = 0x8000'0000U;
+
+/// Counts an allocation of `n` requested bytes that has succeeded. Returns the tag of the
+/// block: the counting region's epoch; the open region's epoch | paused_tag while it is
+/// paused; 0 when no region is open.
 TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
     // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
     // new epoch also sees the counters it reset, so its increments land after the reset.
     const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
-    if (epoch == 0)
-        return 0;
+    if (epoch == 0) {
+        const std::uint32_t region = __atomic_load_n(&state.flags.region_epoch, order_relaxed);
+        return region == 0 ? 0 : region | paused_tag;
+    }
     const auto sn = static_cast<std::int64_t>(n);
     std::int64_t total = 0;
     if (owned_epoch == epoch) [[likely]] {
@@ -144,12 +151,22 @@ TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
     return epoch;
 }
 
-/// Releases a block of `n` requested bytes tagged `epoch`: lowers `live` only when the block
-/// belongs to the open region (paused or not).
-TARE_ALLOC_HOOK inline void count_free(std::uint32_t epoch, std::size_t n) noexcept {
-    if (epoch == 0 || epoch != __atomic_load_n(&state.flags.region_epoch, order_relaxed))
+/// Releases a block of `n` requested bytes tagged `tag` (docs/accounting.md, "What a free
+/// lowers"): the live heap is the net level of the region, so it falls by the block's bytes
+/// - for a block the region allocated, whenever it is freed while the region is open (paused
+///   or not);
+/// - for a block from before the region (setup, an earlier region), when it is freed while
+///   the region counts: a steady-state body that replaces setup's blocks one for one (a cache
+///   evicting as it inserts) holds a flat heap, and the figures say so;
+/// and not at all for a block allocated while the region was paused (the harness's own, or a
+/// with_inputs input made outside the window): freeing it is not the code shrinking the heap.
+TARE_ALLOC_HOOK inline void count_free(std::uint32_t tag, std::size_t n) noexcept {
+    const std::uint32_t region = __atomic_load_n(&state.flags.region_epoch, order_relaxed);
+    if (region == 0 || tag == (region | paused_tag))
         return;
-    if (owned_epoch == epoch) [[likely]] {
+    if (tag != region && __atomic_load_n(&state.flags.counting_epoch, order_relaxed) == 0)
+        return;  // an older block freed during a pause: the harness's work, not the region's
+    if (owned_epoch == region) [[likely]] {
         owner_tally& o = state.owner;
         __atomic_store_n(&o.freed, __atomic_load_n(&o.freed, order_relaxed) + n, order_relaxed);
     } else {

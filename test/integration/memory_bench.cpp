@@ -107,7 +107,9 @@ void setup_128mib(tare::State& state) {
 }
 TARE_BENCHMARK(setup_128mib)->iterations(50)->samples(5);
 
-// Frees memory the setup allocated: foreign to the region, it lowers no figure.
+// Frees memory the setup allocated: each free lowers the region's level (docs/accounting.md,
+// "What a free lowers"), so the level falls by 4096 B per iteration and never rises above the
+// level the region began at.
 void frees_setup_memory(tare::State& state) {
     std::vector<void*> setup(2000);
     for (auto& p : setup) {
@@ -125,6 +127,51 @@ void frees_setup_memory(tare::State& state) {
     }
 }
 TARE_BENCHMARK(frees_setup_memory)->iterations(100)->samples(5);
+
+// A steady state over data built in setup: each iteration allocates one 10,000 B block and
+// frees one of setup's. The process's heap is flat, so is the region's level.
+void replaces_setup_blocks(tare::State& state) {
+    std::vector<void*> blocks(4000);
+    for (auto& p : blocks) {
+        p = std::malloc(10000);
+    }
+    std::size_t next = 0;
+    for (auto _ : state) {
+        void* fresh = std::malloc(10000);
+        tare::do_not_optimize(fresh);
+        std::free(blocks[next]);
+        blocks[next] = fresh;
+        next = (next + 1) % blocks.size();
+    }
+    for (void* p : blocks) {
+        std::free(p);
+    }
+}
+TARE_BENCHMARK(replaces_setup_blocks)->iterations(100)->samples(20);
+
+// An LRU cache filled to capacity in setup; each iteration inserts one new key and evicts the
+// oldest: one list node and one hash node in, one of each out (buckets reserved in setup, so
+// the table never rehashes). The level is flat; the peak is one iteration's two nodes.
+void lru_steady(tare::State& state) {
+    constexpr int capacity = 20000;
+    std::list<int> order;
+    std::unordered_map<int, std::list<int>::iterator> where;
+    where.reserve(4 * capacity);
+    int next = 0;
+    for (; next < capacity; ++next) {
+        order.push_front(next);
+        where.emplace(next, order.begin());
+    }
+    for (auto _ : state) {
+        order.push_front(next);
+        where.emplace(next, order.begin());
+        ++next;
+        where.erase(order.back());
+        order.pop_back();
+        tare::do_not_optimize(order.front());
+    }
+}
+TARE_BENCHMARK(lru_steady)->iterations(200)->samples(20);
 
 // Holds 3 x 1 MiB live at once.
 void peak_3mib(tare::State& state) {

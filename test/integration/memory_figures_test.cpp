@@ -118,12 +118,34 @@ TEST_F(memory_figures, setup_memory_is_in_no_figure) {
         EXPECT_LT(b["page_faults_per_iter"].get<double>(), 1.0);
     }
     EXPECT_FALSE(has_memory_warning(b)) << b["warnings"].dump();
+}
 
+// The live heap is the region's net level: frees of setup's blocks lower it.
+TEST_F(memory_figures, frees_of_setup_memory_lower_the_level) {
     const json& f = get("frees_setup_memory");
     EXPECT_EQ(f["allocs_per_iter"], 1.0);
     EXPECT_EQ(f["bytes_per_iter"], 100.0);
-    EXPECT_EQ(f["peak_live_bytes"], 100);
-    EXPECT_EQ(f["retained_bytes_per_iter"], 0.0);
+    EXPECT_EQ(f["peak_live_bytes"], 0);
+    EXPECT_DOUBLE_EQ(f["retained_bytes_per_iter"].get<double>(), -4096.0);
+    EXPECT_FALSE(has_memory_warning(f)) << f["warnings"].dump();
+}
+
+TEST_F(memory_figures, a_steady_state_over_setup_data_holds_a_flat_heap) {
+    const json& r = get("replaces_setup_blocks");
+    EXPECT_EQ(r["allocs_per_iter"], 1.0);
+    EXPECT_EQ(r["bytes_per_iter"], 10000.0);
+    EXPECT_EQ(r["peak_live_bytes"], 10000);
+    EXPECT_EQ(r["retained_bytes_per_iter"], 0.0);
+    EXPECT_FALSE(has_memory_warning(r)) << r["warnings"].dump();
+
+    const json& lru = get("lru_steady");
+    EXPECT_EQ(lru["allocs_per_iter"], 2.0);
+    EXPECT_EQ(lru["retained_bytes_per_iter"], 0.0);
+    // One list node and one hash node, both of a few pointers: the figure is the iteration's
+    // own, not the cache's size.
+    EXPECT_GT(lru["peak_live_bytes"].get<double>(), 0);
+    EXPECT_LE(lru["peak_live_bytes"].get<double>(), lru["bytes_per_iter"].get<double>());
+    EXPECT_FALSE(has_memory_warning(lru)) << lru["warnings"].dump();
 }
 
 TEST_F(memory_figures, peak_is_the_true_high_water_mark) {
