@@ -198,6 +198,22 @@ std::string change_text(const variant_comparison& c) {
                        signed_percent(c.change->interval_pct->high));
 }
 
+// A member's time per iteration as its change against the baseline uses it: the geometric mean
+// over blocks of each block's median (the change is exp(mean log-ratio) - 1 over the blocks,
+// i.e. the ratio of the two geometric means). The rows' own means weigh every outlier fully,
+// and a table whose times disagree with its change misleads.
+std::string block_time(const std::vector<double>& block_ns) {
+    if (block_ns.empty())
+        return std::string(missing_mark);
+    double logs = 0;
+    for (const double ns : block_ns) {
+        if (!(ns > 0) || !std::isfinite(ns))
+            return std::string(missing_mark);
+        logs += std::log(ns);
+    }
+    return format_duration(std::exp(logs / static_cast<double>(block_ns.size())));
+}
+
 // "baseline → member", then the difference when there is one: memory figures are counts, not
 // noisy timings, so the plain difference is the change a reader wants ("0 → 64 (+64)").
 template <class T, class Format>
@@ -226,9 +242,6 @@ std::vector<column> build_comparison_columns(const run_results& results) {
         return c;
     };
     using row = const benchmark_result*;
-    const auto time_of = [](row r) {
-        return r == nullptr ? std::string(missing_mark) : format_duration(r->time.mean);
-    };
     std::vector<column> columns;
     columns.push_back(make("comparison", align::left,
                            [](const variant_comparison& c, row, row) { return single(one_line(c.name)); }));
@@ -243,10 +256,12 @@ std::vector<column> build_comparison_columns(const run_results& results) {
                     format_count(static_cast<double>(c.samples_per_block))};
     }));
     columns.back().separators = {" × "};
-    columns.push_back(make("baseline time", align::right,
-                           [&](const variant_comparison&, row base, row) { return single(time_of(base)); }));
-    columns.push_back(make("member time", align::right, [&](const variant_comparison&, row, row member) {
-        return single(time_of(member));
+    // The times the change is computed from: their ratio is the change, to the digit shown.
+    columns.push_back(make("baseline time", align::right, [](const variant_comparison& c, row, row) {
+        return single(block_time(c.baseline_block_ns));
+    }));
+    columns.push_back(make("member time", align::right, [](const variant_comparison& c, row, row) {
+        return single(block_time(c.member_block_ns));
     }));
     columns.push_back(make("change [CI]", align::right,
                            [](const variant_comparison& c, row, row) { return single(change_text(c)); }));
@@ -277,7 +292,7 @@ std::string comparison_note(const run_results& results) {
     const auto family = static_cast<long>(std::lround(0.05 / (1 - confidence)));
     std::string text = fmt::format(
         "change: the member's time per iteration against the baseline's, over blocks of interleaved "
-        "calls; each interval at {:.1f}%",
+        "calls (times: geometric mean of the blocks' medians); each interval at {:.1f}%",
         confidence * 100);
     if (family > 1)
         text += fmt::format(" (Bonferroni: 95% for the run's {} comparisons together)", family);

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "stats/change.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/interval.hpp"
 
@@ -43,10 +44,28 @@ time_summary summarize(std::span<const double> per_iteration_ns) {
     summary.stddev = stddev(per_iteration_ns);
     summary.min = *min_it;
     summary.max = *max_it;
-    const interval ci = mean_interval(per_iteration_ns);
+    // One sample, or one that is not finite: no interval; until the model can say "none" it
+    // is the point itself (one sample) or {0, 0} (not finite), as the bootstrap reports them.
+    const double only = per_iteration_ns.size() == 1 && std::isfinite(summary.mean) ? summary.mean : 0;
+    const interval ci = mean_confidence_interval(per_iteration_ns).value_or(interval{only, only});
     summary.ci_low = ci.low;
     summary.ci_high = ci.high;
     return summary;
+}
+
+std::optional<interval> mean_confidence_interval(std::span<const double> per_iteration_ns) {
+    if (per_iteration_ns.size() < 2) {
+        return std::nullopt;
+    }
+    for (const double x : per_iteration_ns) {
+        if (!std::isfinite(x)) {
+            return std::nullopt;
+        }
+    }
+    if (per_iteration_ns.size() < bootstrap_min_samples) {
+        return student_mean_interval(per_iteration_ns);
+    }
+    return mean_interval(per_iteration_ns);
 }
 
 std::optional<warning> noise_warning(const time_summary& summary, const outlier_counts& outliers,

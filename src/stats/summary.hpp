@@ -5,12 +5,29 @@
 #include <optional>
 #include <span>
 
+#include "model/change.hpp"
 #include "model/run.hpp"
 
 namespace tare::stats {
 
-/// mean, median, stddev, min, max and the 95 % interval of the mean (mean_interval with the
-/// default, fixed bootstrap_options). All zeros for no samples.
+/// From this many samples on, the interval of a benchmark's mean is the BCa bootstrap; below
+/// it, Student's t. Every bootstrap interval of the mean is too narrow at small n (the resample
+/// means spread by s sqrt((n - 1) / n) / sqrt(n) and the interval takes normal quantiles where
+/// t's belong): simulated coverage 53 % at n = 2, 85 % at n = 5, 91 % at n = 10, 93 % at
+/// n = 20-30, while t holds 94-96 % there for normal and moderately skewed data. From n = 40
+/// BCa is at its level and, on skewed data, balances its misses between the two sides where a
+/// symmetric t interval errs downward (docs/statistics.md, "Few samples"; the simulation:
+/// bench/interval_coverage.cpp).
+inline constexpr std::size_t bootstrap_min_samples = 60;
+
+/// The 95 % interval of the mean of a benchmark's samples: Student t below
+/// bootstrap_min_samples, BCa (mean_interval with the fixed default options) from there on.
+/// Empty for fewer than two samples (one sample has no spread to bound the mean with) and for
+/// a sample that is not finite.
+std::optional<interval> mean_confidence_interval(std::span<const double> per_iteration_ns);
+
+/// mean, median, stddev, min, max and the 95 % interval of the mean
+/// (mean_confidence_interval). All zeros for no samples.
 time_summary summarize(std::span<const double> per_iteration_ns);
 
 // The limits of noise_warning; docs/statistics.md explains each choice.

@@ -185,6 +185,42 @@ TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
     EXPECT_NE(note->find("Bonferroni: 95% for the run's 3 comparisons"), std::string::npos) << *note;
 }
 
+// The times beside a variant's change are the figures the change is computed from (the
+// blocks' medians), not the rows' means, which one slow sample can inflate.
+TEST(report_golden, a_variant_groups_times_are_the_ones_its_change_uses) {
+    run_results run;
+    for (const char* name : {"outside", "inside"}) {
+        benchmark_result b;
+        b.name = name;
+        b.samples_ns = {10000, 10000, 60000};
+        b.time.mean = std::string(name) == "outside" ? 20200 : 13800;  // outlier-inflated
+        run.benchmarks.push_back(b);
+    }
+    variant_comparison c;
+    c.group = "g";
+    c.name = "g";
+    c.baseline = "outside";
+    c.member = "inside";
+    c.blocks = 4;
+    c.samples_per_block = 3;
+    c.iterations = 10;
+    c.baseline_block_ns = {10000, 10000, 10000, 10000};
+    c.member_block_ns = {11000, 11000, 11000, 11000};
+    paired_change change;
+    change.change_pct = 10.0;
+    change.interval_pct = interval{9, 11};
+    c.change = change;
+    c.verdict = verdict::slower;
+    run.comparisons.push_back(c);
+    const std::string text = report::make_console_reporter<run_results>()->render(run);
+    const auto row = text.find("g           outside");
+    ASSERT_NE(row, std::string::npos) << text;
+    const std::string line = text.substr(row, text.find('\n', row) - row);
+    EXPECT_NE(line.find("10.0 µs"), std::string::npos) << line;
+    EXPECT_NE(line.find("11.0 µs"), std::string::npos) << line;
+    EXPECT_EQ(line.find("20.2 µs"), std::string::npos) << line;
+}
+
 TEST(report_golden, console_lists_findings_warnings_first_then_errors) {
     const auto lines = lines_of(report::make_console_reporter<run_results>()->render(findings_run()));
     ASSERT_GE(lines.size(), 4U);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stats/change.hpp"
 #include "stats/interval.hpp"
 #include "stats/outliers.hpp"
 #include "stats/random.hpp"
@@ -23,11 +24,61 @@ TEST(stats_summarize, hand_computed) {
     EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(32.0 / 7.0));
     EXPECT_EQ(s.min, 2.0);
     EXPECT_EQ(s.max, 9.0);
+    // Eight samples: Student t on 7 degrees of freedom, 5 +- 2.364624 * sqrt(32/7) / sqrt(8).
+    const double half = 2.3646242510 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0);
+    EXPECT_NEAR(s.ci_low, 5 - half, 1e-8);
+    EXPECT_NEAR(s.ci_high, 5 + half, 1e-8);
+}
+
+TEST(stats_summarize, from_sixty_samples_the_interval_is_the_bootstrap) {
+    std::vector<double> xs;
+    for (int i = 0; i < 60; ++i)
+        xs.push_back(100 + (i * 37) % 11);
+    const time_summary s = summarize(xs);
     const interval ci = mean_interval(xs);
     EXPECT_EQ(s.ci_low, ci.low);
     EXPECT_EQ(s.ci_high, ci.high);
-    EXPECT_LT(s.ci_low, s.mean);
-    EXPECT_GT(s.ci_high, s.mean);
+    xs.pop_back();
+    const auto t = student_mean_interval(xs);
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(summarize(xs).ci_low, t->low);
+}
+
+TEST(stats_summarize, one_sample_has_no_interval) {
+    EXPECT_FALSE(mean_confidence_interval(std::vector<double>{7}));
+    EXPECT_FALSE(mean_confidence_interval(std::vector<double>{}));
+    EXPECT_FALSE(mean_confidence_interval(std::vector<double>{1, std::nan("")}));
+}
+
+// The interval holds its level at every sample count a benchmark can end with: the true mean
+// of normal and of skewed (lognormal, sigma 0.25: skewness 0.78, the shape of timing samples)
+// data is inside in at least 93 % of seeded trials at n = 2 to 40. The bootstrap alone covered
+// 53 % at n = 2 and 85 % at n = 5. bench/interval_coverage.cpp runs the same with more trials.
+TEST(stats_summarize, the_interval_covers_the_mean_at_every_sample_count) {
+    xoshiro256ss rng(20260101);
+    for (const bool skewed : {false, true}) {
+        const double sigma = skewed ? 0.25 : 0.1;
+        const double truth = skewed ? std::exp(sigma * sigma / 2) : 1.0;
+        for (const std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{10}, std::size_t{20}, std::size_t{40}, std::size_t{60}}) {
+            const int trials = n < bootstrap_min_samples ? 2000 : 1000;
+            int covered = 0;
+            std::vector<double> xs(n);
+            for (int t = 0; t < trials; ++t) {
+                for (std::size_t i = 0; i < n; i += 2) {
+                    const auto z = standard_normal_pair(rng);
+                    xs[i] = skewed ? std::exp(sigma * z[0]) : 1 + sigma * z[0];
+                    if (i + 1 < n)
+                        xs[i + 1] = skewed ? std::exp(sigma * z[1]) : 1 + sigma * z[1];
+                }
+                const time_summary s = summarize(xs);
+                covered += s.ci_low <= truth && truth <= s.ci_high ? 1 : 0;
+            }
+            const double coverage = static_cast<double>(covered) / trials;
+            RecordProperty((skewed ? "lognormal_n" : "normal_n") + std::to_string(n), std::to_string(coverage));
+            EXPECT_GE(coverage, 0.93) << (skewed ? "lognormal" : "normal") << " n = " << n;
+            EXPECT_LE(coverage, 0.975) << (skewed ? "lognormal" : "normal") << " n = " << n;
+        }
+    }
 }
 
 TEST(stats_summarize, empty_is_all_zeros) {
