@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace tare::cli {
@@ -64,7 +63,7 @@ int compare_command(const compare_args& args);
 /// `tare exec`: whole-process timing of `command`, with `vs` the paired change against it.
 struct exec_args {
     std::vector<std::string> command;  // after `--`; argv[0] is looked up in PATH
-    std::optional<std::string> vs;     // the base, one string split by split_command_line()
+    std::optional<std::string> vs;     // the base, one string split by exec::split_command_line()
     std::size_t runs = 10;             // per command; with `vs` rounded up to whole ABBA blocks
     std::size_t warmup = 1;            // untimed runs of each command first
     double threshold_pct = 0;          // practical-significance band of the verdict
@@ -83,11 +82,6 @@ struct report_args {
 };
 
 int report_command(const report_args& args);
-
-/// Splits a command line into words without a shell: blanks separate words, '...' and "..."
-/// group (backslash escapes inside "..." and outside quotes); no variables, globs or
-/// redirections. The words, or an error message (unterminated quote, empty command).
-std::variant<std::vector<std::string>, std::string> split_command_line(const std::string& line);
 
 /// Prints "error: MESSAGE" to standard error and returns `status`.
 int fail(int status, const std::string& message);
