@@ -1,14 +1,20 @@
 #pragma once
-// The `tare` command's subcommands, one file each. Each returns the process exit status.
+// The `tare` command's subcommands, one file each: add_X_command() declares X's flags (filling
+// an X_args when parsed) and X_command() runs it and returns the process exit status. The flags
+// and the exit statuses are docs/cli.md.
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace tare::cli {
 
-/// Exit statuses of the `tare` command (CONTRACT section 6).
+/// Exit statuses of the `tare` command (docs/cli.md).
 enum exit_status : int {
     exit_ok = 0,
     exit_regression = 1,  // also: benchmarks of a run failed
@@ -30,9 +36,10 @@ struct run_failure {
     std::string message;
 };
 
+CLI::App* add_run_command(CLI::App& app, run_args& args);
 int run_command(const run_args& args);
 
-/// `tare compare BASE HEAD` (CONTRACT section 6).
+/// `tare compare BASE HEAD` (docs/cli.md, docs/compare.md).
 struct compare_args {
     std::string base;  // executables or results files
     std::string head;
@@ -58,6 +65,7 @@ struct compare_args {
     bool markdown = false;
 };
 
+CLI::App* add_compare_command(CLI::App& app, compare_args& args);
 int compare_command(const compare_args& args);
 
 /// `tare exec`: whole-process timing of `command`, with `vs` the paired change against it.
@@ -73,6 +81,7 @@ struct exec_args {
     bool show_output = false;  // else the commands' stdout and stderr go to /dev/null
 };
 
+CLI::App* add_exec_command(CLI::App& app, exec_args& args);
 int exec_command(const exec_args& args);
 
 /// `tare report RESULTS --html=PATH`: a results file as one self-contained HTML page.
@@ -81,6 +90,7 @@ struct report_args {
     std::optional<std::string> html_path;  // required; optional so its absence is a clear error
 };
 
+CLI::App* add_report_command(CLI::App& app, report_args& args);
 int report_command(const report_args& args);
 
 /// Prints "error: MESSAGE" to standard error and returns `status`.

@@ -1,5 +1,6 @@
-// `tare exec [--runs=N] [--vs=CMD] -- CMD ARGS...`: whole-process timing (docs/cli.md). The
-// flags are checked and handed to the engine in src/exec; its results are printed and written.
+// `tare exec [--runs=N] [--vs=CMD] -- CMD ARGS...`: the flags of whole-process timing
+// (docs/cli.md), handed to the engine in src/exec, and its table and JSON.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <variant>
 
@@ -9,6 +10,24 @@
 #include "report/exec_report.hpp"
 
 namespace tare::cli {
+
+CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
+    CLI::App* cmd = app.add_subcommand("exec", "time whole processes: wall, user, sys, RSS, faults");
+    cmd->add_option("command", args.command, "the command (head), after --")->required();
+    cmd->add_option("--runs", args.runs, "runs per command (default 10)")->check(CLI::Range(1, 1000000));
+    cmd->add_option("--vs", args.vs, "base command to compare against, one quoted string")->type_name("CMD");
+    cmd->add_option("--warmup", args.warmup, "untimed runs of each command first (default 1)");
+    cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdict, percent")
+        ->type_name("PCT")
+        ->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--timeout", args.timeout, "seconds per run before it is killed")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(0.001, 1e6));
+    cmd->add_option("--json", args.json_path, "write tare-exec/1 JSON to PATH")->type_name("PATH");
+    cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    cmd->add_flag("--show-output", args.show_output, "let the commands' output through");
+    return cmd;
+}
 
 int exec_command(const exec_args& args) {
     if (args.command.empty()) {

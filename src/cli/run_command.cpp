@@ -2,6 +2,7 @@
 // prints tare's table of each; with several targets, --json writes them as one document.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +21,19 @@ namespace tare::cli {
 int fail(int status, const std::string& message) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     return status;
+}
+
+CLI::App* add_run_command(CLI::App& app, run_args& args) {
+    CLI::App* cmd =
+        app.add_subcommand("run", "run a benchmark executable (or read results) and print its table");
+    cmd->add_option("targets", args.targets,
+                    "benchmark executables or results files (tare/1, Google Benchmark)")
+        ->required();
+    cmd->add_option("--filter", args.filter, "run only names that REGEX matches")->type_name("REGEX");
+    cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
+    cmd->add_option("--min-time", args.min_time, "time budget per benchmark, seconds")->type_name("SECONDS");
+    cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    return cmd;
 }
 
 namespace {
