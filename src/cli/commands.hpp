@@ -39,6 +39,14 @@ struct run_failure {
 CLI::App* add_run_command(CLI::App& app, run_args& args);
 int run_command(const run_args& args);
 
+/// True when `path` is a Google Benchmark executable: its bytes name GB's own flag
+/// (`benchmark_list_tests`, in a static libbenchmark) or the shared libbenchmark it needs.
+/// Decided without running it: an unknown program given GB's flags could do anything.
+bool is_gbench_executable(const std::string& path);
+
+/// The line printed under a GB suite's table: what its memory figures include.
+const char* gbench_note(bool accounting);
+
 /// `tare compare BASE HEAD` (docs/cli.md, docs/compare.md).
 struct compare_args {
     std::string base;  // executables or results files

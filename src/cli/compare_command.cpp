@@ -13,7 +13,6 @@
 #include <variant>
 
 #include "cli/commands.hpp"
-#include "cli/gbench_run.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"
