@@ -1,15 +1,20 @@
 #pragma once
-// The `tare` command's subcommands, one file each. Each returns the process exit status.
+// The `tare` command's subcommands, one file each: add_X_command() declares X's flags (filling
+// an X_args when parsed) and X_command() runs it and returns the process exit status. The flags
+// and the exit statuses are docs/cli.md.
 
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace tare::cli {
 
-/// Exit statuses of the `tare` command (CONTRACT section 6).
+/// Exit statuses of the `tare` command (docs/cli.md).
 enum exit_status : int {
     exit_ok = 0,
     exit_regression = 1,  // also: benchmarks of a run failed
@@ -31,9 +36,18 @@ struct run_failure {
     std::string message;
 };
 
+CLI::App* add_run_command(CLI::App& app, run_args& args);
 int run_command(const run_args& args);
 
-/// `tare compare BASE HEAD` (CONTRACT section 6).
+/// True when `path` is a Google Benchmark executable: its bytes name GB's own flag
+/// (`benchmark_list_tests`, in a static libbenchmark) or the shared libbenchmark it needs.
+/// Decided without running it: an unknown program given GB's flags could do anything.
+bool is_gbench_executable(const std::string& path);
+
+/// The line printed under a GB suite's table: what its memory figures include.
+const char* gbench_note(bool accounting);
+
+/// `tare compare BASE HEAD` (docs/cli.md, docs/compare.md).
 struct compare_args {
     std::string base;  // executables or results files
     std::string head;
@@ -59,12 +73,13 @@ struct compare_args {
     bool markdown = false;
 };
 
+CLI::App* add_compare_command(CLI::App& app, compare_args& args);
 int compare_command(const compare_args& args);
 
 /// `tare exec`: whole-process timing of `command`, with `vs` the paired change against it.
 struct exec_args {
     std::vector<std::string> command;  // after `--`; argv[0] is looked up in PATH
-    std::optional<std::string> vs;     // the base, one string split by split_command_line()
+    std::optional<std::string> vs;     // the base, one string split by exec::split_command_line()
     std::size_t runs = 10;             // per command; with `vs` rounded up to whole ABBA blocks
     std::size_t warmup = 1;            // untimed runs of each command first
     double threshold_pct = 0;          // practical-significance band of the verdict
@@ -74,6 +89,7 @@ struct exec_args {
     bool show_output = false;  // else the commands' stdout and stderr go to /dev/null
 };
 
+CLI::App* add_exec_command(CLI::App& app, exec_args& args);
 int exec_command(const exec_args& args);
 
 /// `tare report RESULTS --html=PATH`: a results file as one self-contained HTML page.
@@ -82,12 +98,8 @@ struct report_args {
     std::optional<std::string> html_path;  // required; optional so its absence is a clear error
 };
 
+CLI::App* add_report_command(CLI::App& app, report_args& args);
 int report_command(const report_args& args);
-
-/// Splits a command line into words without a shell: blanks separate words, '...' and "..."
-/// group (backslash escapes inside "..." and outside quotes); no variables, globs or
-/// redirections. The words, or an error message (unterminated quote, empty command).
-std::variant<std::vector<std::string>, std::string> split_command_line(const std::string& line);
 
 /// Prints "error: MESSAGE" to standard error and returns `status`.
 int fail(int status, const std::string& message);

@@ -1,17 +1,18 @@
 // `tare compare BASE HEAD`: two tare executables in rounds of fresh worker processes (paired),
-// or two results files (unpaired); CONTRACT section 6, docs/compare.md.
+// or two results files (unpaired); docs/cli.md, docs/compare.md.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <variant>
 
 #include "cli/commands.hpp"
-#include "cli/gbench_run.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"
@@ -23,6 +24,58 @@
 #include "tare/version.hpp"
 
 namespace tare::cli {
+
+CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
+    CLI::App* cmd = app.add_subcommand(
+        "compare",
+        "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
+    cmd->add_option("base", args.base, "the base: a benchmark executable or a results file")->required();
+    cmd->add_option("head", args.head, "the head: of the same kind as the base")->required();
+    cmd->add_option("--rounds", args.rounds, "rounds of fresh processes of both sides (default 20)")
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--min-time", args.min_time,
+                    "measured seconds per benchmark and side, all rounds (default 1)")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--samples", args.samples,
+                    "samples per side in each round (default 40; Google Benchmark: repetitions, default 4)")
+        ->check(CLI::Range(2, 100000));
+    cmd->add_option("--cpu", args.cpu,
+                    "CPUs every worker of both sides runs on: auto (one CPU, default), none, or a list "
+                    "like 3 or 0-3,6")
+        ->type_name("auto|none|LIST");
+    cmd->add_option("--layout", args.layout,
+                    "address-space layouts: matched (both sides of a round in one random layout, a new "
+                    "one each round; default) or kernel (each process its own)")
+        ->check(CLI::IsMember({"matched", "kernel"}));
+    cmd->add_option("--timeout", args.timeout, "seconds a worker may take to answer (default 60)")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--filter", args.filter, "compare only names that REGEX matches")->type_name("REGEX");
+    cmd->add_option("--family", args.family,
+                    "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
+                    "default) or fwer (family-wise, Bonferroni)")
+        ->check(CLI::IsMember({"fdr", "fwer"}));
+    cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdicts, percent")
+        ->type_name("PCT")
+        ->check(CLI::Range(0.0, 1e6));
+    // A flag with an optional "=PCT": an option with an optional value would swallow the next
+    // positional ("--fail-on-regression base head" would read "base" as PCT). Its value is held
+    // by the subcommand's callback, which sets args.fail_on_regression when the flag was given.
+    auto fail_pct = std::make_shared<double>(0);
+    CLI::Option* fail_opt =
+        cmd->add_flag("--fail-on-regression{0}", *fail_pct,
+                      "exit 1 when a benchmark is slower by more than PCT (=PCT; default 0)")
+            ->type_name("[=PCT]");
+    cmd->add_option("--json", args.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
+    cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    cmd->callback([&args, fail_pct, fail_opt] {
+        if (fail_opt->count() > 0) {
+            args.fail_on_regression = *fail_pct;
+        }
+    });
+    return cmd;
+}
 
 namespace {
 

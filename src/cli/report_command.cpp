@@ -1,5 +1,6 @@
 // `tare report RESULTS.json --html=PATH`: a results file (tare/1 or Google Benchmark JSON)
-// rendered as one self-contained HTML page (CONTRACT section 6).
+// rendered as one self-contained HTML page (docs/cli.md).
+#include <CLI/CLI.hpp>
 #include <variant>
 
 #include "cli/commands.hpp"
@@ -8,6 +9,14 @@
 #include "report/reporter.hpp"
 
 namespace tare::cli {
+
+CLI::App* add_report_command(CLI::App& app, report_args& args) {
+    CLI::App* cmd =
+        app.add_subcommand("report", "render a results file as a self-contained HTML page with plots");
+    cmd->add_option("results", args.results, "a results file (tare/1, Google Benchmark)")->required();
+    cmd->add_option("--html", args.html_path, "write the HTML report to PATH")->type_name("PATH");
+    return cmd;
+}
 
 int report_command(const report_args& args) {
     // The only output there is: without it the command would read a file and do nothing.

@@ -1,5 +1,6 @@
 // Golden tests of the `tare exec` reporters: a fixed single-command run and a fixed A/B,
-// through the console table, the Markdown table and JSON "tare-exec/1".
+// through the console table, the Markdown table and JSON "tare-exec/1". The summaries and the
+// comparison are the engine's own (src/exec), from fixed runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,10 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "exec/exec.hpp"
 #include "golden/golden.hpp"
 #include "report/exec_report.hpp"
-#include "stats/change.hpp"
-#include "stats/descriptive.hpp"
 
 namespace tare::golden {
 namespace {
@@ -29,15 +29,7 @@ exec_side side(std::vector<std::string> argv, double wall_base, const std::vecto
         r.major_faults = 0;
         s.runs.push_back(r);
     }
-    for (const exec_metric m : all_exec_metrics) {
-        std::vector<double> values;
-        for (const exec_run& r : s.runs)
-            values.push_back(exec_metric_value(r, m));
-        exec_summary summary;
-        summary.mean = stats::mean(values);
-        summary.ci = stats::student_mean_interval(values);
-        s.summaries[static_cast<std::size_t>(m)] = summary;
-    }
+    exec::summarize_side(s);
     return s;
 }
 
@@ -56,22 +48,7 @@ exec_results ab_run() {
     // ABBA, BAAB: base runs at 0, 3, 5, 6 and head runs at 1, 2, 4, 7.
     r.base = side({"./old/mytool", "input.txt"}, 0.150, {0, 3, 5, 6});
     r.head = side({"./new/mytool", "input.txt"}, 0.120, {1, 2, 4, 7});
-    exec_comparison c;
-    c.pairs = 2;
-    for (std::size_t m = 0; m < exec_metric_count; ++m) {
-        std::vector<double> base;
-        std::vector<double> head;
-        const auto metric = static_cast<exec_metric>(m);
-        for (std::size_t block = 0; block < 2; ++block) {  // one pair per block: the sum of its two runs
-            base.push_back(exec_metric_value(r.base->runs[2 * block], metric) +
-                           exec_metric_value(r.base->runs[2 * block + 1], metric));
-            head.push_back(exec_metric_value(r.head.runs[2 * block], metric) +
-                           exec_metric_value(r.head.runs[2 * block + 1], metric));
-        }
-        c.changes[m] = stats::paired_log_change(base, head);
-    }
-    c.verdict = stats::judge(*c.changes[0], 0);
-    r.comparison = c;
+    r.comparison = exec::compare_sides(*r.base, r.head, 0);
     return r;
 }
 
@@ -91,6 +68,7 @@ TEST(exec_golden, json_stays_strict_with_non_finite_figures) {
     exec_results r = single_run();
     r.head.runs[0].wall_seconds = std::numeric_limits<double>::quiet_NaN();
     r.head.runs[1].max_rss_kib = std::numeric_limits<double>::infinity();
+    exec::summarize_side(r.head);
     const std::string text = report::render_exec_json(r);
     nlohmann::json doc;
     ASSERT_NO_THROW(doc = nlohmann::json::parse(text)) << text;
