@@ -161,6 +161,27 @@ exec_comparison compare(const exec_side& base, const exec_side& head,
     return c;
 }
 
+// Per metric, the mean over the side's runs and its 95 % Student t interval: what the table and
+// the JSON summary report.
+void summarize(exec_side& side) {
+    for (const exec_metric m : all_exec_metrics) {
+        std::vector<double> values;
+        for (const exec_run& r : side.runs) {
+            values.push_back(exec_metric_value(r, m));
+        }
+        auto& summary = side.summaries[static_cast<std::size_t>(m)];
+        summary.reset();
+        if (!values.empty()) {
+            double sum = 0;
+            for (const double v : values) {
+                sum += v;
+            }
+            summary =
+                exec_summary{sum / static_cast<double>(values.size()), stats::student_mean_interval(values)};
+        }
+    }
+}
+
 }  // namespace
 
 int exec_command(const exec_args& args) {
@@ -224,6 +245,9 @@ int exec_command(const exec_args& args) {
     }
     if (error) {
         return fail(exit_not_run, *error);
+    }
+    for (exec_side* side : sides) {
+        summarize(*side);
     }
     std::fputs(report::render_exec_table(results, args.markdown).c_str(), stdout);
     if (args.json_path) {

@@ -22,8 +22,8 @@
 #include <string>
 #include <variant>
 
-#include "model/run.hpp"
 #include "io/results_reader.hpp"
+#include "model/run.hpp"
 
 namespace tare::io {
 

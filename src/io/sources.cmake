@@ -1,5 +1,9 @@
 set(tare_io_sources
   src/io/atomic_file.cpp
-  src/io/gbench_reader.cpp
+  src/io/json_codec.cpp
+  src/io/run_mapping.cpp
+  src/io/compare_mapping.cpp
+  src/io/exec_mapping.cpp
   src/io/results_reader.cpp
+  src/io/gbench_reader.cpp
 )

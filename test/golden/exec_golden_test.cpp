@@ -9,13 +9,28 @@
 
 #include "golden/golden.hpp"
 #include "report/exec_report.hpp"
+#include "stats/change.hpp"
 
 namespace tare::golden {
 namespace {
 
-using exec_results;
-using exec_run;
-using exec_side;
+// What the exec engine fills in: per metric, the mean over the runs and its 95 % Student t
+// interval (none without runs).
+void summarize(exec_side& s) {
+    for (const exec_metric m : all_exec_metrics) {
+        std::vector<double> values;
+        double sum = 0;
+        for (const exec_run& r : s.runs) {
+            values.push_back(exec_metric_value(r, m));
+            sum += values.back();
+        }
+        auto& summary = s.summaries[static_cast<std::size_t>(m)];
+        summary.reset();
+        if (!values.empty())
+            summary =
+                exec_summary{sum / static_cast<double>(values.size()), stats::student_mean_interval(values)};
+    }
+}
 
 exec_side side(std::vector<std::string> argv, double wall_base, const std::vector<std::size_t>& positions) {
     exec_side s;
@@ -31,6 +46,7 @@ exec_side side(std::vector<std::string> argv, double wall_base, const std::vecto
         r.major_faults = 0;
         s.runs.push_back(r);
     }
+    summarize(s);
     return s;
 }
 
@@ -84,6 +100,7 @@ TEST(exec_golden, json_stays_strict_with_non_finite_figures) {
     exec_results r = single_run();
     r.head.runs[0].wall_seconds = std::numeric_limits<double>::quiet_NaN();
     r.head.runs[1].max_rss_kib = std::numeric_limits<double>::infinity();
+    summarize(r.head);
     const std::string text = report::render_exec_json(r);
     nlohmann::json doc;
     ASSERT_NO_THROW(doc = nlohmann::json::parse(text)) << text;
