@@ -26,3 +26,18 @@ function(tare_target_warnings target)
     endif()
   endif()
 endfunction()
+
+# The properties every target of tare's own shares (libraries, the command, tests, examples,
+# self-benchmarks): C++20 without extensions, and the warnings and sanitizers above. INTERNAL
+# adds what code inside tare uses: the private headers of src/ and fmt header-only. A
+# consumer's targets never get any of it; the example suites and test fixtures, built as a user
+# builds a benchmark, are not INTERNAL.
+function(tare_target_defaults target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "INTERNAL" "" "")
+  set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+  if(arg_INTERNAL)
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+    target_compile_definitions(${target} PRIVATE FMT_HEADER_ONLY)
+  endif()
+  tare_target_warnings(${target})
+endfunction()

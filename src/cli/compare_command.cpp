@@ -20,7 +20,7 @@
 #include "io/gbench_reader.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
-#include "report/compare/compare_report.hpp"
+#include "report/reporter.hpp"
 #include "tare/version.hpp"
 
 namespace tare::cli {
@@ -311,7 +311,11 @@ int compare_command(const compare_args& args) {
         return fail(exit_usage, message);
     }
 
-    std::fputs(report::render_compare_table(results, args.markdown).c_str(), stdout);
+    std::fputs(report::make_reporter<compare_results>(args.markdown ? report::format::markdown
+                                                                    : report::format::console)
+                   ->render(results)
+                   .c_str(),
+               stdout);
     if (results.mode == pairing::process_rounds) {
         std::fputs(
             gbench_note(std::any_of(results.rows.begin(), results.rows.end(),
@@ -320,7 +324,8 @@ int compare_command(const compare_args& args) {
     }
     std::fflush(stdout);
     if (args.json_path) {
-        if (auto e = io::write_file_atomically(*args.json_path, report::render_compare_json(results))) {
+        if (auto e = io::write_file_atomically(
+                *args.json_path, report::make_json_reporter<compare_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
     }

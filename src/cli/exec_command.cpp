@@ -7,7 +7,7 @@
 #include "cli/commands.hpp"
 #include "exec/exec.hpp"
 #include "io/atomic_file.hpp"
-#include "report/exec_report.hpp"
+#include "report/reporter.hpp"
 
 namespace tare::cli {
 
@@ -55,9 +55,14 @@ int exec_command(const exec_args& args) {
         return fail(f->status, f->message);
     }
     const exec_results& results = std::get<exec_results>(outcome);
-    std::fputs(report::render_exec_table(results, args.markdown).c_str(), stdout);
+    std::fputs(report::make_reporter<exec_results>(args.markdown ? report::format::markdown
+                                                                 : report::format::console)
+                   ->render(results)
+                   .c_str(),
+               stdout);
     if (args.json_path) {
-        if (auto e = io::write_file_atomically(*args.json_path, report::render_exec_json(results))) {
+        if (auto e = io::write_file_atomically(*args.json_path,
+                                               report::make_json_reporter<exec_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
     }

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <string_view>
 
 #include "stats/summary.hpp"
@@ -214,6 +212,8 @@ std::variant<json, read_error> parse_json(const std::string& text, const std::st
     } catch (const json::parse_error& e) {
         // Offsets are those of `text`: quote_non_finite() keeps every byte where it was.
         return malformed_json(text, origin, e.what(), e.byte);
+    } catch (const json::exception& e) {
+        return unreadable_json(origin, e.what());  // a number beyond any double (1e400)
     }
 }
 
@@ -255,6 +255,8 @@ std::variant<run_results, read_error> from_document(const json& doc, const std::
         return out;
     } catch (const json::exception& e) {
         return read_error{origin + ": not a valid Google Benchmark document: " + e.what()};
+    } catch (const std::exception& e) {
+        return read_error{origin + ": cannot read: " + e.what()};
     }
 }
 
@@ -305,13 +307,11 @@ std::variant<run_results, read_error> parse_gbench_results(const std::string& te
 }
 
 std::variant<run_results, read_error> read_any_results_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return read_error{path + ": cannot open the file"};
+    auto read = read_text_file(path);
+    if (auto* err = std::get_if<read_error>(&read)) {
+        return *err;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    const std::string& text = std::get<std::string>(read);
     auto parsed = parse_json(text, path);
     if (auto* err = std::get_if<read_error>(&parsed)) {
         return *err;

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "report/compare/compare_report.hpp"
+#include "io/compare_mapping.hpp"
 #include "report/document_reporter.hpp"
 #include "report/html/html_page.hpp"
 #include "report/table/units.hpp"
@@ -339,7 +339,7 @@ namespace {
 
 class compare_json_reporter final : public reporter<compare_results> {
 public:
-    std::string render(const compare_results& r) const override { return render_compare_json(r); }
+    std::string render(const compare_results& r) const override { return io::write_compare_json(r); }
 };
 
 class compare_html_reporter final : public reporter<compare_results> {
@@ -373,14 +373,6 @@ std::unique_ptr<reporter<compare_results>> make_json_reporter() {
 template <>
 std::unique_ptr<reporter<compare_results>> make_html_reporter() {
     return std::make_unique<compare_html_reporter>();
-}
-
-}  // namespace tare::report
-
-namespace tare::report {
-
-std::string render_compare_table(const compare_results& r, bool markdown) {
-    return make_reporter<compare_results>(markdown ? format::markdown : format::console)->render(r);
 }
 
 }  // namespace tare::report

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "io/exec_mapping.hpp"
 #include "report/document_reporter.hpp"
-#include "report/exec_report.hpp"
 #include "report/exec_table.hpp"
 #include "report/html/html_page.hpp"
 #include "report/table/units.hpp"
@@ -153,7 +153,7 @@ namespace {
 
 class exec_json_reporter final : public reporter<exec_results> {
 public:
-    std::string render(const exec_results& r) const override { return render_exec_json(r); }
+    std::string render(const exec_results& r) const override { return io::write_exec_json(r); }
 };
 
 class exec_html_reporter final : public reporter<exec_results> {
@@ -187,14 +187,6 @@ std::unique_ptr<reporter<exec_results>> make_json_reporter() {
 template <>
 std::unique_ptr<reporter<exec_results>> make_html_reporter() {
     return std::make_unique<exec_html_reporter>();
-}
-
-}  // namespace tare::report
-
-namespace tare::report {
-
-std::string render_exec_table(const exec_results& results, bool markdown) {
-    return make_reporter<exec_results>(markdown ? format::markdown : format::console)->render(results);
 }
 
 }  // namespace tare::report

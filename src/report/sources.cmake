@@ -1,14 +1,17 @@
+# What a benchmark executable reports, in tare::tare: the table engine, the run's console and
+# Markdown tables, and its JSON.
 set(tare_report_sources
   src/report/table/units.cpp
   src/report/table/console.cpp
   src/report/table/markdown.cpp
   src/report/run_table.cpp
   src/report/json.cpp
+)
+# The `tare` command's own reports, in its library: comparisons, exec runs, the HTML pages.
+set(tare_report_tool_sources
+  src/report/compare_table.cpp
+  src/report/exec_table.cpp
   src/report/html/html_page.cpp
   src/report/html/html.cpp
   src/report/html/html_svg.cpp
-  src/report/exec_table.cpp
-  src/report/exec_json.cpp
-  src/report/compare_table.cpp
-  src/report/compare/compare_json.cpp
 )

@@ -13,7 +13,7 @@
 
 #include "golden/compare_fixtures.hpp"
 #include "golden/golden.hpp"
-#include "report/compare/compare_report.hpp"
+#include "report/reporter.hpp"
 
 namespace tare::golden {
 namespace {
@@ -54,16 +54,19 @@ TEST(compare_golden, every_fixture_through_every_reporter) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
         const compare_results r = f.make();
-        expect_matches_approved("compare_" + f.name + ".console.txt", report::render_compare_table(r, false));
-        expect_matches_approved("compare_" + f.name + ".md", report::render_compare_table(r, true));
-        expect_matches_approved("compare_" + f.name + ".json", report::render_compare_json(r));
+        expect_matches_approved("compare_" + f.name + ".console.txt",
+                                report::make_reporter<compare_results>(report::format::console)->render(r));
+        expect_matches_approved("compare_" + f.name + ".md",
+                                report::make_reporter<compare_results>(report::format::markdown)->render(r));
+        expect_matches_approved("compare_" + f.name + ".json",
+                                report::make_json_reporter<compare_results>()->render(r));
     }
 }
 
 TEST(compare_golden, json_keys_follow_the_contract_order) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
-        const ordered doc = ordered::parse(report::render_compare_json(f.make()));
+        const ordered doc = ordered::parse(report::make_json_reporter<compare_results>()->render(f.make()));
         EXPECT_EQ(keys(doc),
                   (std::vector<std::string>{"schema", "context", "rows", "only_in_base", "only_in_head"}));
         EXPECT_EQ(doc["schema"], "tare-compare/1");
@@ -94,8 +97,9 @@ TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
         const compare_results r = f.make();
-        const ordered doc = ordered::parse(report::render_compare_json(r));
-        const auto table = lines_of(report::render_compare_table(r, false));
+        const ordered doc = ordered::parse(report::make_json_reporter<compare_results>()->render(r));
+        const auto table =
+            lines_of(report::make_reporter<compare_results>(report::format::console)->render(r));
         for (const auto& row : doc["rows"]) {
             const std::string name = row["name"];
             const std::string verdict = row["verdict"];
@@ -134,7 +138,8 @@ TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
 TEST(compare_golden, console_columns_are_aligned) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
-        const auto lines = lines_of(report::render_compare_table(f.make(), false));
+        const auto lines =
+            lines_of(report::make_reporter<compare_results>(report::format::console)->render(f.make()));
         std::size_t rule_at = 0;
         while (rule_at < lines.size() && lines[rule_at].rfind("─", 0) != 0) {
             ++rule_at;
@@ -182,23 +187,32 @@ TEST(compare_golden, console_columns_are_aligned) {
 }
 
 TEST(compare_golden, markdown_escapes_pipes_in_names) {
-    const std::string md = report::render_compare_table(compare_edges_run(), true);
+    const std::string md =
+        report::make_reporter<compare_results>(report::format::markdown)->render(compare_edges_run());
     EXPECT_NE(md.find("`sort<int>\\|64`"), std::string::npos) << md;
     EXPECT_NE(md.find("`read/a\\|b`"), std::string::npos) << md;
     EXPECT_EQ(md.find("sort<int>|64"), std::string::npos) << md;
 }
 
 TEST(compare_golden, unpaired_mode_says_so) {
-    const std::string text = report::render_compare_table(compare_unpaired_run(), false);
+    const std::string text =
+        report::make_reporter<compare_results>(report::format::console)->render(compare_unpaired_run());
     EXPECT_NE(text.find("UNPAIRED"), std::string::npos);
     EXPECT_NE(text.find("tare compare BASE_EXE HEAD_EXE"), std::string::npos);
-    EXPECT_EQ(report::render_compare_table(compare_rounds_run(), false).find("UNPAIRED"), std::string::npos);
+    EXPECT_EQ(report::make_reporter<compare_results>(report::format::console)
+                  ->render(compare_rounds_run())
+                  .find("UNPAIRED"),
+              std::string::npos);
 }
 
 TEST(compare_golden, memory_columns_only_with_memory_figures) {
-    EXPECT_EQ(report::render_compare_table(compare_threshold_run(), false).find("allocs/iter"),
+    EXPECT_EQ(report::make_reporter<compare_results>(report::format::console)
+                  ->render(compare_threshold_run())
+                  .find("allocs/iter"),
               std::string::npos);
-    EXPECT_NE(report::render_compare_table(compare_rounds_run(), false).find("allocs/iter"),
+    EXPECT_NE(report::make_reporter<compare_results>(report::format::console)
+                  ->render(compare_rounds_run())
+                  .find("allocs/iter"),
               std::string::npos);
 }
 
@@ -212,7 +226,7 @@ TEST(compare_golden, json_stays_strict_with_non_finite_figures) {
     r.rows[0].head.allocs_per_iter = -inf;
     r.rows[1].change->interval_pct = interval{-inf, inf};
     r.rows[2].base.error = error_info{"exception", "bad \xff byte"};
-    const std::string text = report::render_compare_json(r);
+    const std::string text = report::make_json_reporter<compare_results>()->render(r);
     nlohmann::json doc;
     ASSERT_NO_THROW(doc = nlohmann::json::parse(text)) << text;
     EXPECT_TRUE(doc["context"]["alpha"].is_null());
@@ -223,17 +237,19 @@ TEST(compare_golden, json_stays_strict_with_non_finite_figures) {
     EXPECT_TRUE(doc["rows"][2]["base"]["time_ns"]["mean"].is_null());  // a failed side measured nothing
     EXPECT_TRUE(doc["rows"][2]["base"]["error"].is_object());
     // The tables take the same input without breaking.
-    EXPECT_FALSE(report::render_compare_table(r, false).empty());
-    EXPECT_FALSE(report::render_compare_table(r, true).empty());
+    EXPECT_FALSE(report::make_reporter<compare_results>(report::format::console)->render(r).empty());
+    EXPECT_FALSE(report::make_reporter<compare_results>(report::format::markdown)->render(r).empty());
 }
 
 TEST(compare_golden, missing_change_and_memory_are_null) {
-    const nlohmann::json doc = nlohmann::json::parse(report::render_compare_json(compare_edges_run()));
+    const nlohmann::json doc =
+        nlohmann::json::parse(report::make_json_reporter<compare_results>()->render(compare_edges_run()));
     EXPECT_TRUE(doc["rows"][1]["change_pct"].is_null());  // an error on head
     EXPECT_TRUE(doc["rows"][2]["change_pct"].is_null());  // a base time of 0
     EXPECT_TRUE(doc["rows"][1]["head"]["allocs_per_iter"].is_null());
     EXPECT_EQ(doc["only_in_head"], (nlohmann::json{"write/new_format", "read/a|b"}));
-    const nlohmann::json off = nlohmann::json::parse(report::render_compare_json(compare_threshold_run()));
+    const nlohmann::json off =
+        nlohmann::json::parse(report::make_json_reporter<compare_results>()->render(compare_threshold_run()));
     EXPECT_TRUE(off["rows"][0]["base"]["peak_live_bytes"].is_null());
 }
 

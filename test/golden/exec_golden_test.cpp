@@ -10,7 +10,7 @@
 
 #include "exec/exec.hpp"
 #include "golden/golden.hpp"
-#include "report/exec_report.hpp"
+#include "report/reporter.hpp"
 
 namespace tare::golden {
 namespace {
@@ -53,15 +53,22 @@ exec_results ab_run() {
 }
 
 TEST(exec_golden, single_command) {
-    expect_matches_approved("exec_single.console.txt", report::render_exec_table(single_run(), false));
-    expect_matches_approved("exec_single.md", report::render_exec_table(single_run(), true));
-    expect_matches_approved("exec_single.json", report::render_exec_json(single_run()));
+    expect_matches_approved(
+        "exec_single.console.txt",
+        report::make_reporter<exec_results>(report::format::console)->render(single_run()));
+    expect_matches_approved(
+        "exec_single.md",
+        report::make_reporter<exec_results>(report::format::markdown)->render(single_run()));
+    expect_matches_approved("exec_single.json",
+                            report::make_json_reporter<exec_results>()->render(single_run()));
 }
 
 TEST(exec_golden, a_b_comparison) {
-    expect_matches_approved("exec_ab.console.txt", report::render_exec_table(ab_run(), false));
-    expect_matches_approved("exec_ab.md", report::render_exec_table(ab_run(), true));
-    expect_matches_approved("exec_ab.json", report::render_exec_json(ab_run()));
+    expect_matches_approved("exec_ab.console.txt",
+                            report::make_reporter<exec_results>(report::format::console)->render(ab_run()));
+    expect_matches_approved("exec_ab.md",
+                            report::make_reporter<exec_results>(report::format::markdown)->render(ab_run()));
+    expect_matches_approved("exec_ab.json", report::make_json_reporter<exec_results>()->render(ab_run()));
 }
 
 TEST(exec_golden, json_stays_strict_with_non_finite_figures) {
@@ -69,7 +76,7 @@ TEST(exec_golden, json_stays_strict_with_non_finite_figures) {
     r.head.runs[0].wall_seconds = std::numeric_limits<double>::quiet_NaN();
     r.head.runs[1].max_rss_kib = std::numeric_limits<double>::infinity();
     exec::summarize_side(r.head);
-    const std::string text = report::render_exec_json(r);
+    const std::string text = report::make_json_reporter<exec_results>()->render(r);
     nlohmann::json doc;
     ASSERT_NO_THROW(doc = nlohmann::json::parse(text)) << text;
     EXPECT_EQ(doc["schema"], "tare-exec/1");

@@ -61,6 +61,20 @@ TEST(tare_report, a_real_run_becomes_one_self_contained_page) {
     EXPECT_EQ(files, 1U);
 }
 
+// The outlier counts of the file are the ones the page states beside the plot that rings them.
+TEST(tare_report, the_outliers_of_the_file_are_on_the_page) {
+    const fs::path results = scratch("outliers.json");
+    write(results, R"({"schema": "tare/1", "context": {"accounting": false}, "benchmarks": [
+        {"name": "spiky", "iterations": 60,
+         "time_ns": {"mean": 20, "median": 10, "stddev": 16, "min": 10, "max": 50, "ci_low": 12, "ci_high": 30},
+         "samples_ns": [10, 10, 11, 10, 50, 40], "sample_iterations": [10, 10, 10, 10, 10, 10],
+         "outliers": {"low_severe": 0, "low_mild": 0, "high_mild": 1, "high_severe": 1}}]})");
+    const fs::path page = scratch("outliers.html");
+    auto r = run_process({tare_cmd, "report", results.string(), "--html=" + page.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(read(page).find("1 high mild, 1 high severe"), std::string::npos);
+}
+
 TEST(tare_report, malformed_json_exits_2_naming_file_line_and_column) {
     const fs::path bad = scratch("bad.json");
     write(bad, "{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [1, 2,, 3]\n}\n");

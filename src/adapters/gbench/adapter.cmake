@@ -10,12 +10,10 @@ if(TARGET benchmark::benchmark)
   set(TARE_HAS_GBENCH ON)
   add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
-  set_target_properties(tare_gbench PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
-                                               POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)
-  target_include_directories(tare_gbench PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  tare_target_defaults(tare_gbench INTERNAL)
+  set_target_properties(tare_gbench PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)
   target_link_libraries(tare_gbench PUBLIC tare benchmark::benchmark)
   # The registration object is referenced by nothing in a user's suite; `-u` makes the linker
   # pull it from the archive (cheaper to keep right than an OBJECT library through install/export).
   target_link_options(tare_gbench INTERFACE "LINKER:--undefined=tare_gbench_anchor")
-  tare_target_warnings(tare_gbench)
 endif()

@@ -1,0 +1,118 @@
+// The tare-compare/1 mapping (docs/json-schema.md). The keys whose place is fixed (schema,
+// rows[].name, .verdict, .change_pct.mean/ci_low/ci_high, only_in_base, only_in_head) come first,
+// in their order. A figure the model leaves empty is null, never 0. How the mapping is run is
+// io/json_codec.hpp.
+
+#include "io/compare_mapping.hpp"
+
+#include <string>
+
+#include "io/json_codec.hpp"
+
+namespace tare::io::codec {
+namespace {
+
+inline constexpr enum_names<pairing, 3> pairing_codec{{{{pairing::rounds, "rounds"},
+                                                        {pairing::process_rounds, "process_rounds"},
+                                                        {pairing::unpaired, "unpaired"}}}};
+
+inline constexpr enum_names<family_control, 2> family_codec{
+    {{{family_control::fdr, "benjamini_hochberg"}, {family_control::fwer, "bonferroni"}}}};
+
+// "matched" or "kernel"; null for two results files, whose processes tare did not start.
+struct layout_codec {
+    static constexpr bool reads_null = true;
+
+    json write(const compare_results& r) const {
+        if (r.mode == pairing::unpaired)
+            return nullptr;
+        return r.matched_layouts ? "matched" : "kernel";
+    }
+    void read(const json& j, compare_results& r, const std::string& path, const json&) const {
+        if (j.is_null() || j == "kernel") {
+            r.matched_layouts = false;
+        } else if (j == "matched") {
+            r.matched_layouts = true;
+        } else {
+            throw field_error(path, "expected \"matched\", \"kernel\" or null");
+        }
+    }
+};
+
+}  // namespace
+
+// A failed side measured nothing: its time is null, not the model's default 0.
+template <>
+struct fields<side_figures> {
+    template <class V, class S>
+    static void map(V& v, S& s) {
+        const bool ok = !s.error;
+        v.object("time_ns", {}, [&](auto& t) {
+            t("mean", s.time_ns, figure(ok));
+            t("ci_low", s.time_ci, ci_low, figure(ok));
+            t("ci_high", s.time_ci, ci_high, figure(ok));
+        });
+        v("samples", s.samples);
+        v("iterations", s.iterations);
+        v("round_ns", s.round_ns);
+        v("allocs_per_iter", s.allocs_per_iter);
+        v("bytes_per_iter", s.bytes_per_iter);
+        v("peak_live_bytes", s.peak_live_bytes);
+        v("page_faults_per_iter", s.page_faults_per_iter);
+        v("warnings", s.warnings);
+        v("error", s.error);
+    }
+};
+
+template <>
+struct fields<compare_row> {
+    template <class V, class R>
+    static void map(V& v, R& row) {
+        v("name", row.name, required);
+        v("verdict", row.verdict, verdict_codec);
+        v("change_pct", row.change, change_codec{change_shape::with_level_and_p_value});
+        v("base", row.base);
+        v("head", row.head);
+    }
+};
+
+template <>
+struct fields<compare_results> {
+    template <class V, class R>
+    static void map(V& v, R& r) {
+        v.object("context", {}, [&](auto& c) {
+            c("tare_version", r.tare_version);
+            c("host", r.host);
+            c("date", r.date);
+            c("base", r.base_label);
+            c("head", r.head_label);
+            c("mode", r.mode, pairing_codec);
+            c("rounds", r.rounds);
+            c("cpus", r.cpus, null_if_empty{}, nullable);
+            c("layout", r, layout_codec{});
+            c("alpha", r.alpha);
+            c("comparisons", r.comparisons);
+            c("family_control", r.family, family_codec);
+            c("selected", r.selected);
+            c("threshold_pct", r.threshold_pct);
+        });
+        v("rows", r.rows, required);
+        v("only_in_base", r.only_in_base);
+        v("only_in_head", r.only_in_head);
+    }
+};
+
+}  // namespace tare::io::codec
+
+namespace tare::io {
+
+std::string write_compare_json(const compare_results& results) {
+    return codec::write_document("tare-compare/1", results);
+}
+
+std::variant<compare_results, read_error> parse_compare_json(const std::string& text,
+                                                             const std::string& origin) {
+    return codec::read_document<compare_results>(text, origin, "tare-compare/1");
+}
+
+}  // namespace tare::io

@@ -1,0 +1,20 @@
+#pragma once
+// tare-compare/1, the results of `tare compare` (every field in docs/json-schema.md): written
+// and read through one mapping per model type, so what the writer emits the reader takes back.
+
+#include <string>
+#include <variant>
+
+#include "io/results_reader.hpp"
+#include "model/comparison.hpp"
+
+namespace tare::io {
+
+/// The tare-compare/1 document of `results`; strict: no NaN or infinity literal.
+std::string write_compare_json(const compare_results& results);
+
+/// Parses `text` (the contents of `origin`, used in messages) as a tare-compare/1 document.
+std::variant<compare_results, read_error> parse_compare_json(const std::string& text,
+                                                             const std::string& origin);
+
+}  // namespace tare::io

@@ -1,0 +1,296 @@
+// The tare/1 mapping (docs/json-schema.md): in each object the documented fields come first, in
+// their order, then tare's additions, so a reader diffing two files sees the familiar shape first.
+// How the mapping is run is io/json_codec.hpp.
+
+#include "io/run_mapping.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/json_codec.hpp"
+
+namespace tare::io::codec {
+namespace {
+
+// The name → value pairs of the benchmark's counters, in the order it set them. A name set twice
+// keeps its first position and its last value, as a map would (ordered_json's operator[]).
+struct counters_codec {
+    json write(const std::vector<std::pair<std::string, double>>& counters) const {
+        json out = json::object();
+        for (const auto& [name, value] : counters)
+            out[name] = finite_or_null(value);
+        return out;
+    }
+    void read(const json& j, std::vector<std::pair<std::string, double>>& counters, const std::string& path,
+              const json&) const {
+        if (!j.is_object())
+            throw field_error(path, "expected an object");
+        counters.clear();
+        for (const auto& [name, value] : j.items()) {
+            double v = 0;
+            value_codec<double>::read(value, v, child_path(path, name));
+            counters.emplace_back(name, v);
+        }
+    }
+};
+
+std::string entries(std::size_t n) {
+    return "expected " + std::to_string(n) + (n == 1 ? " entry" : " entries");
+}
+
+// `sample_iterations`, parallel to `samples_ns`: reading it makes the samples, each one's time
+// the per-iteration time by its iterations. Empty when the per-sample counts are unknown
+// (results imported from elsewhere): then there are per-iteration times only.
+struct sample_iterations_codec {
+    json write(const benchmark_result& b) const {
+        json out = json::array();
+        for (const sample& s : b.samples)
+            out.push_back(s.iterations);
+        return out;
+    }
+    void read(const json& j, benchmark_result& b, const std::string& path, const json&) const {
+        std::vector<std::uint64_t> iterations;
+        value_codec<std::vector<std::uint64_t>>::read(j, iterations, path);
+        if (!iterations.empty() && iterations.size() != b.samples_ns.size())
+            throw field_error(path, entries(b.samples_ns.size()) + ", one per samples_ns");
+        b.samples.clear();
+        for (std::size_t i = 0; i < iterations.size(); ++i) {
+            sample s;
+            s.iterations = iterations[i];
+            s.elapsed_ns = b.samples_ns[i] * static_cast<double>(s.iterations);
+            b.samples.push_back(s);
+        }
+    }
+};
+
+// What retained growth is fitted on (docs/accounting.md): the live heap at each sample's end
+// against the iterations run by then, one column each. Both or neither: null without accounting
+// (never invented zeros), and reading them is what makes `sample_heap_measured`.
+template <class M>
+struct heap_column {
+    M sample::*column;
+    const char* partner;
+
+    json write(const benchmark_result& b) const {
+        json out = json::array();
+        for (const sample& s : b.samples)
+            out.push_back(s.*column);
+        return out;
+    }
+    void read(const json& j, benchmark_result& b, const std::string& path, const json& parent) const {
+        const auto other = parent.find(partner);
+        if (other == parent.end() || other->is_null())
+            throw field_error(path, std::string("given without ") + partner);
+        std::vector<M> values;
+        value_codec<std::vector<M>>::read(j, values, path);
+        if (values.size() != b.samples.size())
+            throw field_error(path, entries(b.samples.size()) + ", one per sample_iterations");
+        for (std::size_t i = 0; i < values.size(); ++i)
+            b.samples[i].*column = values[i];
+        b.sample_heap_measured = true;
+    }
+};
+
+// The level or the p-value of a group comparison's change, written beside its change_pct.
+struct change_member {
+    double paired_change::*member;
+    static constexpr bool reads_null = true;
+
+    json write(const std::optional<paired_change>& c) const {
+        return c ? finite_or_null((*c).*member) : json(nullptr);
+    }
+    void read(const json& j, std::optional<paired_change>& c, const std::string& path, const json&) const {
+        double v = 0;
+        value_codec<double>::read(j, v, path);
+        if (c)  // without a change there is nothing it could be the level or p-value of
+            (*c).*member = v;
+    }
+};
+
+const benchmark_result* measured_row(const run_results& results, const std::string& name) {
+    for (const auto& b : results.benchmarks) {
+        if (b.name == name)
+            return b.error ? nullptr : &b;
+    }
+    return nullptr;
+}
+
+template <class T>
+json memory_pair(const benchmark_result* base, const benchmark_result* member,
+                 std::optional<T> benchmark_result::*figure_of) {
+    const std::optional<T> none;
+    const std::optional<T>& b = base != nullptr ? base->*figure_of : none;
+    const std::optional<T>& m = member != nullptr ? member->*figure_of : none;
+    json out = json::object();
+    out["baseline"] = value_codec<std::optional<T>>::write(b);
+    out["member"] = value_codec<std::optional<T>>::write(m);
+    out["change"] = b && m ? value_codec<std::optional<T>>::write(*m - *b) : json(nullptr);
+    return out;
+}
+
+// The memory figures of both members, repeated from their rows in `benchmarks` with the change.
+json memory_block(const run_results& results, const variant_comparison& c) {
+    const benchmark_result* base = measured_row(results, c.baseline);
+    const benchmark_result* member = measured_row(results, c.member);
+    json memory = json::object();
+    memory["allocs_per_iter"] = memory_pair(base, member, &benchmark_result::allocs_per_iter);
+    memory["bytes_per_iter"] = memory_pair(base, member, &benchmark_result::bytes_per_iter);
+    memory["peak_live_bytes"] = memory_pair(base, member, &benchmark_result::peak_live_bytes);
+    memory["page_faults_per_iter"] = memory_pair(base, member, &benchmark_result::page_faults_per_iter);
+    return memory;
+}
+
+// One comparison of a group (docs/variants.md); "change_pct" and "verdict" read as in
+// tare-compare/1. `run` holds the members' rows, for the derived memory block.
+template <class V, class C>
+void map_comparison(V& v, C& c, const run_results& run) {
+    v("group", c.group);
+    v("name", c.name);
+    v("baseline", c.baseline);
+    v("member", c.member);
+    v("verdict", c.verdict, verdict_codec);
+    v("change_pct", c.change, change_codec{change_shape::interval_only});
+    v("confidence", c.change, change_member{&paired_change::confidence});
+    v("p_value", c.change, change_member{&paired_change::p_value});
+    v("blocks", c.blocks);
+    v("samples_per_block", c.samples_per_block);
+    v("iterations_per_sample", c.iterations);
+    v("baseline_block_ns", c.baseline_block_ns);
+    v("member_block_ns", c.member_block_ns);
+    // Derived from the members' rows, which are read back themselves: not read.
+    v.derived("memory", [&] { return memory_block(run, c); });
+}
+
+struct comparisons_codec {
+    const run_results* run;
+
+    json write(const std::vector<variant_comparison>& comparisons) const {
+        json out = json::array();
+        for (const variant_comparison& c : comparisons) {
+            writer w;
+            map_comparison(w, c, *run);
+            out.push_back(w.take());
+        }
+        return out;
+    }
+    void read(const json& j, std::vector<variant_comparison>& comparisons, const std::string& path,
+              const json&) const {
+        if (!j.is_array())
+            throw field_error(path, "expected an array");
+        comparisons.clear();
+        for (std::size_t i = 0; i < j.size(); ++i) {
+            if (!j[i].is_object())
+                throw field_error(element_path(path, i), "expected an object");
+            variant_comparison c;
+            reader r(j[i], element_path(path, i));
+            map_comparison(r, c, *run);
+            comparisons.push_back(std::move(c));
+        }
+    }
+};
+
+}  // namespace
+
+template <>
+struct fields<run_context> {
+    template <class V, class C>
+    static void map(V& v, C& c) {
+        v("tare_version", c.tare_version);
+        v("executable", c.executable);
+        v("host", c.host);
+        v("date", c.date);
+        v("cpu", c.cpu);
+        v("num_cpus", c.num_cpus);
+        // tare additions
+        v("clock_overhead_ns", c.clock_overhead_ns);
+        v("loop_overhead_ns", c.loop_overhead_ns);
+        v("accounting", c.accounting);
+    }
+};
+
+template <>
+struct fields<time_summary> {
+    template <class V, class T>
+    static void map(V& v, T& t) {
+        v("mean", t.mean);
+        v("median", t.median);
+        v("stddev", t.stddev);
+        v("min", t.min);
+        v("max", t.max);
+        v("ci_low", t.ci_low);
+        v("ci_high", t.ci_high);
+    }
+};
+
+template <>
+struct fields<outlier_counts> {
+    template <class V, class O>
+    static void map(V& v, O& o) {
+        v("low_severe", o.low_severe);
+        v("low_mild", o.low_mild);
+        v("high_mild", o.high_mild);
+        v("high_severe", o.high_severe);
+    }
+};
+
+// A failed benchmark keeps every key, so readers see one shape, but its figures are null:
+// whatever the runner had gathered before the failure is not a measurement. Counters and
+// warnings stay, as containers, since a warning can explain the failure.
+template <>
+struct fields<benchmark_result> {
+    template <class V, class B>
+    static void map(V& v, B& b) {
+        const bool ok = !b.error;
+        const bool heap = b.sample_heap_measured;
+        v("name", b.name, required);
+        v("iterations", b.iterations, figure(ok));
+        v("time_ns", b.time, figure(ok));
+        v("samples_ns", b.samples_ns, figure(ok));
+        v("allocs_per_iter", b.allocs_per_iter, figure(ok));
+        v("bytes_per_iter", b.bytes_per_iter, figure(ok));
+        v("peak_live_bytes", b.peak_live_bytes, figure(ok));
+        v("retained_bytes_per_iter", b.retained_bytes_per_iter, figure(ok));
+        v("page_faults_per_iter", b.page_faults_per_iter, figure(ok));
+        v("counters", b.counters, counters_codec{});
+        v("warnings", b.warnings);
+        v("error", b.error);
+        // tare additions
+        v("outliers", b.outliers, figure(ok));
+        v("sample_iterations", b, sample_iterations_codec{}, figure(ok));
+        v("sample_iterations_before", b,
+          heap_column<std::uint64_t>{&sample::iterations_before, "sample_live_bytes"}, figure(ok && heap));
+        v("sample_live_bytes", b,
+          heap_column<std::int64_t>{&sample::live_bytes_end, "sample_iterations_before"}, figure(ok && heap));
+        v.object("throughput", figure(ok), [&](auto& t) {
+            t("bytes_per_second", b.bytes_per_second);
+            t("items_per_second", b.items_per_second);
+        });
+    }
+};
+
+template <>
+struct fields<run_results> {
+    template <class V, class R>
+    static void map(V& v, R& r) {
+        v("context", r.context);
+        v("benchmarks", r.benchmarks, required);
+        // An addition to tare/1, present only when comparison groups ran (docs/variants.md).
+        v("comparisons", r.comparisons, comparisons_codec{&r}, omit_empty);
+    }
+};
+
+}  // namespace tare::io::codec
+
+namespace tare::io {
+
+std::string write_run_json(const run_results& results) {
+    return codec::write_document("tare/1", results);
+}
+
+std::variant<run_results, read_error> parse_run_json(const std::string& text, const std::string& origin) {
+    return codec::read_document<run_results>(text, origin, "tare/1");
+}
+
+}  // namespace tare::io

@@ -1,0 +1,154 @@
+// The readers of tare's JSON validate what they read (io/json_codec.hpp): a value of the wrong
+// type, a negative count or a number out of range is an error naming the file and the key, and
+// nothing a document holds makes them throw.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+
+#include "io/compare_mapping.hpp"
+#include "io/exec_mapping.hpp"
+#include "io/gbench_reader.hpp"
+#include "io/run_mapping.hpp"
+
+namespace tare {
+namespace {
+
+template <class T>
+std::string error_of(const std::variant<T, io::read_error>& read) {
+    if (const auto* err = std::get_if<io::read_error>(&read))
+        return err->message;
+    return "(no error)";
+}
+
+std::string run_error(const std::string& benchmarks) {
+    return error_of(
+        io::parse_run_json(R"({"schema": "tare/1", "benchmarks": )" + benchmarks + "}", "r.json"));
+}
+
+TEST(io_json_codec, a_wrong_type_names_the_file_and_the_key) {
+    EXPECT_EQ(
+        run_error(R"([{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d", "allocs_per_iter": {}}])"),
+        "r.json: benchmarks[3].allocs_per_iter: expected a number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "time_ns": {"mean": "fast"}}])"),
+              "r.json: benchmarks[0].time_ns.mean: expected a number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1, true]}])"),
+              "r.json: benchmarks[0].samples_ns[1]: expected a number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "counters": {"ratio": [1]}}])"),
+              "r.json: benchmarks[0].counters.ratio: expected a number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "warnings": {}}])"),
+              "r.json: benchmarks[0].warnings: expected an array");
+    EXPECT_EQ(run_error(R"([{"name": "a", "warnings": [{"kind": 1}]}])"),
+              "r.json: benchmarks[0].warnings[0].kind: expected a string");
+    EXPECT_EQ(run_error(R"([{"name": 7}])"), "r.json: benchmarks[0].name: expected a string");
+    EXPECT_EQ(run_error(R"([{}])"), "r.json: benchmarks[0].name: missing");
+    EXPECT_EQ(run_error("{}"), "r.json: benchmarks: expected an array");
+    EXPECT_EQ(error_of(io::parse_run_json(R"({"schema": "tare/1"})", "r.json")),
+              "r.json: benchmarks: missing");
+    EXPECT_EQ(error_of(io::parse_run_json(
+                  R"({"schema": "tare/1", "context": {"accounting": 1}, "benchmarks": []})", "r.json")),
+              "r.json: context.accounting: expected a boolean");
+    EXPECT_EQ(
+        error_of(io::parse_run_json(R"({"schema": "tare/1", "context": [], "benchmarks": []})", "r.json")),
+        "r.json: context: expected an object");
+}
+
+TEST(io_json_codec, counts_are_non_negative_integers_that_fit) {
+    EXPECT_EQ(run_error(R"([{"name": "a", "iterations": -5}])"),
+              "r.json: benchmarks[0].iterations: expected a non-negative integer");
+    EXPECT_EQ(run_error(R"([{"name": "a", "iterations": 1.5}])"),
+              "r.json: benchmarks[0].iterations: expected an integer");
+    EXPECT_EQ(run_error(R"([{"name": "a", "iterations": 1e30}])"),
+              "r.json: benchmarks[0].iterations: out of range");
+    EXPECT_EQ(run_error(R"([{"name": "a", "outliers": {"high_mild": -1}}])"),
+              "r.json: benchmarks[0].outliers.high_mild: expected a non-negative integer");
+    EXPECT_EQ(run_error(R"([{"name": "a", "outliers": {"low_mild": 5000000000}}])"),
+              "r.json: benchmarks[0].outliers.low_mild: out of range");
+    EXPECT_EQ(run_error(R"([{"name": "a", "peak_live_bytes": 0.5}])"),
+              "r.json: benchmarks[0].peak_live_bytes: expected an integer");
+    // An integral float is a count all the same; null is "not measured".
+    const auto read = io::parse_run_json(
+        R"({"schema": "tare/1", "benchmarks": [{"name": "a", "iterations": 4096.0, "peak_live_bytes": null}]})",
+        "r.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << error_of(read);
+    EXPECT_EQ(std::get<run_results>(read).benchmarks[0].iterations, 4096U);
+    EXPECT_FALSE(std::get<run_results>(read).benchmarks[0].peak_live_bytes);
+}
+
+TEST(io_json_codec, sample_columns_must_line_up) {
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1, 2], "sample_iterations": [10]}])"),
+              "r.json: benchmarks[0].sample_iterations: expected 2 entries, one per samples_ns");
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1], "sample_iterations": [10],
+                            "sample_iterations_before": [0, 1], "sample_live_bytes": [0, 1]}])"),
+              "r.json: benchmarks[0].sample_iterations_before: expected 1 entry, one per sample_iterations");
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1], "sample_iterations": [10],
+                            "sample_live_bytes": [64]}])"),
+              "r.json: benchmarks[0].sample_live_bytes: given without sample_iterations_before");
+}
+
+TEST(io_json_codec, a_number_beyond_any_double_is_an_error_not_a_crash) {
+    const std::string huge = R"({"schema": "tare/1", "benchmarks": [{"name": "a", "iterations": 1e400}]})";
+    EXPECT_EQ(error_of(io::parse_run_json(huge, "r.json")),
+              "r.json: malformed JSON: number overflow parsing '1e400'");
+    EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "rows": [1e400]})", "c.json")),
+              "c.json: malformed JSON: number overflow parsing '1e400'");
+    EXPECT_EQ(error_of(io::parse_exec_json(R"({"schema": "tare-exec/1", "x": -1e400})", "e.json")),
+              "e.json: malformed JSON: number overflow parsing '-1e400'");
+    EXPECT_EQ(error_of(io::parse_gbench_results(R"({"context": {}, "benchmarks": [{"real_time": 1e400}]})",
+                                                "g.json")),
+              "g.json: malformed JSON: number overflow parsing '1e400'");
+}
+
+TEST(io_json_codec, malformed_json_and_schemas_keep_their_messages) {
+    EXPECT_EQ(error_of(io::parse_compare_json("{\n  \"rows\": [,]\n}", "c.json"))
+                  .rfind("c.json:2:12: malformed JSON", 0),
+              0U);
+    EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare/1", "rows": []})", "c.json")),
+              "c.json: unsupported schema \"tare/1\" (expected \"tare-compare/1\")");
+    EXPECT_EQ(error_of(io::parse_exec_json("[]", "e.json")),
+              "e.json: not a results file (no \"schema\" field)");
+    EXPECT_EQ(error_of(io::parse_run_json(R"({"schema": 1})", "r.json")),
+              "r.json: schema: expected a string");
+}
+
+TEST(io_json_codec, compare_and_exec_documents_are_validated_too) {
+    const auto compare = [](const std::string& rows) {
+        return error_of(
+            io::parse_compare_json(R"({"schema": "tare-compare/1", "rows": )" + rows + "}", "c.json"));
+    };
+    EXPECT_EQ(compare(R"([{"name": "a", "verdict": "quicker"}])"),
+              "c.json: rows[0].verdict: expected \"faster\", \"slower\" or \"no_change\"");
+    EXPECT_EQ(compare(R"([{"name": "a", "base": {"samples": -1}}])"),
+              "c.json: rows[0].base.samples: expected a non-negative integer");
+    EXPECT_EQ(compare(R"([{"name": "a", "head": {"time_ns": {"ci_low": "x"}}}])"),
+              "c.json: rows[0].head.time_ns.ci_low: expected a number");
+    EXPECT_EQ(compare(R"([{"name": "a", "change_pct": {"pairs": 2.5}}])"),
+              "c.json: rows[0].change_pct.pairs: expected an integer");
+    EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "context": {"mode": "paired"},
+                                                  "rows": []})",
+                                              "c.json")),
+              "c.json: context.mode: expected \"rounds\", \"process_rounds\" or \"unpaired\"");
+    EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "context": {"layout": 1},
+                                                  "rows": []})",
+                                              "c.json")),
+              "c.json: context.layout: expected \"matched\", \"kernel\" or null");
+    EXPECT_EQ(error_of(io::parse_compare_json(
+                  R"({"schema": "tare-compare/1", "rows": [], "only_in_head": [3]})", "c.json")),
+              "c.json: only_in_head[0]: expected a string");
+
+    const auto exec = [](const std::string& head) {
+        return error_of(io::parse_exec_json(R"({"schema": "tare-exec/1", "head": )" + head + "}", "e.json"));
+    };
+    EXPECT_EQ(exec(R"({"runs": [{}, {"wall_seconds": "slow"}]})"),
+              "e.json: head.runs[1].wall_seconds: expected a number");
+    EXPECT_EQ(exec(R"({"runs": [{"position": -2}]})"),
+              "e.json: head.runs[0].position: expected a non-negative integer");
+    EXPECT_EQ(exec(R"({"summary": {"max_rss_kib": 5}})"),
+              "e.json: head.summary.max_rss_kib: expected an object");
+    EXPECT_EQ(exec(R"({"argv": "true"})"), "e.json: head.argv: expected an array");
+    EXPECT_EQ(error_of(io::parse_exec_json(R"({"schema": "tare-exec/1"})", "e.json")),
+              "e.json: head: missing");
+}
+
+}  // namespace
+}  // namespace tare
