@@ -1,10 +1,14 @@
-// `tare report RESULTS.json --html=PATH`: a results file (tare/1 or Google Benchmark JSON)
-// rendered as one self-contained HTML page (docs/cli.md).
+// `tare report RESULTS.json --html=PATH`: a results file (tare/1, tare-compare/1, tare-exec/1 or
+// Google Benchmark JSON) rendered as one self-contained HTML page (docs/cli.md).
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <variant>
 
 #include "cli/commands.hpp"
 #include "io/atomic_file.hpp"
+#include "io/compare_mapping.hpp"
+#include "io/exec_mapping.hpp"
 #include "io/gbench_reader.hpp"
 #include "report/reporter.hpp"
 
@@ -13,22 +17,59 @@ namespace tare::cli {
 CLI::App* add_report_command(CLI::App& app, report_args& args) {
     CLI::App* cmd =
         app.add_subcommand("report", "render a results file as a self-contained HTML page with plots");
-    cmd->add_option("results", args.results, "a results file (tare/1, Google Benchmark)")->required();
+    cmd->add_option("results", args.results,
+                    "a results file (tare/1, tare-compare/1, tare-exec/1, Google Benchmark)")
+        ->required();
     cmd->add_option("--html", args.html_path, "write the HTML report to PATH")->type_name("PATH");
     return cmd;
 }
+
+namespace {
+
+// The page for the file at `path`: a comparison's or an exec run's by its "schema", anything
+// else through the results readers (tare/1, Google Benchmark), whose messages name what is wrong.
+std::variant<std::string, io::read_error> render(const std::string& path) {
+    auto text = io::read_text_file(path);
+    if (const auto* e = std::get_if<io::read_error>(&text)) {
+        return *e;
+    }
+    const auto doc = nlohmann::json::parse(std::get<std::string>(text), nullptr, /*allow_exceptions=*/false);
+    const auto schema = doc.is_object() ? doc.find("schema") : doc.end();
+    if (doc.is_object() && schema != doc.end() && schema->is_string()) {
+        if (*schema == "tare-compare/1") {
+            auto r = io::parse_compare_json(std::get<std::string>(text), path);
+            if (const auto* e = std::get_if<io::read_error>(&r)) {
+                return *e;
+            }
+            return report::make_html_reporter<compare_results>()->render(std::get<compare_results>(r));
+        }
+        if (*schema == "tare-exec/1") {
+            auto r = io::parse_exec_json(std::get<std::string>(text), path);
+            if (const auto* e = std::get_if<io::read_error>(&r)) {
+                return *e;
+            }
+            return report::make_html_reporter<exec_results>()->render(std::get<exec_results>(r));
+        }
+    }
+    auto read = io::read_any_results_file(path);
+    if (const auto* e = std::get_if<io::read_error>(&read)) {
+        return *e;
+    }
+    return report::make_html_reporter<run_results>()->render(std::get<run_results>(read));
+}
+
+}  // namespace
 
 int report_command(const report_args& args) {
     // The only output there is: without it the command would read a file and do nothing.
     if (!args.html_path || args.html_path->empty()) {
         return fail(exit_usage, "tare report: --html=PATH is required (the HTML file to write)");
     }
-    auto read = io::read_any_results_file(args.results);
-    if (const auto* e = std::get_if<io::read_error>(&read)) {
+    std::variant<std::string, io::read_error> page = render(args.results);
+    if (const auto* e = std::get_if<io::read_error>(&page)) {
         return fail(exit_usage, e->message);
     }
-    const std::string page = report::make_html_reporter<run_results>()->render(std::get<run_results>(read));
-    if (auto error = io::write_file_atomically(*args.html_path, page)) {
+    if (auto error = io::write_file_atomically(*args.html_path, std::get<std::string>(page))) {
         return fail(exit_usage, *error);  // names the path
     }
     return exit_ok;

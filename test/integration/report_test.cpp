@@ -1,5 +1,5 @@
 // `tare report RESULTS.json --html=PATH` end to end: a real run's results become one
-// self-contained page; unreadable input and a missing --html exit 2 (CONTRACT section 6).
+// self-contained page; unreadable input and a missing --html exit 2 (docs/cli.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -73,6 +73,40 @@ TEST(tare_report, the_outliers_of_the_file_are_on_the_page) {
     auto r = run_process({tare_cmd, "report", results.string(), "--html=" + page.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(read(page).find("1 high mild, 1 high severe"), std::string::npos);
+}
+
+// A comparison is what a pull request needs to show: `tare compare --json` and `tare exec --json`
+// files become pages of their tables and findings.
+TEST(tare_report, a_comparison_and_an_exec_run_become_pages_too) {
+    const fs::path base = scratch("cmp_base.json");
+    const fs::path head = scratch("cmp_head.json");
+    for (const fs::path& p : {base, head}) {
+        auto made = run_process({bench, "--filter=round_trip", "--min-time=0.01", "--json=" + p.string()});
+        ASSERT_EQ(made.exit_code, 0) << made.err;
+    }
+    const fs::path compared = scratch("compared.json");
+    auto cmp =
+        run_process({tare_cmd, "compare", base.string(), head.string(), "--json=" + compared.string()});
+    ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+    const fs::path page = scratch("compared.html");
+    auto r = run_process({tare_cmd, "report", compared.string(), "--html=" + page.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string html = read(page);
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
+    EXPECT_NE(html.find("<h1>tare compare</h1>"), std::string::npos);
+    EXPECT_NE(html.find("<strong>UNPAIRED</strong>"), std::string::npos);
+    EXPECT_NE(html.find(">verdict</th>"), std::string::npos) << html;
+    EXPECT_NE(html.find("<code>round_trip"), std::string::npos);
+
+    const fs::path exec_json = scratch("exec.json");
+    auto ex = run_process({tare_cmd, "exec", "--runs=2", "--json=" + exec_json.string(), "--", "/bin/true"});
+    ASSERT_EQ(ex.exit_code, 0) << ex.err;
+    const fs::path exec_page = scratch("exec.html");
+    auto er = run_process({tare_cmd, "report", exec_json.string(), "--html=" + exec_page.string()});
+    ASSERT_EQ(er.exit_code, 0) << er.err;
+    const std::string exec_html = read(exec_page);
+    EXPECT_NE(exec_html.find("<h1>tare exec</h1>"), std::string::npos);
+    EXPECT_NE(exec_html.find("wall time"), std::string::npos);
 }
 
 TEST(tare_report, malformed_json_exits_2_naming_file_line_and_column) {
