@@ -1,5 +1,5 @@
 #pragma once
-// The command line of a benchmark executable (CONTRACT section 3).
+// The command line of a benchmark executable (docs/cli.md).
 
 namespace tare::cli {
 

@@ -337,42 +337,34 @@ table::document compare_document(const compare_results& r) {
 namespace tare::report {
 namespace {
 
-class compare_json_reporter final : public reporter<compare_results> {
-public:
-    std::string render(const compare_results& r) const override { return io::write_compare_json(r); }
-};
-
-class compare_html_reporter final : public reporter<compare_results> {
-public:
-    std::string render(const compare_results& r) const override {
-        return detail::html_page("tare compare", "<main>\n<h1>tare compare</h1>\n" +
-                                                     detail::render_html(detail::compare_document(r)) +
-                                                     "</main>\n");
-    }
-};
+std::string compare_page(const compare_results& r) {
+    return detail::html_page(
+        "tare compare",
+        "<main>\n<h1>tare compare</h1>\n" + detail::render_html(detail::compare_document(r)) + "</main>\n");
+}
 
 }  // namespace
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_console_reporter() {
-    return std::make_unique<
-        detail::document_reporter<compare_results, detail::compare_document, table::render_console>>();
+    return detail::make_function_reporter<compare_results,
+                                          detail::console_text<compare_results, detail::compare_document>>();
 }
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_markdown_reporter() {
-    return std::make_unique<
-        detail::document_reporter<compare_results, detail::compare_document, table::render_markdown>>();
+    return detail::make_function_reporter<compare_results,
+                                          detail::markdown_text<compare_results, detail::compare_document>>();
 }
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_json_reporter() {
-    return std::make_unique<compare_json_reporter>();
+    return detail::make_function_reporter<compare_results, io::write_compare_json>();
 }
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_html_reporter() {
-    return std::make_unique<compare_html_reporter>();
+    return detail::make_function_reporter<compare_results, compare_page>();
 }
 
 }  // namespace tare::report

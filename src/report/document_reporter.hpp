@@ -1,6 +1,7 @@
 #pragma once
-// Private to src/report: a reporter that builds its results' document (table/document.hpp) and
-// renders it in one format. The console and Markdown reporters of every result kind are this.
+// Private to src/report: reporters that are one function of their results. The console and
+// Markdown reporters of every result kind render its document (table/document.hpp); the JSON
+// reporters are the writers of src/io; the comparison and exec pages are their documents as HTML.
 
 #include <string>
 
@@ -9,11 +10,26 @@
 
 namespace tare::report::detail {
 
-template <class Results, table::document (*Build)(const Results&),
-          std::string (*Render)(const table::document&)>
-class document_reporter final : public reporter<Results> {
+template <class Results, std::string (*Render)(const Results&)>
+class function_reporter final : public reporter<Results> {
 public:
-    std::string render(const Results& results) const override { return Render(Build(results)); }
+    std::string render(const Results& results) const override { return Render(results); }
 };
+
+template <class Results, table::document (*Build)(const Results&)>
+std::string console_text(const Results& results) {
+    return table::render_console(Build(results));
+}
+
+template <class Results, table::document (*Build)(const Results&)>
+std::string markdown_text(const Results& results) {
+    return table::render_markdown(Build(results));
+}
+
+/// The reporter of `Render`.
+template <class Results, std::string (*Render)(const Results&)>
+std::unique_ptr<reporter<Results>> make_function_reporter() {
+    return std::make_unique<function_reporter<Results, Render>>();
+}
 
 }  // namespace tare::report::detail

@@ -151,42 +151,33 @@ table::document exec_document(const exec_results& results) {
 namespace tare::report {
 namespace {
 
-class exec_json_reporter final : public reporter<exec_results> {
-public:
-    std::string render(const exec_results& r) const override { return io::write_exec_json(r); }
-};
-
-class exec_html_reporter final : public reporter<exec_results> {
-public:
-    std::string render(const exec_results& r) const override {
-        return detail::html_page(
-            "tare exec",
-            "<main>\n<h1>tare exec</h1>\n" + detail::render_html(detail::exec_document(r)) + "</main>\n");
-    }
-};
+std::string exec_page(const exec_results& r) {
+    return detail::html_page("tare exec", "<main>\n<h1>tare exec</h1>\n" +
+                                              detail::render_html(detail::exec_document(r)) + "</main>\n");
+}
 
 }  // namespace
 
 template <>
 std::unique_ptr<reporter<exec_results>> make_console_reporter() {
-    return std::make_unique<
-        detail::document_reporter<exec_results, detail::exec_document, table::render_console>>();
+    return detail::make_function_reporter<exec_results,
+                                          detail::console_text<exec_results, detail::exec_document>>();
 }
 
 template <>
 std::unique_ptr<reporter<exec_results>> make_markdown_reporter() {
-    return std::make_unique<
-        detail::document_reporter<exec_results, detail::exec_document, table::render_markdown>>();
+    return detail::make_function_reporter<exec_results,
+                                          detail::markdown_text<exec_results, detail::exec_document>>();
 }
 
 template <>
 std::unique_ptr<reporter<exec_results>> make_json_reporter() {
-    return std::make_unique<exec_json_reporter>();
+    return detail::make_function_reporter<exec_results, io::write_exec_json>();
 }
 
 template <>
 std::unique_ptr<reporter<exec_results>> make_html_reporter() {
-    return std::make_unique<exec_html_reporter>();
+    return detail::make_function_reporter<exec_results, exec_page>();
 }
 
 }  // namespace tare::report

@@ -6,21 +6,13 @@
 #include <string>
 
 #include "io/run_mapping.hpp"
-#include "report/reporter.hpp"
+#include "report/document_reporter.hpp"
 
 namespace tare::report {
-namespace {
-
-class json_reporter final : public reporter<run_results> {
-public:
-    std::string render(const run_results& results) const override { return io::write_run_json(results); }
-};
-
-}  // namespace
 
 template <>
 std::unique_ptr<reporter<run_results>> make_json_reporter() {
-    return std::make_unique<json_reporter>();
+    return detail::make_function_reporter<run_results, io::write_run_json>();
 }
 
 }  // namespace tare::report

@@ -393,14 +393,14 @@ namespace tare::report {
 
 template <>
 std::unique_ptr<reporter<run_results>> make_console_reporter() {
-    return std::make_unique<
-        detail::document_reporter<run_results, detail::run_document, table::render_console>>();
+    return detail::make_function_reporter<run_results,
+                                          detail::console_text<run_results, detail::run_document>>();
 }
 
 template <>
 std::unique_ptr<reporter<run_results>> make_markdown_reporter() {
-    return std::make_unique<
-        detail::document_reporter<run_results, detail::run_document, table::render_markdown>>();
+    return detail::make_function_reporter<run_results,
+                                          detail::markdown_text<run_results, detail::run_document>>();
 }
 
 }  // namespace tare::report
