@@ -276,9 +276,7 @@ side_figures side_from_result(const benchmark_result& b) {
         return f;
     }
     f.time_ns = b.time.mean;
-    if (b.samples_ns.size() >= 2) {
-        f.time_ci = interval{b.time.ci_low, b.time.ci_high};
-    }
+    f.time_ci = b.time.ci;
     f.samples = b.samples_ns.size();
     f.iterations = b.iterations;
     f.allocs_per_iter = b.allocs_per_iter;

@@ -155,7 +155,7 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         // Aggregates only (--benchmark_report_aggregates_only): GB's figures are all there is.
         if (g.iterations.empty()) {
             if (agg == "mean") {
-                r.time.mean = r.time.ci_low = r.time.ci_high = value;
+                r.time.mean = value;  // no interval: GB's aggregates do not carry one
             } else if (agg == "median") {
                 r.time.median = value;
             } else if (agg == "stddev") {

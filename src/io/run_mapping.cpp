@@ -219,8 +219,8 @@ struct fields<time_summary> {
         v("stddev", t.stddev);
         v("min", t.min);
         v("max", t.max);
-        v("ci_low", t.ci_low);
-        v("ci_high", t.ci_high);
+        v("ci_low", t.ci, ci_low);
+        v("ci_high", t.ci, ci_high);
     }
 };
 

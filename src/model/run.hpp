@@ -20,8 +20,9 @@ struct time_summary {
     double stddev = 0;
     double min = 0;
     double max = 0;
-    double ci_low = 0;  // 95 % interval of the mean (see src/stats/interval.hpp)
-    double ci_high = 0;
+    /// 95 % interval of the mean (docs/statistics.md); empty for fewer than two samples (one has
+    /// no spread to bound the mean with) or a sample that is not finite: JSON null, "± —".
+    std::optional<interval> ci;
 };
 
 /// Tukey's fences (Tukey 1977, "Exploratory Data Analysis"): mild beyond 1.5 IQR from the

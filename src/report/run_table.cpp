@@ -32,11 +32,10 @@ cell time_cell(const benchmark_result& b) {
         return single("error: " + kind);
     }
     // One sample has no spread to bound the mean with: "—", not a misleading "± 0.0%".
-    if (b.samples_ns.size() < 2) {
+    if (!b.time.ci) {
         return {format_duration(b.time.mean), std::string(missing_mark)};
     }
-    return {format_duration(b.time.mean),
-            format_relative_half_width(b.time.mean, b.time.ci_low, b.time.ci_high)};
+    return {format_duration(b.time.mean), format_relative_half_width(b.time.mean, b.time.ci->low, b.time.ci->high)};
 }
 
 // "8 × 16k": samples, and iterations per sample. Samples of unequal length (a ramp) show the

@@ -44,12 +44,7 @@ time_summary summarize(std::span<const double> per_iteration_ns) {
     summary.stddev = stddev(per_iteration_ns);
     summary.min = *min_it;
     summary.max = *max_it;
-    // One sample, or one that is not finite: no interval; until the model can say "none" it
-    // is the point itself (one sample) or {0, 0} (not finite), as the bootstrap reports them.
-    const double only = per_iteration_ns.size() == 1 && std::isfinite(summary.mean) ? summary.mean : 0;
-    const interval ci = mean_confidence_interval(per_iteration_ns).value_or(interval{only, only});
-    summary.ci_low = ci.low;
-    summary.ci_high = ci.high;
+    summary.ci = mean_confidence_interval(per_iteration_ns);
     return summary;
 }
 
@@ -81,7 +76,8 @@ std::optional<warning> noise_warning(const time_summary& summary, const outlier_
     const bool few = sample_count < noisy_min_samples;
     const bool relative = summary.mean > 0 && std::isfinite(summary.mean);
     const double variation = relative ? summary.stddev / summary.mean : 0;
-    const double interval_ratio = relative ? (summary.ci_high - summary.ci_low) / 2 / summary.mean : 0;
+    const double interval_ratio =
+        relative && summary.ci ? (summary.ci->high - summary.ci->low) / 2 / summary.mean : 0;
     const std::uint32_t severe = outliers.low_severe + outliers.high_severe;
     const double severe_share = static_cast<double>(severe) / static_cast<double>(sample_count);
 

@@ -27,7 +27,7 @@ inline constexpr std::size_t bootstrap_min_samples = 60;
 std::optional<interval> mean_confidence_interval(std::span<const double> per_iteration_ns);
 
 /// mean, median, stddev, min, max and the 95 % interval of the mean
-/// (mean_confidence_interval). All zeros for no samples.
+/// (mean_confidence_interval). All zeros and no interval for no samples.
 time_summary summarize(std::span<const double> per_iteration_ns);
 
 // The limits of noise_warning; docs/statistics.md explains each choice.

@@ -79,13 +79,10 @@ void fill_times(benchmark_result& b, double mean_ns, double spread,
     const double half_width = 1.96 * stddev / std::sqrt(n);
 
     const int shown = exponent - 2;
-    b.time = {round_to(mean, shown),
-              round_to(median, shown),
-              round_to(stddev, shown),
-              sorted.front(),
-              sorted.back(),
-              round_to(mean - half_width, shown),
-              round_to(mean + half_width, shown)};
+    b.time = {round_to(mean, shown), round_to(median, shown), round_to(stddev, shown), sorted.front(), sorted.back(),
+              std::nullopt};
+    if (sorted.size() >= 2)  // one sample has no interval
+        b.time.ci = interval{round_to(mean - half_width, shown), round_to(mean + half_width, shown)};
 }
 
 benchmark_result timed(std::string name, double mean_ns, double spread, std::size_t samples,
@@ -199,7 +196,7 @@ run_results non_finite_run() {
     auto broken = timed("degenerate/infinite", 40.0, 0.05, 4, 100);
     broken.samples_ns[2] = inf;
     broken.time.max = inf;
-    broken.time.ci_high = inf;
+    broken.time.ci->high = inf;
     broken.time.stddev = nan;
     set_memory(broken, 0.0004, 40.5, 4096, nan, 0);
     broken.bytes_per_second = inf;

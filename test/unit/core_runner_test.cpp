@@ -70,8 +70,9 @@ TEST(runner, run_instance_builds_a_full_result) {
     EXPECT_EQ(r.iterations, 2000U);
     ASSERT_EQ(r.samples_ns.size(), 20U);
     EXPECT_DOUBLE_EQ(r.time.mean, 250.0);
-    EXPECT_DOUBLE_EQ(r.time.ci_low, 250.0);
-    EXPECT_DOUBLE_EQ(r.time.ci_high, 250.0);
+    ASSERT_TRUE(r.time.ci);
+    EXPECT_DOUBLE_EQ(r.time.ci->low, 250.0);
+    EXPECT_DOUBLE_EQ(r.time.ci->high, 250.0);
     ASSERT_TRUE(r.allocs_per_iter);
     EXPECT_DOUBLE_EQ(*r.allocs_per_iter, 1.0);
     EXPECT_DOUBLE_EQ(*r.bytes_per_iter, 16.0);

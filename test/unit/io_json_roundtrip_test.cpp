@@ -103,8 +103,11 @@ void expect_same(const benchmark_result& a, const benchmark_result& b) {
     EXPECT_EQ(a.time.stddev, b.time.stddev);
     EXPECT_EQ(a.time.min, b.time.min);
     EXPECT_EQ(a.time.max, b.time.max);
-    EXPECT_EQ(a.time.ci_low, b.time.ci_low);
-    EXPECT_EQ(a.time.ci_high, b.time.ci_high);
+    ASSERT_EQ(a.time.ci.has_value(), b.time.ci.has_value());
+    if (a.time.ci) {
+        EXPECT_EQ(a.time.ci->low, b.time.ci->low);
+        EXPECT_EQ(a.time.ci->high, b.time.ci->high);
+    }
     EXPECT_EQ(a.outliers.low_severe, b.outliers.low_severe);
     EXPECT_EQ(a.outliers.low_mild, b.outliers.low_mild);
     EXPECT_EQ(a.outliers.high_mild, b.outliers.high_mild);
@@ -269,7 +272,7 @@ benchmark_result measured(const std::string& name, double base_ns, bool heap) {
         b.samples_ns.push_back(ns);
         b.iterations += s.iterations;
     }
-    b.time = {base_ns + 0.5, base_ns + 0.25, 0.375, base_ns, base_ns + 1, base_ns + 0.125, base_ns + 0.875};
+    b.time = {base_ns + 0.5, base_ns + 0.25, 0.375, base_ns, base_ns + 1, interval{base_ns + 0.125, base_ns + 0.875}};
     b.outliers = {1, 2, 3, 4};
     b.allocs_per_iter = 2.5;
     b.bytes_per_iter = 4096.5;

@@ -20,7 +20,7 @@ run_results sample_run() {
     b.name = "round_trip/1000";
     b.iterations = 400;
     b.samples_ns = {10.5, 11.0, 12.25};
-    b.time = {11.25, 11.0, 0.9, 10.5, 12.25, 10.6, 11.9};
+    b.time = {11.25, 11.0, 0.9, 10.5, 12.25, interval{10.6, 11.9}};
     b.allocs_per_iter = 1;
     b.bytes_per_iter = 4096;
     b.peak_live_bytes = 8192;
@@ -49,7 +49,8 @@ TEST(results_reader, round_trips_what_the_json_reporter_writes) {
     EXPECT_EQ(b.name, "round_trip/1000");
     EXPECT_EQ(b.iterations, 400U);
     EXPECT_EQ(b.samples_ns, (std::vector<double>{10.5, 11.0, 12.25}));
-    EXPECT_DOUBLE_EQ(b.time.ci_high, 11.9);
+    ASSERT_TRUE(b.time.ci);
+    EXPECT_DOUBLE_EQ(b.time.ci->high, 11.9);
     EXPECT_EQ(*b.allocs_per_iter, 1.0);
     EXPECT_EQ(*b.peak_live_bytes, 8192);
     EXPECT_EQ(*b.bytes_per_second, 1e9);

@@ -26,8 +26,9 @@ TEST(stats_summarize, hand_computed) {
     EXPECT_EQ(s.max, 9.0);
     // Eight samples: Student t on 7 degrees of freedom, 5 +- 2.364624 * sqrt(32/7) / sqrt(8).
     const double half = 2.3646242510 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0);
-    EXPECT_NEAR(s.ci_low, 5 - half, 1e-8);
-    EXPECT_NEAR(s.ci_high, 5 + half, 1e-8);
+    ASSERT_TRUE(s.ci);
+    EXPECT_NEAR(s.ci->low, 5 - half, 1e-8);
+    EXPECT_NEAR(s.ci->high, 5 + half, 1e-8);
 }
 
 TEST(stats_summarize, from_sixty_samples_the_interval_is_the_bootstrap) {
@@ -36,12 +37,13 @@ TEST(stats_summarize, from_sixty_samples_the_interval_is_the_bootstrap) {
         xs.push_back(100 + (i * 37) % 11);
     const time_summary s = summarize(xs);
     const interval ci = mean_interval(xs);
-    EXPECT_EQ(s.ci_low, ci.low);
-    EXPECT_EQ(s.ci_high, ci.high);
+    ASSERT_TRUE(s.ci);
+    EXPECT_EQ(s.ci->low, ci.low);
+    EXPECT_EQ(s.ci->high, ci.high);
     xs.pop_back();
     const auto t = student_mean_interval(xs);
     ASSERT_TRUE(t);
-    EXPECT_DOUBLE_EQ(summarize(xs).ci_low, t->low);
+    EXPECT_DOUBLE_EQ(summarize(xs).ci->low, t->low);
 }
 
 TEST(stats_summarize, one_sample_has_no_interval) {
@@ -71,7 +73,7 @@ TEST(stats_summarize, the_interval_covers_the_mean_at_every_sample_count) {
                         xs[i + 1] = skewed ? std::exp(sigma * z[1]) : 1 + sigma * z[1];
                 }
                 const time_summary s = summarize(xs);
-                covered += s.ci_low <= truth && truth <= s.ci_high ? 1 : 0;
+                covered += s.ci && s.ci->low <= truth && truth <= s.ci->high ? 1 : 0;
             }
             const double coverage = static_cast<double>(covered) / trials;
             RecordProperty((skewed ? "lognormal_n" : "normal_n") + std::to_string(n), std::to_string(coverage));
@@ -88,8 +90,7 @@ TEST(stats_summarize, empty_is_all_zeros) {
     EXPECT_EQ(s.stddev, 0.0);
     EXPECT_EQ(s.min, 0.0);
     EXPECT_EQ(s.max, 0.0);
-    EXPECT_EQ(s.ci_low, 0.0);
-    EXPECT_EQ(s.ci_high, 0.0);
+    EXPECT_FALSE(s.ci);
 }
 
 TEST(stats_summarize, single_value) {
@@ -99,8 +100,7 @@ TEST(stats_summarize, single_value) {
     EXPECT_EQ(s.stddev, 0.0);
     EXPECT_EQ(s.min, 42.0);
     EXPECT_EQ(s.max, 42.0);
-    EXPECT_EQ(s.ci_low, 42.0);
-    EXPECT_EQ(s.ci_high, 42.0);
+    EXPECT_FALSE(s.ci);  // one sample has no spread to bound the mean with
 }
 
 time_summary made(double mean, double stddev, double ci_low, double ci_high) {
@@ -110,8 +110,7 @@ time_summary made(double mean, double stddev, double ci_low, double ci_high) {
     s.stddev = stddev;
     s.min = ci_low;
     s.max = ci_high;
-    s.ci_low = ci_low;
-    s.ci_high = ci_high;
+    s.ci = interval{ci_low, ci_high};
     return s;
 }
 

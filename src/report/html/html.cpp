@@ -175,11 +175,10 @@ std::string figures(const benchmark_result& b) {
     std::string out = "<dl class=\"figures\">\n";
     const auto& t = b.time;
     out += definition("time/iter", format_duration(t.mean) + " mean");
-    if (b.samples_ns.size() >= 2) {
-        out +=
-            definition("95% interval",
-                       fmt::format("{} to {} (± {})", format_duration(t.ci_low), format_duration(t.ci_high),
-                                   format_relative_half_width(t.mean, t.ci_low, t.ci_high)));
+    if (t.ci) {
+        out += definition("95% interval",
+                          fmt::format("{} to {} (± {})", format_duration(t.ci->low), format_duration(t.ci->high),
+                                      format_relative_half_width(t.mean, t.ci->low, t.ci->high)));
     }
     out += definition("median · stddev", format_duration(t.median) + " · " + format_duration(t.stddev));
     out += definition("min · max", format_duration(t.min) + " · " + format_duration(t.max));
@@ -260,11 +259,11 @@ std::string time_plot(const benchmark_result& b) {
                           format_duration(b.time.mean) + ".";
     if (std::isfinite(b.time.mean))
         plot.lines.push_back({b.time.mean, 0, "mean"});
-    if (b.samples_ns.size() >= 2) {
+    if (b.time.ci) {
         const std::string interval =
-            format_duration(b.time.ci_low) + " to " + format_duration(b.time.ci_high);
-        if (std::isfinite(b.time.ci_low) && std::isfinite(b.time.ci_high)) {
-            plot.band = {b.time.ci_low, b.time.ci_high};
+            format_duration(b.time.ci->low) + " to " + format_duration(b.time.ci->high);
+        if (std::isfinite(b.time.ci->low) && std::isfinite(b.time.ci->high)) {
+            plot.band = {b.time.ci->low, b.time.ci->high};
             caption += " Band: its 95 % interval, " + interval + ".";
         } else {
             caption += " Its 95 % interval, " + interval + ", is not drawn.";
