@@ -95,9 +95,11 @@ struct run_context {
     std::string date;  // ISO-8601, UTC
     std::string cpu;
     std::uint32_t num_cpus = 0;
-    double clock_overhead_ns = 0;  // cost of one clock read
-    double loop_overhead_ns = 0;   // harness cost per iteration of an empty body
-    bool accounting = false;       // is allocation accounting active in this process
+    /// Cost of one clock read, and the harness's cost per iteration of an empty body: measured by
+    /// a tare executable, empty for results tare did not measure (a Google Benchmark file).
+    std::optional<double> clock_overhead_ns;
+    std::optional<double> loop_overhead_ns;
+    bool accounting = false;  // is allocation accounting active in this process
 };
 
 /// One non-baseline member of a comparison group against the group's baseline. The memory

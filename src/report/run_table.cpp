@@ -35,7 +35,8 @@ cell time_cell(const benchmark_result& b) {
     if (!b.time.ci) {
         return {format_duration(b.time.mean), std::string(missing_mark)};
     }
-    return {format_duration(b.time.mean), format_relative_half_width(b.time.mean, b.time.ci->low, b.time.ci->high)};
+    return {format_duration(b.time.mean),
+            format_relative_half_width(b.time.mean, b.time.ci->low, b.time.ci->high)};
 }
 
 // "8 × 16k": samples, and iterations per sample. Samples of unequal length (a ramp) show the
@@ -322,8 +323,8 @@ std::vector<std::string> context_lines(const run_context& context) {
                           context.num_cpus == 0
                               ? std::string()
                               : fmt::format("{} cpu{}", context.num_cpus, context.num_cpus == 1 ? "" : "s"),
-                          "clock " + format_duration(context.clock_overhead_ns),
-                          "loop overhead " + per_iteration(context.loop_overhead_ns)}));
+                          "clock " + format_or_missing(context.clock_overhead_ns, format_duration),
+                          "loop overhead " + format_or_missing(context.loop_overhead_ns, per_iteration)}));
     lines.push_back(context.accounting ? "accounting: on"
                                        : "accounting: off (allocation and heap figures unavailable)");
     return lines;

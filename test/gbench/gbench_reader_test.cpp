@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "golden/golden.hpp"
@@ -120,6 +121,18 @@ TEST(gbench_reader, time_units_become_ns) {
     const benchmark_result* s = find(seconds, "BM_ran");
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->time.mean, 1.5e9);
+}
+
+// tare measured no clock and no loop overhead for a Google Benchmark file: "—" and null, never 0.
+TEST(gbench_reader, overheads_tare_did_not_measure_are_missing) {
+    const run_results r = read_ok("fixture.json");
+    EXPECT_FALSE(r.context.clock_overhead_ns);
+    EXPECT_FALSE(r.context.loop_overhead_ns);
+    const std::string table = report::make_console_reporter<run_results>()->render(r);
+    EXPECT_NE(table.find("clock — · loop overhead —"), std::string::npos) << table.substr(0, 300);
+    const auto doc = nlohmann::json::parse(report::make_json_reporter<run_results>()->render(r));
+    EXPECT_TRUE(doc["context"]["clock_overhead_ns"].is_null());
+    EXPECT_TRUE(doc["context"]["loop_overhead_ns"].is_null());
 }
 
 TEST(gbench_reader, memory_fields_map_per_memory_run_iteration) {

@@ -61,9 +61,11 @@ std::string page_header(const run_context& c) {
     out += definition("date", c.date);
     out += definition("tare", c.tare_version);
     out += definition("accounting", c.accounting ? "on" : "off: allocation and heap figures unavailable");
-    out += definition("clock", format_duration(c.clock_overhead_ns) + " per read");
-    const std::string loop = format_duration(c.loop_overhead_ns);
-    out += definition("loop overhead", std::isfinite(c.loop_overhead_ns) ? loop + "/iter" : loop);
+    out += definition("clock", c.clock_overhead_ns ? format_duration(*c.clock_overhead_ns) + " per read"
+                                                   : std::string(missing_mark));
+    const std::string loop = format_or_missing(c.loop_overhead_ns, format_duration);
+    out += definition("loop overhead",
+                      c.loop_overhead_ns && std::isfinite(*c.loop_overhead_ns) ? loop + "/iter" : loop);
     return out + "</dl>\n</header>\n";
 }
 
@@ -176,9 +178,10 @@ std::string figures(const benchmark_result& b) {
     const auto& t = b.time;
     out += definition("time/iter", format_duration(t.mean) + " mean");
     if (t.ci) {
-        out += definition("95% interval",
-                          fmt::format("{} to {} (± {})", format_duration(t.ci->low), format_duration(t.ci->high),
-                                      format_relative_half_width(t.mean, t.ci->low, t.ci->high)));
+        out +=
+            definition("95% interval",
+                       fmt::format("{} to {} (± {})", format_duration(t.ci->low), format_duration(t.ci->high),
+                                   format_relative_half_width(t.mean, t.ci->low, t.ci->high)));
     }
     out += definition("median · stddev", format_duration(t.median) + " · " + format_duration(t.stddev));
     out += definition("min · max", format_duration(t.min) + " · " + format_duration(t.max));
