@@ -38,15 +38,18 @@ int main(int argc, char** argv) {
     const int trials = argc > 1 ? std::atoi(argv[1]) : 4000;
     const std::vector<shape> shapes{
         {"normal, cv 10 %", 1.0, [](auto& rng) { return 1 + 0.1 * normal(rng); }},
-        {"lognormal, sigma 0.25", std::exp(0.25 * 0.25 / 2), [](auto& rng) { return std::exp(0.25 * normal(rng)); }},
-        {"lognormal, sigma 0.5", std::exp(0.5 * 0.5 / 2), [](auto& rng) { return std::exp(0.5 * normal(rng)); }},
+        {"lognormal, sigma 0.25", std::exp(0.25 * 0.25 / 2),
+         [](auto& rng) { return std::exp(0.25 * normal(rng)); }},
+        {"lognormal, sigma 0.5", std::exp(0.5 * 0.5 / 2),
+         [](auto& rng) { return std::exp(0.5 * normal(rng)); }},
         {"5 % of samples 3x slower", 1.1,
          [](auto& rng) {
              const double base = 1 + 0.02 * normal(rng);
              return stats::uniform01(rng) < 0.05 ? 3 * base : base;
          }},
     };
-    std::printf("| data | n | tare (t below %zu, BCa from there) | Student t | BCa |\n", stats::bootstrap_min_samples);
+    std::printf("| data | n | tare (t below %zu, BCa from there) | Student t | BCa |\n",
+                stats::bootstrap_min_samples);
     std::printf("| --- | --- | --- | --- | --- |\n");
     stats::xoshiro256ss rng(20261201);
     for (const shape& s : shapes) {
@@ -73,8 +76,8 @@ int main(int argc, char** argv) {
                     ++tare_runs;
                 }
             }
-            std::printf("| %s | %zu | %.1f %% | %.1f %% | %.1f %% |\n", s.name, n, 100.0 * tare_in / tare_runs,
-                        100.0 * t_in / trials, 100.0 * bca_in / bca_trials);
+            std::printf("| %s | %zu | %.1f %% | %.1f %% | %.1f %% |\n", s.name, n,
+                        100.0 * tare_in / tare_runs, 100.0 * t_in / trials, 100.0 * bca_in / bca_trials);
             std::fflush(stdout);
         }
     }

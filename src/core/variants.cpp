@@ -234,6 +234,28 @@ group_schedule schedule_group(std::uint64_t iterations, double ns_per_iteration,
     return s;
 }
 
+group_schedule schedule_for_slowest(const group_schedule& current, double slowest_ns, double fastest_ns,
+                                    const detail::sample_plan& plan) {
+    if (!(slowest_ns > 0) || !std::isfinite(slowest_ns))
+        return current;
+    // The sample driver's target length of a sample, and the shortest it allows (a sample must
+    // dwarf its two clock reads: docs/timing.md).
+    const double floor_ns = std::max(1000.0 * plan.clock_overhead_ns, 10000.0);
+    const double target_ns = std::max(
+        plan.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan.target_samples, 1)), floor_ns);
+    const double sample_ns = static_cast<double>(current.iterations) * slowest_ns;
+    if (sample_ns <= max_group_budgets * target_ns)
+        return current;
+    // The slowest member's sample at the target length, but the fastest member's never below
+    // the floor: its time would be mostly the clock's. Never more than the baseline's count.
+    double wanted = target_ns / slowest_ns;
+    if (fastest_ns > 0 && std::isfinite(fastest_ns))
+        wanted = std::max(wanted, std::ceil(floor_ns / fastest_ns));
+    const auto iterations =
+        std::clamp<std::uint64_t>(static_cast<std::uint64_t>(wanted), 1, current.iterations);
+    return schedule_group(iterations, slowest_ns, plan);
+}
+
 std::vector<std::size_t> block_order(std::size_t members, std::size_t block) {
     std::vector<std::size_t> order(members);
     for (std::size_t i = 0; i < members; ++i) {
@@ -275,7 +297,7 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
         return out;
     }
     const std::vector<double> calibration_ns = measured_ns(calibration);
-    const group_schedule schedule =
+    group_schedule schedule =
         schedule_group(calibration.samples.back().iterations, stats::median(calibration_ns), group_plan);
 
     std::vector<std::vector<detail::loop_outcome>> calls(m);
@@ -283,7 +305,7 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
     std::optional<std::size_t> failed;
     std::optional<error_info> failure;
     std::vector<std::pair<std::string, double>> failure_counters;
-    for (std::size_t b = 0; b < schedule.blocks && !failed; ++b) {
+    const auto run_block = [&](std::size_t b) {
         for (std::size_t k : block_order(m, b)) {
             const instance& member = g.members[k];
             detail::sample_plan member_plan = plan_for(*member.bench, plan);
@@ -296,11 +318,48 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
                 failed = k;
                 failure = call.error;
                 failure_counters = call.counters;
-                break;
+                return;
             }
             block_ns[k].push_back(stats::median(measured_ns(call)));
             calls[k].push_back(std::move(call));
         }
+    };
+    // Every other member calibrates too (its own calibration and warm-up, then a few samples:
+    // about a tenth of its budget, however slow it is). A member far slower than the baseline
+    // would otherwise take its whole schedule at the baseline's sample size times the ratio (a
+    // member 100x slower: 100 budgets), so the schedule is made for the slowest member: fewer
+    // iterations per sample, every member alike, and the samples its budget allows.
+    double slowest_ns = stats::median(calibration_ns);
+    double fastest_ns = slowest_ns;
+    for (std::size_t k = 1; k < m && !failed; ++k) {
+        const instance& member = g.members[k];
+        detail::sample_plan member_plan = plan_for(*member.bench, plan);
+        member_plan.budget_ns = group_plan.budget_ns;
+        member_plan.fixed_samples = calibration_samples;
+        detail::loop_outcome probe_call = detail::sample_driver(clock, probe, member_plan)
+                                              .run(member.name, member.args, member.bench->function());
+        if (probe_call.error) {
+            failed = k;
+            failure = probe_call.error;
+            failure_counters = probe_call.counters;
+            break;
+        }
+        const double ns = stats::median(measured_ns(probe_call));
+        slowest_ns = std::max(slowest_ns, ns);
+        fastest_ns = std::min(fastest_ns, ns);
+    }
+    if (!failed)
+        schedule = schedule_for_slowest(schedule, slowest_ns, fastest_ns, group_plan);
+    // Whatever the bodies do later (a body that slows down as it runs), the group stops after a
+    // pair of blocks once it has used max_group_budgets budgets per member; two blocks still give
+    // a change and its (wide) interval. --isolate with --timeout bounds it in wall time.
+    const std::int64_t started_ns = clock.now_ns();
+    const double cap_ns = max_group_budgets * static_cast<double>(m) * group_plan.budget_ns;
+    for (std::size_t b = 0; b < schedule.blocks && !failed; ++b) {
+        const bool pair_done = b % 2 == 0 && b >= 2;
+        if (pair_done && static_cast<double>(clock.now_ns() - started_ns) > cap_ns)
+            break;
+        run_block(b);
     }
 
     for (std::size_t k = 0; k < m; ++k) {

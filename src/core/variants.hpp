@@ -7,9 +7,11 @@
 // open for all its samples (setup runs once: src/core/sample_driver.hpp), and allocation
 // accounting has one region at a time (src/alloc/accounting.hpp). So the unit that can
 // alternate is the body call:
-// 1. The baseline is calibrated once, by its own calibration and warm-up; the iterations per
-//    sample it settles on are then used for every member's every sample (equal work per sample,
-//    so per-iteration times compare like with like, and no member's calibration noise differs).
+// 1. Every member is calibrated once, by its own calibration and warm-up; the iterations per
+//    sample the baseline settles on are then used for every member's every sample (equal work
+//    per sample, so per-iteration times compare like with like), unless the slowest member's
+//    samples would then be many times their target length: then the slowest member's count is
+//    used (schedule_for_slowest), so a group stays within a few budgets per member.
 // 2. Blocks: each member's body is called once per block, in an order that is reversed from one
 //    block to the next (A B | B A | A B ..., for three members A B C | C B A), so over each pair
 //    of blocks every member sits at the same mean position and a linear drift of the machine
@@ -107,6 +109,19 @@ inline constexpr std::uint64_t calibration_samples = 3;
 /// one-sample blocks: a comparison needs replicates more than it needs to meet the budget.
 group_schedule schedule_group(std::uint64_t iterations, double ns_per_iteration,
                               const detail::sample_plan& plan);
+
+/// The schedule once every member's time per iteration is known (`slowest_ns` and `fastest_ns`,
+/// from their calibrations): the same iterations per sample while the slowest member's sample
+/// stays within max_group_budgets times the sample driver's target length; else as many as give
+/// it that length, but never so few that the fastest member's sample falls below the driver's
+/// shortest (1,000 clock reads, 10 µs), and at least 1; blocks and samples per block from the
+/// slowest member's time, so no member's share of the group exceeds its budget by much.
+group_schedule schedule_for_slowest(const group_schedule& current, double slowest_ns, double fastest_ns,
+                                    const detail::sample_plan& plan);
+
+/// A group stops adding blocks once it has run this many budgets per member (after whole pairs
+/// of blocks, and never before two blocks).
+inline constexpr double max_group_budgets = 4;
 
 /// The members' order in block `block`: forward in even blocks, reversed in odd ones.
 std::vector<std::size_t> block_order(std::size_t members, std::size_t block);

@@ -79,8 +79,8 @@ void fill_times(benchmark_result& b, double mean_ns, double spread,
     const double half_width = 1.96 * stddev / std::sqrt(n);
 
     const int shown = exponent - 2;
-    b.time = {round_to(mean, shown), round_to(median, shown), round_to(stddev, shown), sorted.front(), sorted.back(),
-              std::nullopt};
+    b.time = {round_to(mean, shown), round_to(median, shown), round_to(stddev, shown),
+              sorted.front(),        sorted.back(),           std::nullopt};
     if (sorted.size() >= 2)  // one sample has no interval
         b.time.ci = interval{round_to(mean - half_width, shown), round_to(mean + half_width, shown)};
 }

@@ -143,6 +143,8 @@ struct two_member_group {
     std::int64_t member_ns = 100;
     std::int64_t member_alloc = 0;
     int member_throws_at_call = -1;
+    bool slow_down = false;
+    double budget_ns = 1e6;
     benchmark base{"base", [this](State& s) {
                        log.push_back("A");
                        for (auto _ : s) {
@@ -153,6 +155,9 @@ struct two_member_group {
                          log.push_back("B");
                          if (static_cast<int>(log.size()) == member_throws_at_call) {
                              throw std::runtime_error("member exploded");
+                         }
+                         if (slow_down && log.size() > 3) {
+                             member_ns *= 4;
                          }
                          for (auto _ : s) {
                              clock.advance(member_ns);
@@ -166,7 +171,7 @@ struct two_member_group {
     core::group_outcome run() {
         core::group_instance g{"g", "g", {{"base", &base, {}}, {"member", &member, {}}}};
         detail::sample_plan plan;
-        plan.budget_ns = 1e6;
+        plan.budget_ns = budget_ns;
         return core::run_group(g, clock, probe, plan, 0);
     }
 };
@@ -182,14 +187,15 @@ TEST(variants, members_run_in_abba_blocks_with_equal_iterations) {
     EXPECT_EQ(c.baseline, "base");
     EXPECT_EQ(c.member, "member");
 
-    // The calibration call of the baseline, then A B | B A | A B ...
-    ASSERT_EQ(f.log.size(), 1 + 2 * c.blocks);
+    // The calibration calls of the baseline and the member, then A B | B A | A B ...
+    ASSERT_EQ(f.log.size(), 2 + 2 * c.blocks);
     EXPECT_EQ(f.log[0], "A");
+    EXPECT_EQ(f.log[1], "B");
     for (std::size_t b = 0; b < c.blocks; ++b) {
         const std::string first = b % 2 == 0 ? "A" : "B";
         const std::string second = b % 2 == 0 ? "B" : "A";
-        EXPECT_EQ(f.log[1 + 2 * b], first) << "block " << b;
-        EXPECT_EQ(f.log[2 + 2 * b], second) << "block " << b;
+        EXPECT_EQ(f.log[2 + 2 * b], first) << "block " << b;
+        EXPECT_EQ(f.log[3 + 2 * b], second) << "block " << b;
     }
 
     // Every sample of every member has the calibrated size; rows pool all blocks' samples.
@@ -212,6 +218,46 @@ TEST(variants, members_run_in_abba_blocks_with_equal_iterations) {
     ASSERT_TRUE(out.comparisons[0].change);
     EXPECT_NEAR(out.comparisons[0].change->change_pct, 200.0, 1e-9);
     EXPECT_EQ(out.comparisons[0].verdict, verdict::slower);
+}
+
+// A member 100x slower than the baseline would take 100 budgets at the baseline's sample size:
+// after the first block the schedule is made again for it, and the group stays within a few
+// budgets per member while the comparison keeps its blocks.
+TEST(variants, a_far_slower_member_is_scheduled_for_its_own_time) {
+    two_member_group f;
+    f.member_ns = 100 * 100;
+    f.budget_ns = 1e8;  // samples of 1 ms: the baseline calibrates to 10,000 iterations
+    const std::int64_t start = f.clock.now_ns();
+    core::group_outcome out = f.run();
+    const double elapsed = static_cast<double>(f.clock.now_ns() - start);
+    ASSERT_EQ(out.comparisons.size(), 1U);
+    const variant_comparison& c = out.comparisons[0];
+    // The baseline alone calibrated to 10,000; the slowest member's sample at 1 ms would be 100,
+    // but the baseline's samples stay at the driver's shortest, 25 µs (1,000 reads of 25 ns).
+    EXPECT_EQ(c.iterations, 250U);
+    EXPECT_GE(c.blocks, core::min_blocks);
+    EXPECT_EQ(c.baseline_block_ns.size(), c.blocks);
+    // 100 ms per member; at the baseline's size the member alone would have taken ~10 s.
+    EXPECT_LT(elapsed, 2 * core::max_group_budgets * 1e8) << elapsed;
+    core::judge_comparisons(out.comparisons);
+    ASSERT_TRUE(out.comparisons[0].change);
+    EXPECT_NEAR(out.comparisons[0].change->change_pct, 9900.0, 1e-6);
+    EXPECT_EQ(out.comparisons[0].verdict, verdict::slower);
+    ASSERT_EQ(out.members.size(), 2U);
+    EXPECT_DOUBLE_EQ(out.members[1].time.mean, 10000.0);
+}
+
+TEST(variants, a_body_that_slows_down_stops_the_group_at_its_cap) {
+    two_member_group f;
+    f.slow_down = true;  // every call of the member 4x slower than the one before
+    const std::int64_t start = f.clock.now_ns();
+    core::group_outcome out = f.run();
+    const double elapsed = static_cast<double>(f.clock.now_ns() - start);
+    ASSERT_EQ(out.comparisons.size(), 1U);
+    EXPECT_GE(out.comparisons[0].blocks, 2U);
+    EXPECT_LT(out.comparisons[0].blocks, core::min_blocks);
+    // The cap is checked after whole pairs of blocks: at most one more pair past it.
+    EXPECT_LT(elapsed, 64 * core::max_group_budgets * 2 * 1e6) << elapsed;
 }
 
 TEST(variants, identical_members_are_no_change_and_memory_is_per_member) {
@@ -249,13 +295,13 @@ TEST(variants, retained_growth_comes_from_one_call) {
 
 TEST(variants, a_failing_member_ends_the_blocks_and_has_no_change) {
     two_member_group f;
-    f.member_throws_at_call = 7;  // calibration A, then A B | B A | A B: the third block's B
+    f.member_throws_at_call = 8;  // calibrations A B, then A B | B A | A B: the third block's B
     core::group_outcome out = f.run();
     ASSERT_EQ(out.members.size(), 2U);
     EXPECT_FALSE(out.members[0].error);
     ASSERT_TRUE(out.members[1].error);
     EXPECT_EQ(out.members[1].error->kind, "exception");
-    EXPECT_EQ(f.log.size(), 7U);  // no block after the failure
+    EXPECT_EQ(f.log.size(), 8U);  // no block after the failure
     EXPECT_EQ(out.members[0].samples.size(), 3 * out.comparisons[0].samples_per_block);
     core::judge_comparisons(out.comparisons);
     EXPECT_FALSE(out.comparisons[0].change);

@@ -61,7 +61,8 @@ TEST(stats_summarize, the_interval_covers_the_mean_at_every_sample_count) {
     for (const bool skewed : {false, true}) {
         const double sigma = skewed ? 0.25 : 0.1;
         const double truth = skewed ? std::exp(sigma * sigma / 2) : 1.0;
-        for (const std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{10}, std::size_t{20}, std::size_t{40}, std::size_t{60}}) {
+        for (const std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{10},
+                                    std::size_t{20}, std::size_t{40}, std::size_t{60}}) {
             const int trials = n < bootstrap_min_samples ? 2000 : 1000;
             int covered = 0;
             std::vector<double> xs(n);
@@ -76,7 +77,8 @@ TEST(stats_summarize, the_interval_covers_the_mean_at_every_sample_count) {
                 covered += s.ci && s.ci->low <= truth && truth <= s.ci->high ? 1 : 0;
             }
             const double coverage = static_cast<double>(covered) / trials;
-            RecordProperty((skewed ? "lognormal_n" : "normal_n") + std::to_string(n), std::to_string(coverage));
+            RecordProperty((skewed ? "lognormal_n" : "normal_n") + std::to_string(n),
+                           std::to_string(coverage));
             EXPECT_GE(coverage, 0.93) << (skewed ? "lognormal" : "normal") << " n = " << n;
             EXPECT_LE(coverage, 0.975) << (skewed ? "lognormal" : "normal") << " n = " << n;
         }
