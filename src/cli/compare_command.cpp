@@ -192,10 +192,10 @@ int compare_command(const compare_args& args) {
     const target_kind hk = std::get<target_kind>(head_kind);
     const bool files = is_file_kind(bk);
     if (files != is_file_kind(hk)) {
-        // A file that is not executable may have been meant as either: its reader's error says
-        // more than the mix does.
+        // A file that cannot be read is the first thing to fix, and a file that is not
+        // executable may have been meant as an executable: its reader's error says more.
         for (const auto& [path, k] : {std::pair{&args.base, bk}, std::pair{&args.head, hk}}) {
-            if (k == target_kind::unknown_file) {
+            if (is_file_kind(k)) {
                 if (auto side = read_side(*path, k); auto* f = std::get_if<run_failure>(&side)) {
                     return fail(f->status, f->message);
                 }
