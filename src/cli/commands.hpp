@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace CLI {
@@ -43,6 +44,29 @@ int run_command(const run_args& args);
 /// (`benchmark_list_tests`, in a static libbenchmark) or the shared libbenchmark it needs.
 /// Decided without running it: an unknown program given GB's flags could do anything.
 bool is_gbench_executable(const std::string& path);
+
+/// What a target of `tare run` or a side of `tare compare` is (docs/cli.md).
+enum class target_kind {
+    results_file,       // named *.json, or its text begins like JSON (`{` or `[`, after a BOM)
+    unknown_file,       // not executable and not like JSON: read as a results file all the same
+    tare_executable,    // executable, and not a Google Benchmark one
+    gbench_executable,  // is_gbench_executable()
+};
+
+/// The kind of the file at `path`, or why it is none (a path that does not exist, a directory:
+/// exit_usage). Decided without running it. A file that is not executable can only be a results
+/// file, so it is read as one and its errors are the JSON reader's: unreadable input, not an
+/// executable that failed.
+std::variant<target_kind, run_failure> classify_target(const std::string& path);
+
+/// True for the kinds that are read rather than run.
+inline bool is_file_kind(target_kind k) {
+    return k == target_kind::results_file || k == target_kind::unknown_file;
+}
+
+/// Appended to the read error of a target_kind::unknown_file, so that a user who meant an
+/// executable sees why it was read: " (not executable, so read as a results file)"; else "".
+const char* unknown_file_note(target_kind k);
 
 /// The line printed under a GB suite's table: what its memory figures include.
 const char* gbench_note(bool accounting);

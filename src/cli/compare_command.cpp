@@ -7,9 +7,9 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
+#include <utility>
 #include <variant>
 
 #include "cli/commands.hpp"
@@ -81,42 +81,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A results file is JSON: its first non-blank byte is '{'. Decided by content, not by name,
-// so "base.out" written by `--json=base.out` is read as what it is.
-bool is_results_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char c = 0;
-    while (in.get(c)) {
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            return c == '{';
-        }
-    }
-    return false;
-}
-
-enum class kind { results_file, tare_executable, gbench_executable };
-
-std::variant<kind, run_failure> classify(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        return run_failure{exit_usage, path + ": no such file"};
-    }
-    if (fs::is_directory(path, ec)) {
-        return run_failure{exit_usage, path + ": is a directory, not an executable or a results file"};
-    }
-    if (is_results_file(path)) {
-        return kind::results_file;
-    }
-    if (::access(path.c_str(), X_OK) != 0) {
-        return run_failure{exit_not_run, path + ": not executable (and not a JSON results file)"};
-    }
-    return is_gbench_executable(path) ? kind::gbench_executable : kind::tare_executable;
-}
-
-std::variant<run_results, run_failure> read_side(const std::string& path) {
+std::variant<run_results, run_failure> read_side(const std::string& path, target_kind k) {
     auto read = io::read_any_results_file(path);
     if (auto* e = std::get_if<io::read_error>(&read)) {
-        return run_failure{exit_usage, e->message};
+        return run_failure{exit_usage, e->message + unknown_file_note(k)};
     }
     return std::move(std::get<run_results>(read));
 }
@@ -212,18 +180,27 @@ std::optional<std::uint64_t> layout_seed(const std::string& base, const std::str
 }  // namespace
 
 int compare_command(const compare_args& args) {
-    auto base_kind = classify(args.base);
+    auto base_kind = classify_target(args.base);
     if (auto* f = std::get_if<run_failure>(&base_kind)) {
         return fail(f->status, f->message);
     }
-    auto head_kind = classify(args.head);
+    auto head_kind = classify_target(args.head);
     if (auto* f = std::get_if<run_failure>(&head_kind)) {
         return fail(f->status, f->message);
     }
-    const kind bk = std::get<kind>(base_kind);
-    const kind hk = std::get<kind>(head_kind);
-    const bool files = bk == kind::results_file;
-    if (files != (hk == kind::results_file)) {
+    const target_kind bk = std::get<target_kind>(base_kind);
+    const target_kind hk = std::get<target_kind>(head_kind);
+    const bool files = is_file_kind(bk);
+    if (files != is_file_kind(hk)) {
+        // A file that cannot be read is the first thing to fix, and a file that is not
+        // executable may have been meant as an executable: its reader's error says more.
+        for (const auto& [path, k] : {std::pair{&args.base, bk}, std::pair{&args.head, hk}}) {
+            if (is_file_kind(k)) {
+                if (auto side = read_side(*path, k); auto* f = std::get_if<run_failure>(&side)) {
+                    return fail(f->status, f->message);
+                }
+            }
+        }
         return fail(exit_usage, "compare two executables or two results files, not one of each (" +
                                     args.base + ", " + args.head + ")");
     }
@@ -238,11 +215,11 @@ int compare_command(const compare_args& args) {
 
     compare_results results;
     if (files) {
-        auto base = read_side(args.base);
+        auto base = read_side(args.base, bk);
         if (auto* f = std::get_if<run_failure>(&base)) {
             return fail(f->status, f->message);
         }
-        auto head = read_side(args.head);
+        auto head = read_side(args.head, hk);
         if (auto* f = std::get_if<run_failure>(&head)) {
             return fail(f->status, f->message);
         }
@@ -251,8 +228,8 @@ int compare_command(const compare_args& args) {
         }
         results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo);
     } else {
-        const bool gbench = bk == kind::gbench_executable;
-        if (gbench != (hk == kind::gbench_executable)) {
+        const bool gbench = bk == target_kind::gbench_executable;
+        if (gbench != (hk == target_kind::gbench_executable)) {
             return fail(exit_usage,
                         "compare two tare executables or two Google Benchmark executables, not one of "
                         "each (" +

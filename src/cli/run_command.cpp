@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "core/runner.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
@@ -84,11 +85,37 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The results `target` wrote to `tmp` (removed here) after it ended as `child`, with messages in
+// the user's terms: `tmp` is tare's own file, so it is never named.
+std::variant<run_results, run_failure> read_child_results(const std::string& target, const fs::path& tmp,
+                                                          const os::child_result& child, bool gbench) {
+    std::error_code ec;
+    if (!fs::exists(tmp, ec)) {
+        return run_failure{exit_not_run, target +
+                                             ": not a tare or Google Benchmark executable: it wrote no "
+                                             "results (exit status " +
+                                             std::to_string(child.exit_code) + ")"};
+    }
+    auto read = gbench ? io::read_any_results_file(tmp.string()) : io::read_results_file(tmp.string());
+    fs::remove(tmp, ec);
+    if (auto* err = std::get_if<io::read_error>(&read)) {
+        // "TMP:3:4: malformed JSON: ..." or "TMP: unsupported schema ...": what follows TMP.
+        std::string what = err->message;
+        if (what.rfind(tmp.string(), 0) == 0) {
+            what.erase(0, tmp.string().size());
+            what.erase(0, what.find_first_not_of(": "));
+        }
+        return run_failure{exit_not_run, target + ": the results it wrote cannot be read: " + what};
+    }
+    return std::move(std::get<run_results>(read));
+}
+
 // Runs the GB executable `target` with JSON output to a temporary file and reads it back
 // (filter and time budget from `args`).
 std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args) {
     std::error_code ec;
     const fs::path tmp = fs::temp_directory_path() / ("tare-gbench-" + std::to_string(::getpid()) + ".json");
+    fs::remove(tmp, ec);  // one left by an earlier process of this id would pass for its results
     std::vector<std::string> argv{fs::absolute(target).string(), "--benchmark_out=" + tmp.string(),
                                   "--benchmark_out_format=json", "--benchmark_format=json"};
     if (!args.filter.empty()) {
@@ -107,24 +134,18 @@ std::variant<run_results, run_failure> gbench_collect(const std::string& target,
         fs::remove(tmp, ec);
         return run_failure{exit_not_run, target + ": " + os::describe_end(child)};
     }
-    auto read = io::read_any_results_file(tmp.string());
-    fs::remove(tmp, ec);
-    if (auto* err = std::get_if<io::read_error>(&read)) {
-        return run_failure{exit_not_run, err->message};
+    auto read = read_child_results(target, tmp, child, true);
+    if (auto* results = std::get_if<run_results>(&read)) {
+        results->context.executable = target;
     }
-    run_results& results = std::get<run_results>(read);
-    results.context.executable = target;
-    return std::move(results);
-}
-
-bool looks_like_results_file(const std::string& path) {
-    return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    return read;
 }
 
 // A tare executable, run with its JSON written to a temporary file and read back.
 std::variant<run_results, run_failure> tare_collect(const std::string& target, const run_args& args) {
     std::error_code ec;
     const fs::path tmp = fs::temp_directory_path() / ("tare-run-" + std::to_string(::getpid()) + ".json");
+    fs::remove(tmp, ec);  // one left by an earlier process of this id would pass for its results
     std::vector<std::string> argv{fs::absolute(target).string(), "--json=" + tmp.string()};
     if (!args.filter.empty()) {
         argv.push_back("--filter=" + args.filter);
@@ -139,12 +160,7 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
         fs::remove(tmp, ec);
         return run_failure{exit_not_run, target + ": " + os::describe_end(child)};
     }
-    auto read = io::read_results_file(tmp.string());
-    fs::remove(tmp, ec);
-    if (auto* err = std::get_if<io::read_error>(&read)) {
-        return run_failure{exit_not_run, err->message};
-    }
-    return std::move(std::get<run_results>(read));
+    return read_child_results(target, tmp, child, false);
 }
 
 struct collected {
@@ -153,18 +169,19 @@ struct collected {
 };
 
 collected collect(const std::string& target, const run_args& args) {
-    std::error_code ec;
-    if (!fs::exists(target, ec)) {
-        return {run_failure{exit_usage, target + ": no such file"}};
+    auto kind = classify_target(target);
+    if (auto* f = std::get_if<run_failure>(&kind)) {
+        return {std::move(*f)};
     }
-    if (looks_like_results_file(target)) {
+    const target_kind k = std::get<target_kind>(kind);
+    if (is_file_kind(k)) {
         auto read = io::read_any_results_file(target);  // tare/1 or Google Benchmark JSON
         if (auto* err = std::get_if<io::read_error>(&read)) {
-            return {run_failure{exit_usage, err->message}};
+            return {run_failure{exit_usage, err->message + unknown_file_note(k)}};
         }
         return {std::move(std::get<run_results>(read))};
     }
-    if (is_gbench_executable(target)) {
+    if (k == target_kind::gbench_executable) {
         return {gbench_collect(target, args), true};
     }
     return {tare_collect(target, args)};
@@ -173,6 +190,11 @@ collected collect(const std::string& target, const run_args& args) {
 }  // namespace
 
 int run_command(const run_args& args) {
+    // Checked here, as every executable would check it (ECMAScript, as std::regex), so that a bad
+    // pattern is one bad argument rather than one failed run per target.
+    if (auto parsed = core::name_filter::parse(args.filter); auto* e = std::get_if<std::string>(&parsed)) {
+        return fail(exit_usage, "--filter: '" + args.filter + "' is not a valid regular expression: " + *e);
+    }
     const bool several = args.targets.size() > 1;
     run_results merged;
     bool have_results = false;

@@ -207,6 +207,9 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
 }
 
 std::variant<json, read_error> parse_json(const std::string& text, const std::string& origin) {
+    if (auto err = check_json_text(text, origin)) {
+        return *err;
+    }
     try {
         return json::parse(quote_non_finite(text));
     } catch (const json::parse_error& e) {
@@ -214,6 +217,8 @@ std::variant<json, read_error> parse_json(const std::string& text, const std::st
         return malformed_json(text, origin, e.what(), e.byte);
     } catch (const json::exception& e) {
         return unreadable_json(origin, e.what());  // a number beyond any double (1e400)
+    } catch (const std::exception& e) {
+        return read_error{origin + ": cannot read: " + e.what()};  // out of memory
     }
 }
 

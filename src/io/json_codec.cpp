@@ -63,20 +63,26 @@ std::string one_of(const std::vector<std::string_view>& names) {
 }
 
 std::variant<json, read_error> parse_text(const std::string& text, const std::string& origin) {
+    if (auto err = check_json_text(text, origin))
+        return *err;
     try {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         return malformed_json(text, origin, e.what(), e.byte);
     } catch (const json::exception& e) {
-        return unreadable_json(origin, e.what());  // out_of_range: "number overflow parsing '1e400'"    }
-                                                   // catch (const std::exception& e) {
+        return unreadable_json(origin, e.what());  // out_of_range: "number overflow parsing '1e400'"
+    } catch (const std::exception& e) {
         return read_error{origin + ": cannot read: " + e.what()};  // out of memory
     }
 }
 
 std::optional<read_error> check_schema(const json& doc, std::string_view schema, const std::string& origin) {
     const auto it = doc.find("schema");  // end() for anything but an object
-    if (!doc.is_object() || it == doc.end()) {
+    if (!doc.is_object()) {
+        return read_error{origin + ": not a results file (a JSON " + std::string(doc.type_name()) +
+                          ", not an object with a \"schema\" field)"};
+    }
+    if (it == doc.end()) {
         return read_error{origin + ": not a results file (no \"schema\" field)"};
     }
     if (!it->is_string()) {

@@ -39,6 +39,35 @@ read_error unreadable_json(const std::string& origin, const std::string& what) {
         origin + ": malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2))};
 }
 
+std::optional<read_error> check_json_text(const std::string& text, const std::string& origin) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        return read_error{origin + ": empty file"};
+    }
+    // A scan of brackets outside strings; everything else is left to the parser.
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (in_string) {
+            if (ch == '\\') {
+                ++i;  // the escaped character cannot end the string
+            } else if (ch == '"') {
+                in_string = false;
+            }
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > max_json_depth) {
+                return read_error{origin + ":" + text_position(text, i) + ": nested too deeply (more than " +
+                                  std::to_string(max_json_depth) + " levels of arrays and objects)"};
+            }
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 std::variant<std::string, read_error> read_text_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -4,6 +4,7 @@
 // io/gbench_reader.hpp.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -26,6 +27,17 @@ read_error malformed_json(const std::string& text, const std::string& origin, co
 /// The error for JSON nlohmann rejects without an offset (a number beyond any double, 1e400):
 /// "ORIGIN: malformed JSON: ...", from its message `what`.
 read_error unreadable_json(const std::string& origin, const std::string& what);
+
+/// Arrays and objects nested deeper than this are refused before parsing: nlohmann parses any
+/// depth, but the mapping and nlohmann's own copies and destructors of a value recurse, so a
+/// value 200,000 levels deep overflows the stack. tare's and Google Benchmark's documents are
+/// under ten levels deep.
+inline constexpr std::size_t max_json_depth = 256;
+
+/// What makes `text` (from `origin`) unreadable before it is parsed, if anything: "ORIGIN: empty
+/// file" (nothing but blanks), or "ORIGIN:LINE:COLUMN: nested too deeply ..." at the bracket
+/// that opens level max_json_depth + 1.
+std::optional<read_error> check_json_text(const std::string& text, const std::string& origin);
 
 /// The whole contents of the file at `path`, or an error naming it.
 std::variant<std::string, read_error> read_text_file(const std::string& path);

@@ -1,7 +1,7 @@
 // `tare compare` end to end on real executables and files: the verdict table, tare-compare/1,
-// only-on-one-side lists, --fail-on-regression, and every error case of CONTRACT section 6
-// (missing file 2, malformed JSON 2 with line and column, not executable 3, a worker that
-// crashes or hangs 3 with the others still compared).
+// only-on-one-side lists, --fail-on-regression, and every error case of docs/cli.md (missing
+// file 2, unreadable input 2 with line and column, an executable that is not a tare worker 3, a
+// worker that crashes or hangs 3 with the others still compared).
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -12,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "compare/worker_process.hpp"
 #include "os/layout.hpp"
@@ -287,13 +288,43 @@ TEST(compare, missing_files_and_bad_input_exit_2) {
     EXPECT_EQ(bad_regex.exit_code, 2);
 }
 
-TEST(compare, a_file_that_is_not_executable_or_not_a_tare_worker_exits_3) {
-    fs::path text = scratch("not_a_program.txt");
-    std::ofstream(text) << "hello\n";
-    auto r = run_process({tare_cmd, "compare", text.string(), head});
-    EXPECT_EQ(r.exit_code, 3);
-    EXPECT_NE(r.err.find("not executable"), std::string::npos) << r.err;
+// A side is a results file by its content (or its name, or because it is not executable):
+// whatever is wrong with one is unreadable input (2) with the reader's message.
+TEST(compare, a_file_is_read_by_its_content_and_its_errors_exit_2) {
+    fs::path good = scratch("good.json");
+    ASSERT_EQ(run_process({base, "--filter=^spin$", "--min-time=0.02", "--json=" + good.string()}).exit_code,
+              0);
+    std::stringstream text;
+    text << std::ifstream(good).rdbuf();
+    fs::path bom = scratch("with_bom.out");
+    std::ofstream(bom) << "\xEF\xBB\xBF" << text.str();
+    auto read = run_process({tare_cmd, "compare", bom.string(), bom.string()});
+    EXPECT_EQ(read.exit_code, 0) << read.err;
+    EXPECT_NE(read.out.find("spin"), std::string::npos) << read.out;
 
+    const struct {
+        const char* name;
+        std::string text;
+        std::string message;  // after "error: FILE"
+    } cases[] = {
+        {"empty", "", ": empty file"},
+        {"bom_then_junk", "\xEF\xBB\xBF{\n  \"schema\": ,\n}", ":2:13: malformed JSON: "},
+        {"array", "[1,2]", ": not a results file (a JSON array"},
+        {"not_a_program.txt", "hello\n", ":1:1: malformed JSON: "},
+        {"nested", std::string(100000, '['), ":1:257: nested too deeply"},
+    };
+    for (const auto& c : cases) {
+        const fs::path file = scratch(c.name);
+        std::ofstream(file) << c.text;
+        for (const auto& [b, h] : {std::pair{file.string(), good.string()}, std::pair{file.string(), head}}) {
+            auto r = run_process({tare_cmd, "compare", b, h});
+            EXPECT_EQ(r.exit_code, 2) << c.name << " against " << h << ": " << r.err;
+            EXPECT_EQ(r.err.find("error: " + file.string() + c.message), 0U) << c.name << ": " << r.err;
+        }
+    }
+}
+
+TEST(compare, an_executable_that_is_not_a_tare_worker_exits_3) {
     auto t = run_process({tare_cmd, "compare", "/bin/true", head});
     EXPECT_EQ(t.exit_code, 3);
     EXPECT_NE(t.err.find("/bin/true"), std::string::npos) << t.err;

@@ -1,8 +1,9 @@
-// The `tare` command end to end: run an executable, read a results file, and the error
-// cases of CONTRACT section 6 with their exit statuses and messages.
+// The `tare` command end to end: run an executable, read a results file, and the error cases
+// with their exit statuses and messages (docs/cli.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -85,11 +86,106 @@ TEST(tare_command, wrong_schema_and_missing_files_exit_2) {
 }
 
 TEST(tare_command, an_executable_that_cannot_run_exits_3) {
-    fs::path not_exec = scratch("not_executable");
-    write(not_exec, "just text");
+    fs::path not_exec = scratch("no_format");
+    write(not_exec, "just text");  // executable, but no program: the kernel refuses it
+    fs::permissions(not_exec, fs::perms::owner_all);
     auto r = run_process({tare_cmd, "run", not_exec.string()});
     EXPECT_EQ(r.exit_code, 3) << r.err;
-    EXPECT_NE(r.err.find("not_executable"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no_format"), std::string::npos) << r.err;
+}
+
+// A file that is not executable can only be a results file: whatever is wrong with it is
+// unreadable input (2) with the reader's message, never an executable that failed (3).
+TEST(tare_command, a_file_that_is_not_executable_is_read_as_results_and_exits_2) {
+    const std::string nested(100000, '[');
+    const struct {
+        const char* name;
+        std::string text;
+        std::string message;  // after "FILE"
+    } cases[] = {
+        {"empty", "", ": empty file"},
+        {"text", "just text", ":1:1: malformed JSON: "},
+        {"elf",
+         std::string("\x7f"
+                     "ELF\x02\x01\x01\0\0\0",
+                     12),
+         ":1:1: malformed JSON: "},
+        {"array", "[1,2]", ": not a results file (a JSON array"},
+        {"nested", nested + std::string(100000, ']'), ":1:257: nested too deeply"},
+        {"nested_unclosed", nested, ":1:257: nested too deeply"},
+    };
+    for (const auto& c : cases) {
+        const fs::path file = scratch(c.name);
+        write(file, c.text);
+        auto r = run_process({tare_cmd, "run", file.string()});
+        EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+        EXPECT_EQ(r.err.find("error: " + file.string() + c.message), 0U) << c.name << ": " << r.err;
+        EXPECT_EQ(r.err.find("executable ("), std::string::npos) << r.err;
+    }
+}
+
+TEST(tare_command, json_nested_deep_inside_a_results_file_is_refused_without_crashing) {
+    fs::path file = scratch("deep.json");
+    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    std::ifstream in(file);
+    json doc = json::parse(in);
+    in.close();
+    doc["benchmarks"][0]["counters"] = {{"x", "DEEP"}};
+    std::string text = doc.dump();
+    text.replace(text.find("\"DEEP\""), 6, std::string(200000, '[') + std::string(200000, ']'));
+    write(file, text);
+    auto r = run_process({tare_cmd, "run", file.string()});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(file.string() + ":1:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nested too deeply"), std::string::npos) << r.err;
+}
+
+TEST(tare_command, counters_of_the_wrong_type_are_refused_naming_the_key) {
+    fs::path file = scratch("counters.json");
+    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    std::ifstream in(file);
+    json doc = json::parse(in);
+    in.close();
+    for (const json& wrong : {json::object(), json("1"), json::array()}) {
+        doc["benchmarks"][0]["counters"] = {{"x", wrong}};
+        write(file, doc.dump(2));
+        auto r = run_process({tare_cmd, "run", file.string()});
+        EXPECT_EQ(r.exit_code, 2) << wrong << ": " << r.err;
+        EXPECT_EQ(r.err, "error: " + file.string() + ": benchmarks[0].counters.x: expected a number\n");
+    }
+}
+
+TEST(tare_command, a_bad_filter_is_one_error_and_exits_2) {
+    auto r = run_process({tare_cmd, "run", bench, "--filter=("});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("error: --filter: '(' is not a valid regular expression: ", 0), 0U) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+// tare runs an executable with --json=TMP, a file of its own: its errors name the executable.
+TEST(tare_command, an_executable_that_writes_no_results_is_named_not_tares_temporary_file) {
+    auto r = run_process({tare_cmd, "run", "/bin/true"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_EQ(r.err,
+              "error: /bin/true: not a tare or Google Benchmark executable: it wrote no results (exit status "
+              "0)\n");
+
+    fs::path script = scratch("writes_garbage");
+    write(script,
+          "#!/bin/sh\nfor a; do case $a in --json=*) echo '{\"schema\": \"tare/1\",,' > \"${a#--json=}\";; "
+          "esac; done\n");
+    fs::permissions(script, fs::perms::owner_all);
+    auto g = run_process({tare_cmd, "run", script.string()});
+    EXPECT_EQ(g.exit_code, 3) << g.err;
+    EXPECT_EQ(
+        g.err.rfind(
+            "error: " + script.string() + ": the results it wrote cannot be read: 1:21: malformed JSON", 0),
+        0U)
+        << g.err;
+    EXPECT_EQ(g.err.find("tare-run-"), std::string::npos) << g.err;
 }
 
 TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_nothing) {

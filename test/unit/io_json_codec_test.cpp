@@ -106,6 +106,8 @@ TEST(io_json_codec, malformed_json_and_schemas_keep_their_messages) {
     EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare/1", "rows": []})", "c.json")),
               "c.json: unsupported schema \"tare/1\" (expected \"tare-compare/1\")");
     EXPECT_EQ(error_of(io::parse_exec_json("[]", "e.json")),
+              "e.json: not a results file (a JSON array, not an object with a \"schema\" field)");
+    EXPECT_EQ(error_of(io::parse_exec_json(R"({"rows": []})", "e.json")),
               "e.json: not a results file (no \"schema\" field)");
     EXPECT_EQ(error_of(io::parse_run_json(R"({"schema": 1})", "r.json")),
               "r.json: schema: expected a string");

@@ -79,6 +79,23 @@ TEST(results_reader, wrong_documents_are_named) {
     EXPECT_NE(std::get<io::read_error>(missing).message.find("/no/such/file.json"), std::string::npos);
 }
 
+// Refused before nlohmann parses them: nothing to parse, or a depth whose copies and destructors
+// would overflow the stack.
+TEST(results_reader, empty_and_deeply_nested_text_is_refused_by_position) {
+    auto error_of = [](const std::string& text) {
+        auto read = io::parse_results(text, "x.json");
+        return std::holds_alternative<io::read_error>(read) ? std::get<io::read_error>(read).message : "";
+    };
+    EXPECT_EQ(error_of(""), "x.json: empty file");
+    EXPECT_EQ(error_of(" \n\t"), "x.json: empty file");
+    const std::string deep = std::string(io::max_json_depth, '[') + std::string(io::max_json_depth, ']');
+    EXPECT_EQ(error_of(deep),
+              "x.json: not a results file (a JSON array, not an object with a \"schema\" field)");
+    EXPECT_EQ(error_of("{\"s\": \"[[[\",\n \"a\": [" + deep + "]}"),
+              "x.json:2:" + std::to_string(6 + io::max_json_depth) +
+                  ": nested too deeply (more than 256 levels of arrays and objects)");
+}
+
 }  // namespace
 }  // namespace tare
 

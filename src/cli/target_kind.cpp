@@ -1,0 +1,65 @@
+// What a target of `tare run` or a side of `tare compare` is: a results file or an executable,
+// decided by name, content and permission, never by running it.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/commands.hpp"
+
+namespace tare::cli {
+
+namespace {
+
+// Its first byte that is not blank (after a UTF-8 byte-order mark) opens a JSON array or object.
+// Decided by content, so "base.out" written by `--json=base.out` is read as what it is.
+bool begins_like_json(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char c = 0;
+    bool first = true;
+    while (in.get(c)) {
+        if (first && c == '\xEF') {
+            char bom[2] = {};
+            if (!in.read(bom, 2) || bom[0] != '\xBB' || bom[1] != '\xBF') {
+                return false;
+            }
+            first = false;
+            continue;
+        }
+        first = false;
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            return c == '{' || c == '[';
+        }
+    }
+    return false;
+}
+
+bool named_json(const std::string& path) {
+    return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+}  // namespace
+
+std::variant<target_kind, run_failure> classify_target(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        return run_failure{exit_usage, path + ": no such file"};
+    }
+    if (fs::is_directory(path, ec)) {
+        return run_failure{exit_usage, path + ": is a directory, not an executable or a results file"};
+    }
+    if (named_json(path) || begins_like_json(path)) {
+        return target_kind::results_file;
+    }
+    if (::access(path.c_str(), X_OK) != 0) {
+        return target_kind::unknown_file;
+    }
+    return is_gbench_executable(path) ? target_kind::gbench_executable : target_kind::tare_executable;
+}
+
+const char* unknown_file_note(target_kind k) {
+    return k == target_kind::unknown_file ? " (not executable, so read as a results file)" : "";
+}
+
+}  // namespace tare::cli
