@@ -351,13 +351,26 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
     if (!failed)
         schedule = schedule_for_slowest(schedule, slowest_ns, fastest_ns, group_plan);
     // Whatever the bodies do later (a body that slows down as it runs), the group stops after a
-    // pair of blocks once it has used max_group_budgets budgets per member; two blocks still give
-    // a change and its (wide) interval. --isolate with --timeout bounds it in wall time.
-    const std::int64_t started_ns = clock.now_ns();
-    const double cap_ns = max_group_budgets * static_cast<double>(m) * group_plan.budget_ns;
+    // pair of blocks once a member's measured samples have taken max_group_budgets budgets and
+    // min_blocks blocks ran, or max_group_budgets^2 budgets before that: a comparison needs its
+    // replicates more than it needs the budget, but not at any price; two blocks still give a
+    // change and its (wide) interval. Setup and warm-up are not counted: a fixture the body builds
+    // per call is the body's business. --isolate with --timeout bounds the group in wall time.
+    const auto over_cap = [&](double cap_ns) {
+        for (const auto& member_calls : calls) {
+            double measured = 0;
+            for (const detail::loop_outcome& call : member_calls) {
+                for (const sample& x : call.samples)
+                    measured += x.elapsed_ns;
+            }
+            if (measured > cap_ns)
+                return true;
+        }
+        return false;
+    };
     for (std::size_t b = 0; b < schedule.blocks && !failed; ++b) {
-        const bool pair_done = b % 2 == 0 && b >= 2;
-        if (pair_done && static_cast<double>(clock.now_ns() - started_ns) > cap_ns)
+        const double budgets = b >= min_blocks ? max_group_budgets : max_group_budgets * max_group_budgets;
+        if (b % 2 == 0 && b >= 2 && over_cap(budgets * group_plan.budget_ns))
             break;
         run_block(b);
     }

@@ -119,8 +119,8 @@ group_schedule schedule_group(std::uint64_t iterations, double ns_per_iteration,
 group_schedule schedule_for_slowest(const group_schedule& current, double slowest_ns, double fastest_ns,
                                     const detail::sample_plan& plan);
 
-/// A group stops adding blocks once it has run this many budgets per member (after whole pairs
-/// of blocks, and never before two blocks).
+/// A group stops adding blocks once a member's measured samples took this many budgets (after
+/// whole pairs of blocks, from min_blocks on; before them at its square, and never before two).
 inline constexpr double max_group_budgets = 4;
 
 /// The members' order in block `block`: forward in even blocks, reversed in odd ones.
