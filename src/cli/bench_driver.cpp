@@ -127,9 +127,23 @@ int bench_driver(int argc, char** argv) {
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, units.size(), unit.name().c_str());
             std::fflush(stderr);
         }
+        if (unit.group && opt.isolate) {
+            // The whole group in one child: its members' per-block times come back with its
+            // comparisons (tare/1 carries them), and --timeout bounds the group as one step.
+            std::vector<std::string> members;
+            for (const core::instance& m : unit.group->members) {
+                members.push_back(m.name);
+            }
+            run_results group = run_isolated_group(unit.name(), members, {opt.min_time, opt.timeout});
+            for (benchmark_result& r : group.benchmarks) {
+                any_failed = any_failed || r.error.has_value();
+                results.benchmarks.push_back(std::move(r));
+            }
+            std::move(group.comparisons.begin(), group.comparisons.end(),
+                      std::back_inserter(results.comparisons));
+            continue;
+        }
         if (unit.group) {
-            // In this process even with --isolate (docs/variants.md): the comparison needs the
-            // members' per-block times, which a child's tare/1 results do not carry back.
             core::group_outcome group = core::run_group(*unit.group, clock, probe, plan, loop_overhead);
             for (benchmark_result& r : group.members) {
                 any_failed = any_failed || r.error.has_value();

@@ -29,7 +29,11 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-benchmark_result run_isolated(const std::string& name, const isolate_options& options) {
+namespace {
+
+// The child's results for step `name`, or one error row naming how it ended.
+std::variant<run_results, benchmark_result> run_child_step(const std::string& name,
+                                                           const isolate_options& options) {
     namespace fs = std::filesystem;
     static std::atomic<int> counter{0};
     const fs::path tmp = fs::temp_directory_path() / ("tare-isolate-" + std::to_string(::getpid()) + "-" +
@@ -61,13 +65,49 @@ benchmark_result run_isolated(const std::string& name, const isolate_options& op
     if (auto* err = std::get_if<io::read_error>(&read)) {
         return error_row(name, "crash", "the benchmark's process left no readable results: " + err->message);
     }
-    auto& results = std::get<run_results>(read);
+    return std::move(std::get<run_results>(read));
+}
+
+}  // namespace
+
+benchmark_result run_isolated(const std::string& name, const isolate_options& options) {
+    auto step = run_child_step(name, options);
+    if (auto* row = std::get_if<benchmark_result>(&step)) {
+        return std::move(*row);
+    }
+    auto& results = std::get<run_results>(step);
     if (results.benchmarks.size() != 1) {
         return error_row(name, "crash",
                          "the benchmark's process reported " + std::to_string(results.benchmarks.size()) +
                              " results, not 1");
     }
     return std::move(results.benchmarks.front());
+}
+
+run_results run_isolated_group(const std::string& name, const std::vector<std::string>& members,
+                               const isolate_options& options) {
+    auto step = run_child_step(name, options);
+    run_results out;
+    if (auto* results = std::get_if<run_results>(&step)) {
+        bool complete = results->benchmarks.size() == members.size();
+        for (std::size_t i = 0; complete && i < members.size(); ++i) {
+            complete = results->benchmarks[i].name == members[i];
+        }
+        if (complete) {
+            out.benchmarks = std::move(results->benchmarks);
+            out.comparisons = std::move(results->comparisons);
+            return out;
+        }
+        step = error_row(name, "crash",
+                         "the group's process reported " + std::to_string(results->benchmarks.size()) +
+                             " results, not its " + std::to_string(members.size()) + " members");
+    }
+    const benchmark_result& failure = std::get<benchmark_result>(step);
+    for (const std::string& member : members) {
+        out.benchmarks.push_back(error_row(member, failure.error->kind,
+                                           "comparison group " + name + ": " + failure.error->message));
+    }
+    return out;
 }
 
 }  // namespace tare::cli

@@ -21,4 +21,11 @@ struct isolate_options {
 /// error row (kind "signal", "timeout", "crash") naming how the child ended.
 benchmark_result run_isolated(const std::string& name, const isolate_options& options);
 
+/// Runs the step `name` (a comparison group's instance: "contexts/64") in one child and returns
+/// a row for each of `members`, in that order, and the group's comparisons; when the child ends
+/// badly (--timeout, a signal, a crash), every member gets the error row and no comparison comes
+/// back (docs/variants.md).
+run_results run_isolated_group(const std::string& name, const std::vector<std::string>& members,
+                               const isolate_options& options);
+
 }  // namespace tare::cli

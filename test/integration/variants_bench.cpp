@@ -3,6 +3,8 @@
 // identical bodies. Used by variants_test.cpp.
 #include <tare/tare.hpp>
 
+#include <cstdlib>
+
 #include <cstdint>
 
 namespace {
@@ -94,5 +96,29 @@ TARE_VARIANTS("work", work_1x, work_3x);
 // The function API, as TARE_VARIANTS expands to.
 [[maybe_unused]] static const bool same_declared = [] {
     tare::register_variants("same", {"same_a", "same_b"});
+    return true;
+}();
+
+// Registered only when TARE_TEST_STUCK_GROUP is set (the --isolate --timeout test): a group
+// whose member never returns from its loop.
+void quick(tare::State& state) {
+    for (auto _ : state) {
+        tare::clobber_memory();
+    }
+}
+void stuck(tare::State& state) {
+    for (auto _ : state) {
+        for (;;) {
+            tare::clobber_memory();
+        }
+    }
+}
+[[maybe_unused]] static const bool stuck_declared = [] {
+    if (std::getenv("TARE_TEST_STUCK_GROUP") == nullptr) {
+        return false;
+    }
+    tare::register_benchmark("quick", quick);
+    tare::register_benchmark("stuck", stuck);
+    tare::register_variants("stuck_group", {"quick", "stuck"});
     return true;
 }();

@@ -5,6 +5,7 @@
 // verdict, which is allowed to be wrong 5 % of the time by design.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -42,8 +43,8 @@ TEST(variants_executable, a_malformed_group_is_a_start_up_error) {
     }
 }
 
-// Under --isolate a group runs in the executable's own process (docs/variants.md), the
-// benchmarks outside groups in children; both kinds of rows and the comparison come back.
+// Under --isolate a group runs in a child of its own (docs/variants.md), as every benchmark
+// outside groups does; both kinds of rows and the comparison come back.
 TEST(variants_executable, isolate_keeps_the_comparison) {
     auto r = test::run_process({bench, "--isolate", "--filter=work|lone", "--min-time=0.05", "--json=-"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -53,6 +54,28 @@ TEST(variants_executable, isolate_keeps_the_comparison) {
     ASSERT_EQ(doc["comparisons"].size(), 1U);
     EXPECT_EQ(doc["comparisons"][0]["member"], "work_3x");
     EXPECT_GE(doc["comparisons"][0]["blocks"].get<int>(), 8);
+}
+
+// --isolate --timeout stops a group whose member never ends: both members are named with the
+// timeout, the rest of the suite still runs.
+TEST(variants_executable, isolate_and_timeout_stop_a_stuck_group) {
+    auto r = test::run_process({"/usr/bin/env", "TARE_TEST_STUCK_GROUP=1", bench, "--isolate", "--timeout=2",
+                                "--filter=^(stuck|lone)$", "--min-time=0.05", "--json=-"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const json doc = json::parse(r.out);
+    ASSERT_EQ(doc["benchmarks"].size(), 3U) << r.out;
+    for (const char* member : {"quick", "stuck"}) {
+        const auto row = std::find_if(doc["benchmarks"].begin(), doc["benchmarks"].end(),
+                                      [&](const json& b) { return b["name"] == member; });
+        ASSERT_NE(row, doc["benchmarks"].end()) << member;
+        ASSERT_TRUE((*row)["error"].is_object()) << member;
+        EXPECT_EQ((*row)["error"]["kind"], "timeout") << member;
+        EXPECT_NE((*row)["error"]["message"].get<std::string>().find("stuck_group"), std::string::npos);
+    }
+    const auto lone = std::find_if(doc["benchmarks"].begin(), doc["benchmarks"].end(),
+                                   [](const json& b) { return b["name"] == "lone"; });
+    ASSERT_NE(lone, doc["benchmarks"].end());
+    EXPECT_TRUE((*lone)["error"].is_null()) << lone->dump();
 }
 
 class variants_run : public ::testing::Test {
