@@ -108,7 +108,7 @@ TEST(tare_command, a_file_that_is_not_executable_is_read_as_results_and_exits_2)
         {"elf",
          std::string("\x7f"
                      "ELF\x02\x01\x01\0\0\0",
-                     12),
+                     10),  // the ten bytes of an ELF header's start, NULs included
          ":1:1: malformed JSON: "},
         {"array", "[1,2]", ": not a results file (a JSON array"},
         {"nested", nested + std::string(100000, ']'), ":1:257: nested too deeply"},
