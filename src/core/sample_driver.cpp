@@ -140,12 +140,18 @@ void sample_driver::end_chunk() {
     sample_left_ -= chunk_;
 }
 
+double shortest_sample_ns(const sample_plan& plan) noexcept {
+    return std::max(1000.0 * plan.clock_overhead_ns, 10000.0);
+}
+
+double target_sample_ns(const sample_plan& plan) noexcept {
+    const double by_budget =
+        plan.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan.target_samples, 1));
+    return std::max(by_budget, shortest_sample_ns(plan));
+}
+
 double sample_driver::target_sample_ns() const noexcept {
-    // A sample must dwarf the two clock reads that bound it: 1000 reads keep their cost
-    // under 0.2 % of the sample. Beyond that, spread the budget over target_samples.
-    double by_budget =
-        plan_.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan_.target_samples, 1));
-    return std::max({by_budget, 1000.0 * plan_.clock_overhead_ns, 10000.0});
+    return detail::target_sample_ns(plan_);
 }
 
 std::uint64_t sample_driver::next_calibration_size(std::uint64_t n, double elapsed_ns) const {

@@ -34,6 +34,13 @@ struct sample_plan {
     std::int64_t max_live_bytes = std::int64_t{2} << 30;  // stop a runaway leak here
 };
 
+/// The shortest a sample may be under `plan`: it must dwarf the two clock reads that bound it
+/// (1000 reads keep their cost under 0.2 % of the sample), and never below 10 µs.
+double shortest_sample_ns(const sample_plan& plan) noexcept;
+/// The length a sample is sized to: the budget spread over target_samples, but never shorter
+/// than shortest_sample_ns().
+double target_sample_ns(const sample_plan& plan) noexcept;
+
 /// What the loop of one instance produced.
 struct loop_outcome {
     std::vector<tare::sample> samples;  // measured samples only

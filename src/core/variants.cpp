@@ -240,9 +240,8 @@ group_schedule schedule_for_slowest(const group_schedule& current, double slowes
         return current;
     // The sample driver's target length of a sample, and the shortest it allows (a sample must
     // dwarf its two clock reads: docs/timing.md).
-    const double floor_ns = std::max(1000.0 * plan.clock_overhead_ns, 10000.0);
-    const double target_ns = std::max(
-        plan.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan.target_samples, 1)), floor_ns);
+    const double floor_ns = detail::shortest_sample_ns(plan);
+    const double target_ns = detail::target_sample_ns(plan);
     const double sample_ns = static_cast<double>(current.iterations) * slowest_ns;
     if (sample_ns <= max_group_budgets * target_ns)
         return current;

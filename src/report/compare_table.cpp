@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "io/compare_mapping.hpp"
-#include "report/document_reporter.hpp"
+#include "report/function_reporter.hpp"
 #include "report/html/html_page.hpp"
 #include "report/table/units.hpp"
 

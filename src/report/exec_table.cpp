@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "io/exec_mapping.hpp"
-#include "report/document_reporter.hpp"
 #include "report/exec_table.hpp"
+#include "report/function_reporter.hpp"
 #include "report/html/html_page.hpp"
 #include "report/table/units.hpp"
 

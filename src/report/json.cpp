@@ -6,7 +6,7 @@
 #include <string>
 
 #include "io/run_mapping.hpp"
-#include "report/document_reporter.hpp"
+#include "report/function_reporter.hpp"
 
 namespace tare::report {
 

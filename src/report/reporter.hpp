@@ -42,8 +42,8 @@ std::unique_ptr<reporter<Results>> make_markdown_reporter();
 template <class Results>
 std::unique_ptr<reporter<Results>> make_json_reporter();
 /// One self-contained HTML5 page: for runs the context, summary table and per benchmark its
-/// figures, plots of its samples and live heap, and its findings (docs/report.md); for
-/// comparisons and exec runs their tables and findings.
+/// figures, plots of its samples and live heap, and its findings (docs/reading-results.md, "The
+/// HTML report"); for comparisons and exec runs their tables and findings.
 template <class Results>
 std::unique_ptr<reporter<Results>> make_html_reporter();
 
@@ -65,9 +65,9 @@ std::unique_ptr<reporter<Results>> make_reporter(format f) {
     return make_html_reporter<Results>();
 }
 
-// Where each is defined: run reporters in report/run_reporters.cpp (console, Markdown),
-// report/json.cpp and report/html.cpp; comparisons in report/compare_reporters.cpp; exec runs in
-// report/exec_reporters.cpp.
+// Where each is defined: runs in report/run_table.cpp (console, Markdown), report/json.cpp and
+// report/html/html.cpp; comparisons in report/compare_table.cpp; exec runs in
+// report/exec_table.cpp.
 template <>
 std::unique_ptr<reporter<run_results>> make_console_reporter();
 template <>

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "report/document_reporter.hpp"
+#include "report/function_reporter.hpp"
 #include "report/table/units.hpp"
 
 namespace tare::report::detail {
