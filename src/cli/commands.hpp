@@ -29,6 +29,7 @@ struct run_args {
     std::optional<std::string> json_path;
     std::optional<double> min_time;
     bool markdown = false;
+    unsigned processes = 1;  // fresh processes of each executable, pooled into one result
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.

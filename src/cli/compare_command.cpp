@@ -226,7 +226,8 @@ int compare_command(const compare_args& args) {
         for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
             std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !filter.matches(b.name); });
         }
-        results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo);
+        results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
+                                         args.base, args.head);
     } else {
         const bool gbench = bk == target_kind::gbench_executable;
         if (gbench != (hk == target_kind::gbench_executable)) {

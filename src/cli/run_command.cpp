@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "compare/processes.hpp"
 #include "core/runner.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
@@ -38,6 +39,11 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
     cmd->add_option("--min-time", args.min_time, "time budget per benchmark, seconds")->type_name("SECONDS");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    cmd->add_option("--processes", args.processes,
+                    "run each executable in N fresh processes, one after the other, and record every "
+                    "process: a results file a later tare compare can judge (default 1)")
+        ->type_name("N")
+        ->check(CLI::Range(1U, 10000U));
     return cmd;
 }
 
@@ -175,16 +181,41 @@ collected collect(const std::string& target, const run_args& args) {
     }
     const target_kind k = std::get<target_kind>(kind);
     if (is_file_kind(k)) {
+        if (args.processes > 1) {
+            return {
+                run_failure{exit_usage, target + ": --processes runs executables; this is a results file"}};
+        }
         auto read = io::read_any_results_file(target);  // tare/1 or Google Benchmark JSON
         if (auto* err = std::get_if<io::read_error>(&read)) {
             return {run_failure{exit_usage, err->message + unknown_file_note(k)}};
         }
         return {std::move(std::get<run_results>(read))};
     }
-    if (k == target_kind::gbench_executable) {
-        return {gbench_collect(target, args), true};
+    const bool gbench = k == target_kind::gbench_executable;
+    // Fresh processes one after the other, pooled (compare/processes.hpp): each is a replicate
+    // of what a process of this executable measures. A process that fails fails the target, as
+    // one run would: its figures would be missing from the replicates.
+    const bool progress = args.processes > 1 && isatty(fileno(stderr)) != 0;
+    std::vector<run_results> runs;
+    for (unsigned p = 0; p < args.processes; ++p) {
+        if (progress) {
+            std::fprintf(stderr, "\r\033[K%s: process %u of %u", target.c_str(), p + 1, args.processes);
+            std::fflush(stderr);
+        }
+        auto one = gbench ? gbench_collect(target, args) : tare_collect(target, args);
+        if (progress) {
+            std::fputs("\r\033[K", stderr);
+        }
+        if (auto* f = std::get_if<run_failure>(&one)) {
+            if (args.processes > 1) {
+                f->message +=
+                    " (process " + std::to_string(p + 1) + " of " + std::to_string(args.processes) + ")";
+            }
+            return {std::move(one), gbench};
+        }
+        runs.push_back(std::move(std::get<run_results>(one)));
     }
-    return {tare_collect(target, args)};
+    return {compare::pool_processes(std::move(runs)), gbench};
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "compare/aggregate.hpp"
 #include "stats/change.hpp"
+#include "stats/descriptive.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <string>
+#include <utility>
 
 namespace tare::compare {
 
@@ -268,6 +271,17 @@ void judge_rounds(compare_results& out, const std::vector<std::vector<double>>& 
 
 namespace {
 
+// Each process's median per-iteration time, when the file recorded two or more (the unit of
+// replication of a comparison of files); empty otherwise.
+std::vector<double> process_medians(const benchmark_result& b) {
+    std::vector<double> out;
+    if (b.error || b.processes.size() < 2)
+        return out;
+    for (const process_figures& p : b.processes)
+        out.push_back(p.median_ns);
+    return out;
+}
+
 side_figures side_from_result(const benchmark_result& b) {
     side_figures f;
     f.error = b.error;
@@ -283,27 +297,56 @@ side_figures side_from_result(const benchmark_result& b) {
     f.bytes_per_iter = b.bytes_per_iter;
     f.peak_live_bytes = b.peak_live_bytes;
     f.page_faults_per_iter = b.page_faults_per_iter;
+    f.round_ns = process_medians(b);
+    if (!f.round_ns.empty()) {
+        // The figure the change is computed from, as rounds mode shows its rounds'.
+        f.time_ns = stats::mean(f.round_ns);
+        f.time_ci = stats::student_mean_interval(f.round_ns);
+    }
     return f;
 }
 
-// The values compared for one side: its per-iteration sample times, or its mean alone when
-// the file kept no samples (then there is a change but no interval).
-std::vector<double> values_of(const benchmark_result& b) {
-    if (b.error) {
-        return {};
+// The change of a row that is not judged: the ratio of the sides' times, with no interval.
+std::optional<paired_change> point_change(const side_figures& base, const side_figures& head) {
+    if (base.error || head.error || !(base.time_ns > 0) || !(head.time_ns > 0) ||
+        !std::isfinite(base.time_ns) || !std::isfinite(head.time_ns)) {
+        return std::nullopt;
     }
-    if (!b.samples_ns.empty()) {
-        return b.samples_ns;
+    paired_change c;
+    c.pairs = 1;
+    c.mean_log_ratio = std::log(head.time_ns / base.time_ns);
+    c.change_pct = 100 * std::expm1(c.mean_log_ratio);
+    return c;
+}
+
+// Why a row of two files has no time verdict, or nothing when it has its replicates.
+std::optional<std::string> unjudged_reason(const std::string& base_label, const benchmark_result& b,
+                                           const std::string& head_label, const benchmark_result& h) {
+    std::string which;
+    int files = 0;
+    for (const auto& [label, r] : {std::pair{&base_label, &b}, std::pair{&head_label, &h}}) {
+        if (r->processes.size() < 2) {
+            which += (which.empty() ? "" : " and ") + *label;
+            ++files;
+        }
     }
-    return b.time.mean > 0 ? std::vector<double>{b.time.mean} : std::vector<double>{};
+    if (which.empty())
+        return std::nullopt;
+    return which + (files == 2 ? " each hold" : " holds") +
+           " one process, whose samples cannot show how much a fresh process varies; record both "
+           "sides with tare run --processes=N (N >= 2; 5 is a good start)";
 }
 
 }  // namespace
 
 compare_results compare_files(const run_results& base, const run_results& head,
-                              const verdict_options& options) {
+                              const verdict_options& options, const std::string& base_label,
+                              const std::string& head_label) {
     compare_results out;
-    out.mode = pairing::unpaired;
+    out.base_processes = base.context.processes;
+    out.head_processes = head.context.processes;
+    out.mode =
+        base.context.processes >= 2 && head.context.processes >= 2 ? pairing::processes : pairing::unpaired;
     out.alpha = options.alpha;
     out.threshold_pct = options.threshold_pct;
     auto find = [](const run_results& r, const std::string& name) -> const benchmark_result* {
@@ -326,8 +369,10 @@ compare_results compare_files(const run_results& base, const run_results& head,
         row.name = b.name;
         row.base = side_from_result(b);
         row.head = side_from_result(*h);
-        base_values.push_back(values_of(b));
-        head_values.push_back(values_of(*h));
+        if (!b.error && !h->error)
+            row.unjudged = unjudged_reason(base_label, b, head_label, *h);
+        base_values.push_back(process_medians(b));
+        head_values.push_back(process_medians(*h));
         out.rows.push_back(std::move(row));
     }
     for (const benchmark_result& h : head.benchmarks) {
@@ -345,6 +390,10 @@ compare_results compare_files(const run_results& base, const run_results& head,
             return stats::welch_log_change(base_values[i], head_values[i], level);
         },
         options);
+    for (compare_row& row : out.rows) {
+        if (row.unjudged)
+            row.change = point_change(row.base, row.head);
+    }
     return out;
 }
 

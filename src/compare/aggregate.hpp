@@ -35,11 +35,18 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
 void judge_rounds(compare_results& out, const std::vector<std::vector<double>>& log_ratios,
                   const verdict_options& options);
 
-/// Unpaired comparison of two results files (pairing::unpaired): each side's figures as its
-/// file has them; the change by stats::welch_log_change on the per-iteration sample times,
-/// with the same family control over the rows that have one.
+/// Comparison of two results files. When both were recorded in two or more processes
+/// (pairing::processes), each row's change is stats::welch_log_change on the processes' median
+/// times, its side figures the mean and Student t interval over them, with the same family
+/// control over the rows that have one. Otherwise (pairing::unpaired), and for any row a
+/// side of which holds one process, there is no time verdict: the samples inside one process
+/// leave out how much a fresh one differs (A/A files of one process each came out "faster" or
+/// "slower" in 7 of 12 rows), so the row has the ratio of the sides' times without an interval
+/// and compare_row::unjudged says why, naming the file by its label. Memory is each side's
+/// figure as its file has it.
 compare_results compare_files(const run_results& base, const run_results& head,
-                              const verdict_options& options);
+                              const verdict_options& options, const std::string& base_label,
+                              const std::string& head_label);
 
 /// The exit status asked for by --fail-on-regression=PCT: true when some row is "slower" with
 /// a change above `pct`.

@@ -5,4 +5,5 @@ set(tare_compare_sources
   src/compare/rounds.cpp
   src/compare/aggregate.cpp
   src/compare/gbench_rounds.cpp
+  src/compare/processes.cpp
 )

@@ -12,9 +12,10 @@
 namespace tare::io::codec {
 namespace {
 
-inline constexpr enum_names<pairing, 3> pairing_codec{{{{pairing::rounds, "rounds"},
+inline constexpr enum_names<pairing, 4> pairing_codec{{{{pairing::rounds, "rounds"},
                                                         {pairing::process_rounds, "process_rounds"},
-                                                        {pairing::unpaired, "unpaired"}}}};
+                                                        {pairing::unpaired, "unpaired"},
+                                                        {pairing::processes, "processes"}}}};
 
 inline constexpr enum_names<family_control, 2> family_codec{
     {{{family_control::fdr, "benjamini_hochberg"}, {family_control::fwer, "bonferroni"}}}};
@@ -24,7 +25,7 @@ struct layout_codec {
     static constexpr bool reads_null = true;
 
     json write(const compare_results& r) const {
-        if (r.mode == pairing::unpaired)
+        if (r.mode == pairing::unpaired || r.mode == pairing::processes)
             return nullptr;
         return r.matched_layouts ? "matched" : "kernel";
     }
@@ -73,6 +74,8 @@ struct fields<compare_row> {
         v("change_pct", row.change, change_codec{change_shape::with_level_and_p_value});
         v("base", row.base);
         v("head", row.head);
+        // tare additions
+        v("not_judged", row.unjudged);
     }
 };
 
@@ -88,6 +91,8 @@ struct fields<compare_results> {
             c("head", r.head_label);
             c("mode", r.mode, pairing_codec);
             c("rounds", r.rounds);
+            c("base_processes", r.base_processes);
+            c("head_processes", r.head_processes);
             c("cpus", r.cpus, null_if_empty{}, nullable);
             c("layout", r, layout_codec{});
             c("alpha", r.alpha);

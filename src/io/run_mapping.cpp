@@ -4,12 +4,16 @@
 
 #include "io/run_mapping.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "io/json_codec.hpp"
+#include "stats/descriptive.hpp"
 
 namespace tare::io::codec {
 namespace {
@@ -62,6 +66,54 @@ struct sample_iterations_codec {
             s.elapsed_ns = b.samples_ns[i] * static_cast<double>(s.iterations);
             b.samples.push_back(s);
         }
+    }
+};
+
+// `processes` (tare run --processes): each process's share of `samples_ns`, in order, with the
+// median of its share. Read after samples_ns, whose partition it must be; the medians are checked
+// against the samples, so a file edited by hand cannot compare on figures its samples do not hold.
+struct processes_codec {
+    const std::vector<double>* samples_ns;
+
+    json write(const std::vector<process_figures>& processes) const {
+        json out = json::array();
+        for (const process_figures& p : processes) {
+            json one = json::object();
+            one["samples"] = p.samples;
+            one["median_ns"] = finite_or_null(p.median_ns);
+            out.push_back(std::move(one));
+        }
+        return out;
+    }
+    void read(const json& j, std::vector<process_figures>& processes, const std::string& path,
+              const json&) const {
+        if (!j.is_array())
+            throw field_error(path, "expected an array");
+        processes.clear();
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < j.size(); ++i) {
+            const std::string here = element_path(path, i);
+            if (!j[i].is_object())
+                throw field_error(here, "expected an object");
+            process_figures p;
+            reader r(j[i], here);
+            r("samples", p.samples, required);
+            r("median_ns", p.median_ns, required);
+            if (p.samples == 0 || p.samples > samples_ns->size() - at)
+                throw field_error(child_path(here, "samples"),
+                                  "the processes' samples must add up to samples_ns's " +
+                                      std::to_string(samples_ns->size()));
+            const double median = stats::median(std::span<const double>(*samples_ns).subspan(at, p.samples));
+            if (std::abs(median - p.median_ns) > 1e-9 * std::max(1.0, std::abs(median)))
+                throw field_error(
+                    child_path(here, "median_ns"),
+                    "is not the median of the process's samples (" + std::to_string(median) + ")");
+            at += p.samples;
+            processes.push_back(p);
+        }
+        if (at != samples_ns->size())
+            throw field_error(path, "the processes' samples must add up to samples_ns's " +
+                                        std::to_string(samples_ns->size()));
     }
 };
 
@@ -207,6 +259,7 @@ struct fields<run_context> {
         v("clock_overhead_ns", c.clock_overhead_ns);
         v("loop_overhead_ns", c.loop_overhead_ns);
         v("accounting", c.accounting);
+        v("processes", c.processes);
     }
 };
 
@@ -267,6 +320,7 @@ struct fields<benchmark_result> {
             t("bytes_per_second", b.bytes_per_second);
             t("items_per_second", b.items_per_second);
         });
+        v("processes", b.processes, processes_codec{&b.samples_ns}, omit_empty);
     }
 };
 

@@ -25,10 +25,14 @@ enum class pairing {
     /// ones; the process's repetitions are the samples. Each process calibrates its own
     /// iterations. The round is again the unit of replication.
     process_rounds,
-    /// Two results files: samples of one process per side, compared unpaired (Welch). Drift
-    /// and process-to-process variation are in neither side's spread: read the interval as
-    /// optimistic.
+    /// Two results files of which one (or both) holds one process: the samples inside one
+    /// process cannot show how much a fresh process differs, so the rows have a change but no
+    /// interval and no time verdict (compare_row::unjudged says why); memory is compared.
     unpaired,
+    /// Two results files each recorded in several fresh processes (`tare run --processes=N`):
+    /// the process is the unit of replication. The sides' processes are independent, so
+    /// Welch's t on the logs of the processes' median times (docs/compare.md, "Stored baselines").
+    processes,
 };
 
 /// How the verdicts of one table share their error rate (docs/statistics.md, "Many rows").
@@ -44,14 +48,16 @@ enum class family_control {
 /// One side (base or head) of one benchmark.
 struct side_figures {
     /// Per-iteration time, ns: in `rounds` mode the mean over rounds of each round's median
-    /// sample, in `unpaired` mode the file's mean.
+    /// sample, in `processes` mode the mean over processes of each one's median, in `unpaired`
+    /// mode the file's mean.
     double time_ns = 0;
-    /// 95 % interval of time_ns (Student t over rounds, or the file's own interval); empty
-    /// when it cannot be computed (one round, one sample).
+    /// 95 % interval of time_ns (Student t over rounds or processes, or the file's own
+    /// interval); empty when it cannot be computed (one round, one sample).
     std::optional<tare::interval> time_ci;
     std::size_t samples = 0;       // measured samples, all rounds
     std::uint64_t iterations = 0;  // measured iterations, all rounds
-    std::vector<double> round_ns;  // rounds mode: each round's median per-iteration time
+    /// rounds modes: each round's median per-iteration time; processes: each process's.
+    std::vector<double> round_ns;
 
     // Memory of the timed region; empty when that side had no accounting (never invented).
     std::optional<double> allocs_per_iter;
@@ -72,6 +78,9 @@ struct compare_row {
     /// it cannot be computed (an error on a side, fewer than 2 rounds, a zero time).
     std::optional<paired_change> change;
     tare::verdict verdict = tare::verdict::no_change;
+    /// Why time has no verdict although both sides measured (a file of one process): then
+    /// `change` is the point estimate alone and `verdict` no_change; empty when judged.
+    std::optional<std::string> unjudged;
 };
 
 struct compare_results {
@@ -82,8 +91,11 @@ struct compare_results {
     std::string host;
     std::string date;  // ISO-8601, UTC
 
-    std::size_t rounds = 0;  // rounds mode: rounds run; unpaired: 0
-    std::vector<int> cpus;   // the CPUs every process of both sides ran on; empty: not pinned
+    std::size_t rounds = 0;  // rounds modes: rounds run; files: 0
+    /// Results files: the processes each file was recorded in (1: one process).
+    std::uint32_t base_processes = 0;
+    std::uint32_t head_processes = 0;
+    std::vector<int> cpus;  // the CPUs every process of both sides ran on; empty: not pinned
     /// Both sides of each round started in one random address-space layout (--layout=matched);
     /// false: the kernel drew each process's own (or results files).
     bool matched_layouts = false;

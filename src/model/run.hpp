@@ -59,6 +59,14 @@ struct sample {
     std::uint64_t iterations_before = 0;  // loop iterations that ran before this sample
 };
 
+/// One process of a benchmark recorded in several (`tare run --processes=N`): its share of the
+/// pooled samples and the median of their per-iteration times, the value a comparison of two
+/// such files replicates on (docs/compare.md, "Stored baselines").
+struct process_figures {
+    std::size_t samples = 0;  // this process's samples, in order, within samples_ns
+    double median_ns = 0;     // median per-iteration time of those samples
+};
+
 /// Everything measured for one benchmark instance.
 struct benchmark_result {
     std::string name;
@@ -85,6 +93,8 @@ struct benchmark_result {
     std::vector<std::pair<std::string, double>> counters;
     std::vector<warning> warnings;
     std::optional<error_info> error;
+    /// The processes it was measured in, in order; empty: one process (docs/json-schema.md).
+    std::vector<process_figures> processes;
 };
 
 /// Where and how a run happened.
@@ -100,6 +110,8 @@ struct run_context {
     std::optional<double> clock_overhead_ns;
     std::optional<double> loop_overhead_ns;
     bool accounting = false;  // is allocation accounting active in this process
+    /// Fresh processes of the executable the results were measured in (`tare run --processes`).
+    std::uint32_t processes = 1;
 };
 
 /// One non-baseline member of a comparison group against the group's baseline. The memory

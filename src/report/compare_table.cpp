@@ -64,6 +64,9 @@ cell verdict_cell(const compare_row& row) {
     if (!row.change) {
         return single(std::string(missing_mark));
     }
+    if (row.unjudged) {
+        return single("not judged");
+    }
     return single(row.verdict == verdict::no_change ? "no change" : std::string(verdict_name(row.verdict)));
 }
 
@@ -230,15 +233,32 @@ std::vector<line> compare_header_lines(const compare_results& r) {
             "{} round{} of fresh Google Benchmark processes{}, one per side and benchmark, in balanced "
             "order (base first, then head first); {}",
             r.rounds, r.rounds == 1 ? "" : "s", where, family)}});
+    } else if (r.mode == pairing::processes) {
+        // What the interval leaves out is as much a part of the reading as what it holds: the
+        // two recordings' own difference (docs/compare.md, "Stored baselines").
+        lines.push_back(
+            {{fmt::format("two results files of {} and {} fresh processes; the process is the unit of "
+                          "replication (Welch on the processes' median times); {}",
+                          r.base_processes, r.head_processes, family)}});
+        if (r.threshold_pct <= 0) {
+            lines.push_back(
+                {{"the intervals hold how fresh processes vary within each recording, not how the two "
+                  "recordings differ (another time, machine or binary); a band such as "},
+                 {"--threshold=1", style::code},
+                 {" absorbs that"}});
+        }
     } else {
-        // The caveat is the point of this line: an unpaired interval looks as tight as a paired
-        // one while leaving out the variation that most often fakes a change.
-        lines.push_back({{"UNPAIRED", style::strong},
-                         {" comparison of two results files: one process per side (Welch), so "
-                          "process-to-process variation and drift are not in the interval; "
-                          "read it as optimistic and prefer "},
-                         {"tare compare BASE_EXE HEAD_EXE", style::code}});
-        lines.push_back({{family}});
+        // The point of this line: one process a side cannot show how much a fresh process
+        // differs, so a verdict on time would be called on noise (docs/compare.md).
+        const auto unjudged = std::find_if(r.rows.begin(), r.rows.end(),
+                                           [](const compare_row& row) { return row.unjudged.has_value(); });
+        lines.push_back(
+            {{"TIME NOT JUDGED", style::strong},
+             {": " + (unjudged != r.rows.end() ? *unjudged->unjudged
+                                               : std::string("two results files of one process each"))},
+             {"; or compare the executables: "},
+             {"tare compare BASE_EXE HEAD_EXE", style::code},
+             {". Memory figures are exact and compared."}});
     }
     return lines;
 }

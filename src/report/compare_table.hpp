@@ -22,7 +22,7 @@ table::document compare_document(const compare_results& r);
 std::vector<table::column> build_compare_columns(const compare_results& r);
 
 /// The lines above the table: what was compared; tool, host and date; and what the mode makes
-/// of the interval (rounds and balanced order, or UNPAIRED with its caveat), with the family
+/// of the interval (rounds and balanced order, processes, or TIME NOT JUDGED and why), with the family
 /// level 1 - alpha/m.
 std::vector<table::line> compare_header_lines(const compare_results& r);
 

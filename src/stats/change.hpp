@@ -46,11 +46,12 @@ std::optional<paired_change> paired_log_change(std::span<const double> base, std
 std::optional<paired_change> log_ratio_change(std::span<const double> log_ratios, double confidence = 0.95);
 
 /// The change of head against base from two independent groups of values (two results files:
-/// one process per side, nothing paired). Welch's t interval (Welch 1947, "The generalization
+/// each process's median time, nothing paired). Welch's t interval (Welch 1947, "The generalization
 /// of Student's problem when several different population variances are involved", Biometrika
 /// 34) on the difference of the mean logs, with Welch-Satterthwaite degrees of freedom;
-/// `pairs` holds the smaller group's size. Read it as optimistic: each side's spread is the
-/// spread inside one process, so drift and process-to-process variation are in neither.
+/// `pairs` holds the smaller group's size. Its values must be replicates of what varies between
+/// the groups: the samples of one process are not (they leave out how much a fresh process
+/// differs), which is why tare does not judge files of one process (docs/compare.md).
 /// Returns nothing for a non-positive or non-finite value or an empty group; fewer than 2
 /// values on a side give no interval.
 std::optional<paired_change> welch_log_change(std::span<const double> base, std::span<const double> head,

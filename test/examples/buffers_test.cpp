@@ -70,7 +70,11 @@ TEST(buffers, each_operation_compares_fresh_and_64x1mib_against_resident) {
         }
         EXPECT_EQ(fresh["baseline"], op + "/resident/1x64MiB");
         EXPECT_EQ(split["baseline"], op + "/resident/1x64MiB");
-        EXPECT_GE(fresh["blocks"].get<int>(), 8);
+        // The fresh side's ~70 ms iterations meet the group's bound (16 budgets of measured time
+        // before the eighth block, docs/variants.md) after 6 blocks on a slow machine: what a
+        // change needs is whole pairs, at least one.
+        EXPECT_GE(fresh["blocks"].get<int>(), 2);
+        EXPECT_EQ(fresh["blocks"].get<int>() % 2, 0);
         EXPECT_FALSE(fresh["change_pct"].is_null()) << fresh.dump();
         if (!TARE_SANITIZED) {
             // The fresh buffer's pages, faulted in every iteration; none on the resident sides.

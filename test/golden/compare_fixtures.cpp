@@ -148,26 +148,52 @@ compare_results compare_rounds_run() {
 
 compare_results compare_unpaired_run() {
     compare_results r = context(pairing::unpaired);
-    r.comparisons = 2;
-    const double level = 1 - r.alpha / 2;
+    r.base_processes = 1;
+    r.head_processes = 1;
+    const std::string why =
+        "main.json and pr-1234.json each hold one process, whose samples cannot show how much a fresh "
+        "process "
+        "varies; record both sides with tare run --processes=N (N >= 2; 5 is a good start)";
 
     compare_row zstd =
         row("zstd/context_reused", file_side(18400, 1.2, 40, 40 * 512), file_side(16900, 0.9, 40, 40 * 512));
-    zstd.change = change(-8.2, interval{-10.3, -6.0}, 0, level, 2.1e-9);
-    zstd.verdict = verdict::faster;
+    zstd.change = change(-8.2, std::nullopt, 1, 0.95, 1);
+    zstd.unjudged = why;
     set_memory(zstd.base, 2, 1.2 * mib, static_cast<std::int64_t>(1.2 * mib), 0.5);
     set_memory(zstd.head, 0, 0, 0, 0);
 
     compare_row fresh =
         row("copy/fresh_256MiB", file_side(57.3e6, 0.5, 10, 10), file_side(57.9e6, 0.6, 10, 10));
-    fresh.change = change(1.0, interval{-0.4, 2.5}, 0, level, 0.11);
-    fresh.verdict = verdict::no_change;
+    fresh.change = change(1.0, std::nullopt, 1, 0.95, 1);
+    fresh.unjudged = why;
     set_memory(fresh.base, 1, 256 * mib, static_cast<std::int64_t>(256 * mib), 65536);
     set_memory(fresh.head, 1, 256 * mib, static_cast<std::int64_t>(256 * mib), 65536);
     fresh.head.warnings.push_back(
         {"fresh_memory", "65.5k page faults per iteration: each iteration maps fresh memory"});
 
     r.rows = {std::move(zstd), std::move(fresh)};
+    return r;
+}
+
+compare_results compare_processes_run() {
+    compare_results r = context(pairing::processes);
+    r.base_processes = 5;
+    r.head_processes = 5;
+    r.comparisons = 2;
+    r.selected = 1;
+    r.family = family_control::fdr;
+    const double level = 1 - r.alpha / 2;
+    compare_row zstd =
+        row("zstd/context_reused", rounds_side(18400, 0.01, 5, 0, 512), rounds_side(16900, 0.01, 5, 3, 512));
+    zstd.change = change(-8.2, interval{-9.9, -6.4}, 5, level, 1.2e-6);
+    zstd.verdict = verdict::faster;
+    set_memory(zstd.base, 2, 1.2 * mib, static_cast<std::int64_t>(1.2 * mib), 0.5);
+    set_memory(zstd.head, 0, 0, 0, 0);
+    compare_row sort = row("sort/2k", rounds_side(61200, 0.01, 5, 1, 16), rounds_side(61900, 0.01, 5, 4, 16));
+    sort.change = change(1.1, interval{-0.7, 3.0}, 5, level, 0.21);
+    set_memory(sort.base, 1, 8 * kib, static_cast<std::int64_t>(8 * kib), 0);
+    set_memory(sort.head, 1, 8 * kib, static_cast<std::int64_t>(8 * kib), 0);
+    r.rows = {std::move(zstd), std::move(sort)};
     return r;
 }
 
@@ -227,6 +253,7 @@ compare_results compare_threshold_run() {
 std::vector<named_compare_fixture> all_compare_fixtures() {
     return {{"rounds", compare_rounds_run},
             {"unpaired", compare_unpaired_run},
+            {"processes", compare_processes_run},
             {"edges", compare_edges_run},
             {"threshold", compare_threshold_run}};
 }

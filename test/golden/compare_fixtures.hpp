@@ -14,8 +14,11 @@ namespace tare::golden {
 /// no_change, one whose peak heap shrinks with a retained_growth warning on base.
 compare_results compare_rounds_run();
 
-/// Two results files compared unpaired (Welch): intervals given by hand, no rounds.
+/// Two results files of one process each: changes without interval, no time verdict, and why.
 compare_results compare_unpaired_run();
+
+/// Two results files of 5 processes each: one row faster, one no_change, Benjamini-Hochberg.
+compare_results compare_processes_run();
 
 /// Benchmarks on one side only (one with "|" in its name), an error on head (multi-line
 /// message), a base time of 0 so no change is computable, one pair without an interval, and a

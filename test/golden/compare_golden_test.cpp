@@ -72,10 +72,11 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
         EXPECT_EQ(doc["schema"], "tare-compare/1");
         EXPECT_EQ(keys(doc["context"]),
                   (std::vector<std::string>{"tare_version", "host", "date", "base", "head", "mode", "rounds",
-                                            "cpus", "layout", "alpha", "comparisons", "family_control",
-                                            "selected", "threshold_pct"}));
+                                            "base_processes", "head_processes", "cpus", "layout", "alpha",
+                                            "comparisons", "family_control", "selected", "threshold_pct"}));
         for (const auto& row : doc["rows"]) {
-            EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head"}));
+            EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head",
+                                                           "not_judged"}));
             if (!row["change_pct"].is_null()) {
                 EXPECT_EQ(keys(row["change_pct"]),
                           (std::vector<std::string>{"mean", "ci_low", "ci_high", "confidence", "pairs",
@@ -126,7 +127,10 @@ TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
                 }
             }
             ASSERT_FALSE(line.empty()) << name;
-            const std::string shown = c.is_null() ? "—" : verdict == "no_change" ? "no change" : verdict;
+            const std::string shown = c.is_null()                     ? "—"
+                                      : row["not_judged"].is_string() ? "not judged"
+                                      : verdict == "no_change"        ? "no change"
+                                                                      : verdict;
             EXPECT_NE(line.find("  " + shown), std::string::npos) << line;
         }
     }
@@ -197,11 +201,11 @@ TEST(compare_golden, markdown_escapes_pipes_in_names) {
 TEST(compare_golden, unpaired_mode_says_so) {
     const std::string text =
         report::make_reporter<compare_results>(report::format::console)->render(compare_unpaired_run());
-    EXPECT_NE(text.find("UNPAIRED"), std::string::npos);
+    EXPECT_NE(text.find("TIME NOT JUDGED"), std::string::npos);
     EXPECT_NE(text.find("tare compare BASE_EXE HEAD_EXE"), std::string::npos);
     EXPECT_EQ(report::make_reporter<compare_results>(report::format::console)
                   ->render(compare_rounds_run())
-                  .find("UNPAIRED"),
+                  .find("NOT JUDGED"),
               std::string::npos);
 }
 

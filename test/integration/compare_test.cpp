@@ -206,7 +206,10 @@ TEST(compare, markdown_table_is_ready_to_paste) {
     EXPECT_NE(r.out.find("| `allocate`"), std::string::npos) << r.out;
 }
 
-TEST(compare, two_results_files_are_compared_unpaired_and_say_so) {
+// Files of one process each: the head is three times slower, yet one process a side cannot
+// show how much a fresh process differs, so time has no verdict (the row says why) and
+// --fail-on-regression does not fail on it; memory is still compared.
+TEST(compare, two_results_files_of_one_process_are_not_judged_on_time_and_say_so) {
     fs::path a = scratch("a.json");
     fs::path b = scratch("b.json");
     ASSERT_EQ(run_process({base, "--filter=spin", "--min-time=0.05", "--json=" + a.string()}).exit_code, 0);
@@ -214,14 +217,69 @@ TEST(compare, two_results_files_are_compared_unpaired_and_say_so) {
                   .exit_code,
               0);
     fs::path out = scratch("files.json");
-    auto r = run_process({tare_cmd, "compare", a.string(), b.string(), "--json=" + out.string()});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("UNPAIRED"), std::string::npos) << r.out;
+    auto r = run_process(
+        {tare_cmd, "compare", a.string(), b.string(), "--json=" + out.string(), "--fail-on-regression"});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("TIME NOT JUDGED"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("not judged"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--processes"), std::string::npos) << r.out;
     json doc = read_json(out);
     EXPECT_EQ(doc["context"]["mode"], "unpaired");
     ASSERT_EQ(doc["rows"].size(), 1U);
-    EXPECT_EQ(doc["rows"][0]["verdict"], "slower");
+    const json& row = doc["rows"][0];
+    EXPECT_EQ(row["verdict"], "no_change");
+    EXPECT_GT(row["change_pct"]["mean"].get<double>(), 50) << row.dump();
+    EXPECT_TRUE(row["change_pct"]["ci_low"].is_null()) << row.dump();
+    ASSERT_TRUE(row["not_judged"].is_string()) << row.dump();
+    EXPECT_NE(row["not_judged"].get<std::string>().find("each hold one process"), std::string::npos);
+    EXPECT_TRUE(row["base"]["allocs_per_iter"].is_number()) << row.dump();
     EXPECT_EQ(doc["only_in_head"], json::array({"only_in_head"}));
+}
+
+// `tare run --processes=N` records every process; two such files compare with the process as
+// the unit: a verdict, and --fail-on-regression fails on the three times slower head.
+TEST(compare, files_recorded_in_several_processes_are_judged_on_them) {
+    fs::path a = scratch("a3.json");
+    fs::path b = scratch("b3.json");
+    for (const auto& [exe, path] : {std::pair{base, a}, std::pair{head, b}}) {
+        auto rec = run_process({tare_cmd, "run", exe, "--filter=^spin$", "--min-time=0.05", "--processes=3",
+                                "--json=" + path.string()});
+        ASSERT_EQ(rec.exit_code, 0) << rec.err << rec.out;
+        EXPECT_NE(rec.out.find("3 fresh processes"), std::string::npos) << rec.out;
+    }
+    json recorded = read_json(a);
+    EXPECT_EQ(recorded["context"]["processes"], 3);
+    ASSERT_EQ(recorded["benchmarks"].size(), 1U);
+    const json& processes = recorded["benchmarks"][0]["processes"];
+    ASSERT_EQ(processes.size(), 3U);
+    std::size_t samples = 0;
+    for (const json& p : processes) {
+        samples += p["samples"].get<std::size_t>();
+        EXPECT_GT(p["median_ns"].get<double>(), 0);
+    }
+    EXPECT_EQ(samples, recorded["benchmarks"][0]["samples_ns"].size());
+
+    fs::path out = scratch("files3.json");
+    auto r = run_process(
+        {tare_cmd, "compare", a.string(), b.string(), "--json=" + out.string(), "--fail-on-regression=10"});
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+    EXPECT_NE(r.out.find("3 and 3 fresh processes"), std::string::npos) << r.out;
+    json doc = read_json(out);
+    EXPECT_EQ(doc["context"]["mode"], "processes");
+    EXPECT_EQ(doc["context"]["base_processes"], 3);
+    ASSERT_EQ(doc["rows"].size(), 1U);
+    EXPECT_EQ(doc["rows"][0]["verdict"], "slower") << doc["rows"][0].dump();
+    EXPECT_TRUE(doc["rows"][0]["not_judged"].is_null());
+    EXPECT_EQ(doc["rows"][0]["base"]["round_ns"].size(), 3U);
+}
+
+// --processes is for executables: a results file cannot be run again.
+TEST(compare, processes_of_a_results_file_are_refused) {
+    fs::path a = scratch("one.json");
+    ASSERT_EQ(run_process({base, "--filter=^spin$", "--min-time=0.02", "--json=" + a.string()}).exit_code, 0);
+    auto r = run_process({tare_cmd, "run", a.string(), "--processes=2"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--processes runs executables"), std::string::npos) << r.err;
 }
 
 TEST(compare, a_crashing_benchmark_is_reported_by_name_and_the_others_still_compare) {

@@ -94,7 +94,7 @@ TEST(tare_report, a_comparison_and_an_exec_run_become_pages_too) {
     const std::string html = read(page);
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
     EXPECT_NE(html.find("<h1>tare compare</h1>"), std::string::npos);
-    EXPECT_NE(html.find("<strong>UNPAIRED</strong>"), std::string::npos);
+    EXPECT_NE(html.find("<strong>TIME NOT JUDGED</strong>"), std::string::npos);
     EXPECT_NE(html.find(">verdict</th>"), std::string::npos) << html;
     EXPECT_NE(html.find("<code>round_trip"), std::string::npos);
 

@@ -251,7 +251,10 @@ TEST(compare_aggregate, bonferroni_level_and_threshold_band) {
     }
 }
 
-TEST(compare_aggregate, files_compare_unpaired_with_welch_and_list_one_side_names) {
+// Files of one process each: the samples differ by 20 % with little spread, which Welch's t on
+// the samples would call "slower"; one process a side shows nothing of how much a fresh process
+// varies, so the row keeps its change without interval or verdict, and says why.
+TEST(compare_aggregate, files_of_one_process_have_no_time_verdict_and_list_one_side_names) {
     run_results base;
     run_results head;
     benchmark_result a;
@@ -268,14 +271,21 @@ TEST(compare_aggregate, files_compare_unpaired_with_welch_and_list_one_side_name
     added.name = "added";
     base.benchmarks = {a, gone};
     head.benchmarks = {b, added};
-    compare_results r = compare_files(base, head, {});
+    compare_results r = compare_files(base, head, {}, "main.json", "pr.json");
     EXPECT_EQ(r.mode, pairing::unpaired);
     ASSERT_EQ(r.rows.size(), 1U);
     EXPECT_EQ(r.only_in_base, std::vector<std::string>{"gone"});
     EXPECT_EQ(r.only_in_head, std::vector<std::string>{"added"});
     ASSERT_TRUE(r.rows[0].change);
     EXPECT_NEAR(r.rows[0].change->change_pct, 20, 0.1);
-    EXPECT_EQ(r.rows[0].verdict, verdict::slower);
+    EXPECT_FALSE(r.rows[0].change->interval_pct);
+    EXPECT_EQ(r.rows[0].verdict, verdict::no_change);
+    ASSERT_TRUE(r.rows[0].unjudged);
+    EXPECT_NE(r.rows[0].unjudged->find("main.json and pr.json each hold one process"), std::string::npos)
+        << *r.rows[0].unjudged;
+    EXPECT_NE(r.rows[0].unjudged->find("--processes"), std::string::npos);
+    EXPECT_EQ(r.comparisons, 0U);
+    EXPECT_FALSE(has_regression(r, 0));
     EXPECT_EQ(r.rows[0].base.allocs_per_iter, 2.0);
 }
 

@@ -86,6 +86,34 @@ TEST(io_json_codec, sample_columns_must_line_up) {
               "r.json: benchmarks[0].sample_live_bytes: given without sample_iterations_before");
 }
 
+// A file's processes partition its samples, each with the median of its share: what a later
+// comparison replicates on cannot disagree with the samples the file holds.
+TEST(io_json_codec, processes_must_partition_the_samples) {
+    EXPECT_EQ(
+        run_error(R"([{"name": "a", "samples_ns": [1, 2, 3], "processes": [{"samples": 1, "median_ns": 1},
+                            {"samples": 2, "median_ns": 2.5}]}])"),
+        "(no error)");
+    EXPECT_EQ(
+        run_error(
+            R"([{"name": "a", "samples_ns": [1, 2, 3], "processes": [{"samples": 1, "median_ns": 1}]}])"),
+        "r.json: benchmarks[0].processes: the processes' samples must add up to samples_ns's 3");
+    EXPECT_EQ(
+        run_error(R"([{"name": "a", "samples_ns": [1, 2], "processes": [{"samples": 3, "median_ns": 2}]}])"),
+        "r.json: benchmarks[0].processes[0].samples: the processes' samples must add up to samples_ns's 2");
+    EXPECT_EQ(
+        run_error(R"([{"name": "a", "samples_ns": [1, 2], "processes": [{"samples": 0, "median_ns": 2},
+                            {"samples": 2, "median_ns": 1.5}]}])"),
+        "r.json: benchmarks[0].processes[0].samples: the processes' samples must add up to samples_ns's 2");
+    EXPECT_NE(
+        run_error(R"([{"name": "a", "samples_ns": [1, 2], "processes": [{"samples": 2, "median_ns": 9}]}])")
+            .find("r.json: benchmarks[0].processes[0].median_ns: is not the median of the process's samples"),
+        std::string::npos);
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1], "processes": [{"median_ns": 1}]}])"),
+              "r.json: benchmarks[0].processes[0].samples: missing");
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1], "processes": {}}])"),
+              "r.json: benchmarks[0].processes: expected an array");
+}
+
 TEST(io_json_codec, a_number_beyond_any_double_is_an_error_not_a_crash) {
     const std::string huge = R"({"schema": "tare/1", "benchmarks": [{"name": "a", "iterations": 1e400}]})";
     EXPECT_EQ(error_of(io::parse_run_json(huge, "r.json")),
@@ -129,7 +157,7 @@ TEST(io_json_codec, compare_and_exec_documents_are_validated_too) {
     EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "context": {"mode": "paired"},
                                                   "rows": []})",
                                               "c.json")),
-              "c.json: context.mode: expected \"rounds\", \"process_rounds\" or \"unpaired\"");
+              "c.json: context.mode: expected \"rounds\", \"process_rounds\", \"unpaired\" or \"processes\"");
     EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "context": {"layout": 1},
                                                   "rows": []})",
                                               "c.json")),

@@ -88,6 +88,11 @@ void expect_same(const benchmark_result& a, const benchmark_result& b) {
         return;  // a failed row's figures are written as null: not stored
     EXPECT_EQ(a.iterations, b.iterations);
     EXPECT_EQ(a.samples_ns, b.samples_ns);
+    ASSERT_EQ(a.processes.size(), b.processes.size());
+    for (std::size_t i = 0; i < a.processes.size(); ++i) {
+        EXPECT_EQ(a.processes[i].samples, b.processes[i].samples);
+        EXPECT_EQ(a.processes[i].median_ns, b.processes[i].median_ns);
+    }
     EXPECT_EQ(a.sample_heap_measured, b.sample_heap_measured);
     ASSERT_EQ(a.samples.size(), b.samples.size());
     for (std::size_t i = 0; i < a.samples.size(); ++i) {
@@ -131,6 +136,7 @@ void expect_same(const run_results& a, const run_results& b) {
     EXPECT_EQ(a.context.clock_overhead_ns, b.context.clock_overhead_ns);
     EXPECT_EQ(a.context.loop_overhead_ns, b.context.loop_overhead_ns);
     EXPECT_EQ(a.context.accounting, b.context.accounting);
+    EXPECT_EQ(a.context.processes, b.context.processes);
     ASSERT_EQ(a.benchmarks.size(), b.benchmarks.size());
     for (std::size_t i = 0; i < a.benchmarks.size(); ++i)
         expect_same(a.benchmarks[i], b.benchmarks[i]);
@@ -177,8 +183,10 @@ void expect_same(const compare_results& a, const compare_results& b) {
     EXPECT_EQ(a.host, b.host);
     EXPECT_EQ(a.date, b.date);
     EXPECT_EQ(a.rounds, b.rounds);
+    EXPECT_EQ(a.base_processes, b.base_processes);
+    EXPECT_EQ(a.head_processes, b.head_processes);
     EXPECT_EQ(a.cpus, b.cpus);
-    if (a.mode != pairing::unpaired) {  // two results files have no layout (null)
+    if (a.mode != pairing::unpaired && a.mode != pairing::processes) {  // files have no layout (null)
         EXPECT_EQ(a.matched_layouts, b.matched_layouts);
     }
     EXPECT_EQ(a.threshold_pct, b.threshold_pct);
@@ -191,6 +199,7 @@ void expect_same(const compare_results& a, const compare_results& b) {
         SCOPED_TRACE(a.rows[i].name);
         EXPECT_EQ(a.rows[i].name, b.rows[i].name);
         EXPECT_EQ(a.rows[i].verdict, b.rows[i].verdict);
+        EXPECT_EQ(a.rows[i].unjudged, b.rows[i].unjudged);
         expect_same(a.rows[i].change, b.rows[i].change, /*level=*/true, /*pairs=*/true, /*p_value=*/true);
         expect_same(a.rows[i].base, b.rows[i].base);
         expect_same(a.rows[i].head, b.rows[i].head);
@@ -290,7 +299,10 @@ benchmark_result measured(const std::string& name, double base_ns, bool heap) {
 run_results full_run() {
     run_results r;
     r.context = {"0.1.0", "./bench/codec", "ci-7", "2024-05-01T12:00:00Z", "EPYC", 8, 18.25, 0.3125, true};
+    r.context.processes = 2;
     r.benchmarks.push_back(measured("encode/1000", 10.5, true));
+    // Two processes of 2 and 3 samples (10.5, 10.75 | 11, 11.25, 11.5), each with its median.
+    r.benchmarks.back().processes = {{2, 10.625}, {3, 11.25}};
     r.benchmarks.push_back(measured("decode/1000", 20.25, false));
     benchmark_result failed;
     failed.name = "broken/1";
@@ -380,6 +392,14 @@ compare_results full_compare(pairing mode) {
     c.change = change_of(12.5, false);
     c.verdict = verdict::slower;
     r.rows.push_back(c);
+    compare_row d = a;
+    d.name = "one_process/1";
+    d.change = change_of(3.5, false);
+    d.verdict = verdict::no_change;
+    d.unjudged = "main.json holds one process";
+    r.rows.push_back(d);
+    r.base_processes = 5;
+    r.head_processes = 1;
     r.only_in_base = {"write/legacy"};
     r.only_in_head = {"write/new", "read/new"};
     return r;
@@ -435,7 +455,8 @@ TEST(io_json_roundtrip, tare_1_with_every_field) {
 }
 
 TEST(io_json_roundtrip, tare_compare_1_with_every_field_in_every_mode) {
-    for (const pairing mode : {pairing::rounds, pairing::process_rounds, pairing::unpaired}) {
+    for (const pairing mode :
+         {pairing::rounds, pairing::process_rounds, pairing::unpaired, pairing::processes}) {
         for (const bool matched : {true, false}) {
             compare_results original = full_compare(mode);
             original.matched_layouts = matched;
