@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/isolate.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/worker.hpp"
 #include "compare/protocol.hpp"
 #include "core/runner.hpp"
@@ -53,11 +54,11 @@ int bench_driver(int argc, char** argv) {
         ->type_name("PATH");
     app.add_option("--min-time", opt.min_time, "measurement time budget per benchmark, in seconds")
         ->type_name("SECONDS")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_seconds());
     app.add_flag("--isolate", opt.isolate, "run each benchmark in its own child process");
     app.add_option("--timeout", opt.timeout, "with --isolate: stop a benchmark running longer")
         ->type_name("SECONDS")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_seconds());
     app.add_flag("--md", opt.markdown, "print the table as Markdown");
     app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
@@ -170,6 +171,7 @@ int bench_driver(int argc, char** argv) {
                               : report::make_console_reporter<run_results>();
     std::string text = table->render(results);
     std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
+    std::fflush(stdout);  // the table first, also when --json names standard output (/dev/stdout)
     if (opt.json_path) {
         std::string json = report::make_json_reporter<run_results>()->render(results);
         if (json_to_stdout) {

@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"
@@ -36,7 +37,7 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--min-time", args.min_time,
                     "measured seconds per benchmark and side, all rounds (default 1)")
         ->type_name("SECONDS")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_seconds());
     cmd->add_option("--samples", args.samples,
                     "samples per side in each round (default 40; Google Benchmark: repetitions, default 4)")
         ->check(CLI::Range(2, 100000));
@@ -50,7 +51,7 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->check(CLI::IsMember({"matched", "kernel"}));
     cmd->add_option("--timeout", args.timeout, "seconds a worker may take to answer (default 60)")
         ->type_name("SECONDS")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_seconds());
     cmd->add_option("--filter", args.filter, "compare only names that REGEX matches")->type_name("REGEX");
     cmd->add_option("--family", args.family,
                     "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
@@ -58,7 +59,7 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->check(CLI::IsMember({"fdr", "fwer"}));
     cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdicts, percent")
         ->type_name("PCT")
-        ->check(CLI::Range(0.0, 1e6));
+        ->check(finite_number(0, 1e6));
     // A flag with an optional "=PCT": an option with an optional value would swallow the next
     // positional ("--fail-on-regression base head" would read "base" as PCT). Its value is held
     // by the subcommand's callback, which sets args.fail_on_regression when the flag was given.

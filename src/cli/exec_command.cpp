@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "exec/exec.hpp"
 #include "io/atomic_file.hpp"
 #include "report/reporter.hpp"
@@ -19,10 +20,10 @@ CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
     cmd->add_option("--warmup", args.warmup, "untimed runs of each command first (default 1)");
     cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdict, percent")
         ->type_name("PCT")
-        ->check(CLI::Range(0.0, 1e6));
+        ->check(finite_number(0, 1e6));
     cmd->add_option("--timeout", args.timeout, "seconds per run before it is killed")
         ->type_name("SECONDS")
-        ->check(CLI::Range(0.001, 1e6));
+        ->check(finite_number(0.001, 1e6));
     cmd->add_option("--json", args.json_path, "write tare-exec/1 JSON to PATH")->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
     cmd->add_flag("--show-output", args.show_output, "let the commands' output through");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "compare/processes.hpp"
 #include "core/runner.hpp"
 #include "io/atomic_file.hpp"
@@ -37,7 +38,9 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->required();
     cmd->add_option("--filter", args.filter, "run only names that REGEX matches")->type_name("REGEX");
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
-    cmd->add_option("--min-time", args.min_time, "time budget per benchmark, seconds")->type_name("SECONDS");
+    cmd->add_option("--min-time", args.min_time, "time budget per benchmark, seconds")
+        ->type_name("SECONDS")
+        ->check(positive_seconds());
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
     cmd->add_option("--processes", args.processes,
                     "run each executable in N fresh processes, one after the other, and record every "

@@ -46,6 +46,15 @@ TEST(bench_executable, bad_arguments_exit_2_naming_the_argument) {
 
     auto negative = run_process({bench, "--min-time=-1"});
     EXPECT_EQ(negative.exit_code, 2);
+
+    // NaN passes a comparison with 0 (it ran forever), infinity an open upper end. --list makes
+    // a flag that is wrongly accepted end at once instead of running.
+    for (const char* flag : {"--min-time=nan", "--min-time=inf", "--min-time=1e300", "--timeout=nan"}) {
+        auto r = run_process({bench, "--isolate", flag, "--list"});
+        EXPECT_EQ(r.exit_code, 2) << flag;
+        EXPECT_NE(r.err.find(std::string(flag).substr(0, std::string(flag).find('='))), std::string::npos)
+            << flag << ": " << r.err;
+    }
 }
 
 TEST(bench_executable, timeout_without_isolate_is_refused_not_ignored) {

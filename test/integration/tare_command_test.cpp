@@ -59,6 +59,49 @@ TEST(tare_command, run_reads_a_results_file_and_prints_markdown) {
     EXPECT_NE(r.out.find("| `round_trip/1`"), std::string::npos) << r.out;
 }
 
+// --json=/dev/stdout writes through to standard output (a pipe here), after the table; the
+// benchmark executable's own --json does the same.
+TEST(tare_command, json_to_dev_stdout_is_written_through) {
+    fs::path file = scratch("results_stdout.json");
+    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    auto r = run_process({tare_cmd, "run", file.string(), "--json=/dev/stdout"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::size_t table = r.out.find("round_trip/1");
+    const std::size_t doc = r.out.find("\"schema\": \"tare/1\"");
+    EXPECT_NE(table, std::string::npos) << r.out;
+    ASSERT_NE(doc, std::string::npos) << r.out;
+    EXPECT_LT(table, doc);
+    auto direct = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=/dev/stdout"});
+    EXPECT_EQ(direct.exit_code, 0) << direct.err;
+    const std::size_t direct_doc = direct.out.find("\"schema\": \"tare/1\"");
+    ASSERT_NE(direct_doc, std::string::npos) << direct.out;
+    EXPECT_LT(direct.out.find("round_trip/1"), direct_doc) << direct.out;
+}
+
+// Every number flag of the tare command refuses NaN, infinities and values outside its range
+// with status 2, naming the flag: --min-time=nan once ran a benchmark forever.
+TEST(tare_command, number_flags_refuse_nan_infinity_and_out_of_range) {
+    const std::vector<std::vector<std::string>> cases = {
+        {"run", bench, "--min-time=nan"},
+        {"run", bench, "--min-time=inf"},
+        {"run", bench, "--min-time=-1"},
+        {"compare", bench, bench, "--threshold=nan"},
+        {"compare", bench, bench, "--min-time=inf"},
+        {"compare", bench, bench, "--timeout=nan"},
+        {"exec", "--timeout=nan", "--", "true"},
+        {"exec", "--threshold=inf", "--", "true"},
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> argv{tare_cmd};
+        argv.insert(argv.end(), c.begin(), c.end());
+        auto r = run_process(argv);
+        const std::string& arg = c[c[0] == "exec" ? 1 : c.size() - 1];
+        EXPECT_EQ(r.exit_code, 2) << arg << ": " << r.err;
+        EXPECT_NE(r.err.find(arg.substr(0, arg.find('='))), std::string::npos) << arg << ": " << r.err;
+    }
+}
+
 TEST(tare_command, a_failing_benchmark_is_shown_and_exits_1) {
     auto r = run_process({tare_cmd, "run", bench, "--filter=throws", "--min-time=0.01"});
     EXPECT_EQ(r.exit_code, 1) << r.err;

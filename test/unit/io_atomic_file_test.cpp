@@ -1,12 +1,19 @@
 #include "io/atomic_file.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 namespace tare {
 namespace {
@@ -34,6 +41,105 @@ TEST(atomic_file, writes_and_replaces_leaving_no_temporary) {
     }
     EXPECT_EQ(entries, 1);
     fs::remove_all(dir);
+}
+
+// A scratch directory of this test process, removed at the end of each test.
+struct scratch_dir {
+    fs::path path = fs::temp_directory_path() / ("tare_atomic_x_" + std::to_string(::getpid()));
+    scratch_dir() { fs::create_directories(path); }
+    ~scratch_dir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    scratch_dir(const scratch_dir&) = delete;
+    scratch_dir& operator=(const scratch_dir&) = delete;
+};
+
+// A FIFO is written through, not replaced by a regular file: the reader gets the document.
+TEST(atomic_file, a_fifo_is_written_through_and_stays_a_fifo) {
+    scratch_dir dir;
+    const fs::path fifo = dir.path / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // so the writer's open succeeds
+    ASSERT_GE(reader, 0);
+    ASSERT_FALSE(io::write_file_atomically(fifo.string(), "through the pipe\n"));
+    struct stat st {};
+    ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    pollfd p{reader, POLLIN, 0};
+    std::string got;
+    if (::poll(&p, 1, 2000) == 1) {
+        char buf[64];
+        const ssize_t n = ::read(reader, buf, sizeof buf);
+        got.assign(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+    }
+    ::close(reader);
+    EXPECT_EQ(got, "through the pipe\n");
+}
+
+// A symbolic link stays a link; the file it names is what is written, atomically. A dangling
+// link's target is created.
+TEST(atomic_file, a_symlink_is_followed_to_its_target) {
+    scratch_dir dir;
+    fs::create_directories(dir.path / "real");
+    std::ofstream(dir.path / "real" / "results.json") << "old\n";
+    fs::create_symlink("real/results.json", dir.path / "link.json");
+    ASSERT_FALSE(io::write_file_atomically((dir.path / "link.json").string(), "new\n"));
+    EXPECT_TRUE(fs::is_symlink(dir.path / "link.json"));
+    EXPECT_EQ(slurp(dir.path / "real" / "results.json"), "new\n");
+    fs::create_symlink(dir.path / "real" / "later.json", dir.path / "dangling.json");
+    ASSERT_FALSE(io::write_file_atomically((dir.path / "dangling.json").string(), "made\n"));
+    EXPECT_TRUE(fs::is_symlink(dir.path / "dangling.json"));
+    EXPECT_EQ(slurp(dir.path / "real" / "later.json"), "made\n");
+}
+
+// This process's own descriptors (/dev/stdout, /proc/self/fd/N) are written through.
+TEST(atomic_file, a_descriptor_path_is_written_through) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const std::string path = "/proc/self/fd/" + std::to_string(fds[1]);
+    ASSERT_FALSE(io::write_file_atomically(path, "fd\n"));
+    char buf[8] = {};
+    EXPECT_EQ(::read(fds[0], buf, sizeof buf), 3);
+    EXPECT_EQ(std::string(buf, 3), "fd\n");
+    ::close(fds[0]);
+    ::close(fds[1]);
+}
+
+// Character devices, made in the scratch directory (never the system's /dev): the null device
+// stays a device and takes the write; the full device's ENOSPC is an error naming the path.
+// Making device nodes needs privilege; without it there is nothing to clobber either.
+TEST(atomic_file, a_character_device_is_written_through_and_its_errors_reported) {
+    scratch_dir dir;
+    const fs::path null_dev = dir.path / "null";
+    const fs::path full_dev = dir.path / "full";
+    if (::mknod(null_dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 ||
+        ::mknod(full_dev.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+        GTEST_SKIP() << "cannot make device nodes here: " << std::strerror(errno);
+    }
+    ASSERT_FALSE(io::write_file_atomically(null_dev.string(), "gone\n"));
+    struct stat st {};
+    ASSERT_EQ(::lstat(null_dev.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+    auto err = io::write_file_atomically(full_dev.string(), "no room\n");
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find(full_dev.string()), std::string::npos) << *err;
+    ASSERT_EQ(::lstat(full_dev.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST(atomic_file, a_name_as_long_as_a_name_may_be_is_written) {
+    scratch_dir dir;
+    const fs::path target = dir.path / (std::string(250, 'r') + ".json");
+    ASSERT_FALSE(io::write_file_atomically(target.string(), "long\n"));
+    EXPECT_EQ(slurp(target), "long\n");
+}
+
+TEST(atomic_file, a_directory_is_an_error) {
+    scratch_dir dir;
+    auto err = io::write_file_atomically(dir.path.string(), "x");
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("is a directory"), std::string::npos) << *err;
 }
 
 TEST(atomic_file, an_unwritable_place_is_an_error_naming_the_path) {
