@@ -11,6 +11,7 @@
 
 #include "cli/isolate.hpp"
 #include "cli/number_checks.hpp"
+#include "cli/output_check.hpp"
 #include "cli/worker.hpp"
 #include "compare/protocol.hpp"
 #include "core/runner.hpp"
@@ -42,7 +43,9 @@ int fail_usage(const std::string& message) {
 
 }  // namespace
 
-int bench_driver(int argc, char** argv) {
+namespace {
+
+int drive(int argc, char** argv) {
     bench_options opt;
     CLI::App app{
         "A tare benchmark executable: runs the benchmarks registered in it and reports time and "
@@ -183,6 +186,13 @@ int bench_driver(int argc, char** argv) {
     }
     std::fflush(stdout);
     return any_failed ? 1 : 0;
+}
+
+}  // namespace
+
+// A table, a list or --json=- that standard output did not take is a failed run (status 1).
+int bench_driver(int argc, char** argv) {
+    return check_standard_output(drive(argc, argv), 1);
 }
 
 }  // namespace tare::cli

@@ -3,9 +3,12 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/output_check.hpp"
 #include "tare/version.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int dispatch(int argc, char** argv) {
     using namespace tare::cli;
     CLI::App app{"tare: time and memory of the timed region, and honest comparisons"};
     app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
@@ -44,4 +47,10 @@ int main(int argc, char** argv) {
         return report_command(rep);
     }
     return exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tare::cli::check_standard_output(dispatch(argc, argv), tare::cli::exit_usage);
 }

@@ -102,6 +102,29 @@ TEST(tare_command, number_flags_refuse_nan_infinity_and_out_of_range) {
     }
 }
 
+// Output that standard output does not take (a full device) is an error, not status 0: 2 from
+// tare, 1 from a benchmark executable.
+TEST(tare_command, a_standard_output_that_fails_is_reported) {
+    if (!fs::exists("/dev/full")) {
+        GTEST_SKIP() << "no /dev/full";
+    }
+    fs::path file = scratch("results_full.json");
+    ASSERT_EQ(run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()})
+                  .exit_code,
+              0);
+    const auto to_full = [](const std::string& command) {
+        return run_process({"/bin/sh", "-c", "exec " + command + " >/dev/full"});
+    };
+    auto run = to_full(tare_cmd + " run " + file.string());
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find("cannot write standard output"), std::string::npos) << run.err;
+    auto list = to_full(bench + " --list");
+    EXPECT_EQ(list.exit_code, 1) << list.err;
+    EXPECT_NE(list.err.find("cannot write standard output"), std::string::npos) << list.err;
+    auto to_stdout = to_full(bench + " '--filter=round_trip/1$' --min-time=0.01 --json=-");
+    EXPECT_EQ(to_stdout.exit_code, 1) << to_stdout.err;
+}
+
 TEST(tare_command, a_failing_benchmark_is_shown_and_exits_1) {
     auto r = run_process({tare_cmd, "run", bench, "--filter=throws", "--min-time=0.01"});
     EXPECT_EQ(r.exit_code, 1) << r.err;
