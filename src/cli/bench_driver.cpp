@@ -4,10 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/isolate.hpp"
 #include "cli/number_checks.hpp"
@@ -39,6 +41,61 @@ struct bench_options {
 int fail_usage(const std::string& message) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
     return 2;
+}
+
+// The table, then --json: what every run ends with, a normal one or one a body cut short.
+int write_results(const run_results& results, const bench_options& opt, bool any_failed) {
+    const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
+    auto table = opt.markdown ? report::make_markdown_reporter<run_results>()
+                              : report::make_console_reporter<run_results>();
+    std::string text = table->render(results);
+    std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
+    std::fflush(stdout);  // the table first, also when --json names standard output (/dev/stdout)
+    if (opt.json_path) {
+        std::string json = report::make_json_reporter<run_results>()->render(results);
+        if (json_to_stdout) {
+            std::fputs(json.c_str(), stdout);
+        } else if (auto err = io::write_file_atomically(*opt.json_path, json)) {
+            std::fprintf(stderr, "error: %s\n", err->c_str());
+            return 1;
+        }
+    }
+    std::fflush(stdout);
+    return any_failed ? 1 : 0;
+}
+
+// A body that calls exit() (or quick_exit()) ends the process from inside the loop: without a
+// guard the run would end with the body's status, no table, no JSON and no name. The guard,
+// registered once the benchmarks start, sees which step was running, reports it as an error
+// row of kind "exit", writes the finished results as a normal run would and ends with status 1.
+// _exit() and signals cannot be caught in the process: --isolate names those. Rejected:
+// std::set_terminate or a destructor of a static, which run after exit's handlers have torn
+// down what the report needs.
+struct exit_guard {
+    const run_results* results = nullptr;
+    const bench_options* opt = nullptr;
+    std::vector<std::string> running;  // the instances of the step in progress; empty between steps
+};
+exit_guard guard;
+
+void on_exit_from_body() {
+    if (guard.running.empty() || guard.results == nullptr)
+        return;
+    run_results results = *guard.results;
+    for (const std::string& name : guard.running) {
+        benchmark_result row;
+        row.name = name;
+        row.error = error_info{"exit",
+                               "the benchmark ended the process (exit() or quick_exit() inside its body); "
+                               "the benchmarks after it did not run"};
+        results.benchmarks.push_back(std::move(row));
+    }
+    guard.running.clear();
+    std::fprintf(stderr, "error: %s: called exit() inside its body\n",
+                 results.benchmarks.back().name.c_str());
+    write_results(results, *guard.opt, true);
+    std::fflush(stderr);
+    ::_exit(1);
 }
 
 }  // namespace
@@ -121,6 +178,11 @@ int drive(int argc, char** argv) {
     run_results results;
     results.context = core::make_context(plan.clock_overhead_ns, loop_overhead, probe.accounting());
     bool any_failed = false;
+    guard.results = &results;
+    guard.opt = &opt;
+    static const bool registered =
+        std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;
+    (void)registered;
     // Progress on a terminal only: a suite can run for minutes, and a redirected stream
     // must stay clean for the reports.
     const bool progress = isatty(fileno(stderr)) != 0;
@@ -130,6 +192,13 @@ int drive(int argc, char** argv) {
         if (progress) {
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, units.size(), unit.name().c_str());
             std::fflush(stderr);
+        }
+        guard.running.clear();
+        if (unit.group) {
+            for (const core::instance& m : unit.group->members)
+                guard.running.push_back(m.name);
+        } else {
+            guard.running.push_back(inst.name);
         }
         if (unit.group && opt.isolate) {
             // The whole group in one child: its members' per-block times come back with its
@@ -166,26 +235,11 @@ int drive(int argc, char** argv) {
     }
     core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
 
+    guard.running.clear();
     if (progress) {
         std::fputs("\r\033[K", stderr);
     }
-    const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
-    auto table = opt.markdown ? report::make_markdown_reporter<run_results>()
-                              : report::make_console_reporter<run_results>();
-    std::string text = table->render(results);
-    std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
-    std::fflush(stdout);  // the table first, also when --json names standard output (/dev/stdout)
-    if (opt.json_path) {
-        std::string json = report::make_json_reporter<run_results>()->render(results);
-        if (json_to_stdout) {
-            std::fputs(json.c_str(), stdout);
-        } else if (auto err = io::write_file_atomically(*opt.json_path, json)) {
-            std::fprintf(stderr, "error: %s\n", err->c_str());
-            return 1;
-        }
-    }
-    std::fflush(stdout);
-    return any_failed ? 1 : 0;
+    return write_results(results, opt, any_failed);
 }
 
 }  // namespace

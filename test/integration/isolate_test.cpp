@@ -19,7 +19,7 @@ TEST(isolate, each_failure_is_its_own_error_row) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_LT(seconds, 30.0) << "the hang must be stopped by the timeout";
     json doc = json::parse(r.out);
-    ASSERT_EQ(doc["benchmarks"].size(), 6U);
+    ASSERT_EQ(doc["benchmarks"].size(), 7U);
     auto row = [&](std::size_t i) { return doc["benchmarks"][i]; };
     EXPECT_EQ(row(0)["name"], "works");
     EXPECT_TRUE(row(0)["error"].is_null());
@@ -48,9 +48,29 @@ TEST(isolate, each_failure_is_its_own_error_row) {
     EXPECT_EQ(row(5)["name"], "works_too");
     EXPECT_TRUE(row(5)["error"].is_null());
 
+    EXPECT_EQ(row(6)["name"], "exits_zero");
+    EXPECT_EQ(row(6)["error"]["kind"], "exit") << row(6).dump();
+
     // The table on standard error names each failure.
     EXPECT_NE(r.err.find("segfaults"), std::string::npos);
     EXPECT_NE(r.err.find("timeout"), std::string::npos);
+}
+
+// Without --isolate, a body that calls exit(0) ends the process, but not silently: the
+// benchmarks before it are written, it is an error row of kind "exit", and the status is 1.
+TEST(isolate, exit_inside_a_body_is_named_and_the_finished_results_kept) {
+    auto r = test::run_process(
+        {TARE_CRASH_BENCH, "--filter=^(works|exits_zero|works_too)$", "--min-time=0.02", "--json=-"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("exits_zero: called exit() inside its body"), std::string::npos) << r.err;
+    json doc = json::parse(r.out);
+    ASSERT_EQ(doc["benchmarks"].size(), 3U) << r.out;
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "works");
+    EXPECT_TRUE(doc["benchmarks"][0]["error"].is_null());
+    EXPECT_EQ(doc["benchmarks"][1]["name"], "works_too");
+    EXPECT_TRUE(doc["benchmarks"][1]["error"].is_null());
+    EXPECT_EQ(doc["benchmarks"][2]["name"], "exits_zero");
+    EXPECT_EQ(doc["benchmarks"][2]["error"]["kind"], "exit");
 }
 
 TEST(isolate, results_match_the_in_process_shape) {
