@@ -183,8 +183,10 @@ void judge_family(compare_results& out, const std::vector<bool>& has_values,
                   const verdict_options& o) {
     std::vector<std::size_t> eligible;
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
-        const compare_row& row = out.rows[i];
-        if (!row.base.error && !row.head.error && has_values[i]) {
+        compare_row& row = out.rows[i];
+        if (row.base.error || row.head.error) {
+            row.verdict = verdict::error;  // out of the family: nothing was measured to judge
+        } else if (has_values[i]) {
             eligible.push_back(i);
         }
     }

@@ -357,10 +357,11 @@ struct enum_names {
 };
 
 /// "faster", "slower" or "no_change" (model/change.hpp).
-inline constexpr enum_names<verdict, 3> verdict_codec{
+inline constexpr enum_names<verdict, 4> verdict_codec{
     {{{verdict::faster, verdict_name(verdict::faster)},
       {verdict::slower, verdict_name(verdict::slower)},
-      {verdict::no_change, verdict_name(verdict::no_change)}}}};
+      {verdict::no_change, verdict_name(verdict::no_change)},
+      {verdict::error, verdict_name(verdict::error)}}}};
 
 /// One bound of an optional interval, written as its own key: null when there is no interval.
 /// Reading either bound makes the interval; a null bound of an interval is NaN, as a double.

@@ -17,7 +17,9 @@ struct interval {
 
 /// Head against base: "slower" needs the interval's low end above 0 (or above the threshold
 /// band), "faster" its high end below 0; anything else, no interval included, is no_change.
-enum class verdict { faster, slower, no_change };
+/// `error`: a compare row one side of which failed, so there is nothing to judge (a script that
+/// reads verdicts must not take it for a pass).
+enum class verdict { faster, slower, no_change, error };
 
 /// "faster", "slower" or "no_change", as in the JSON.
 constexpr std::string_view verdict_name(verdict v) noexcept {
@@ -26,15 +28,17 @@ constexpr std::string_view verdict_name(verdict v) noexcept {
         return "faster";
     case verdict::slower:
         return "slower";
+    case verdict::error:
+        return "error";
     case verdict::no_change:
         break;
     }
     return "no_change";
 }
 
-/// The verdict named `name` ("faster", "slower", "no_change"); empty for any other text.
+/// The verdict named `name` ("faster", "slower", "no_change", "error"); empty for any other text.
 constexpr std::optional<verdict> verdict_from_name(std::string_view name) noexcept {
-    for (const verdict v : {verdict::faster, verdict::slower, verdict::no_change}) {
+    for (const verdict v : {verdict::faster, verdict::slower, verdict::no_change, verdict::error}) {
         if (verdict_name(v) == name)
             return v;
     }

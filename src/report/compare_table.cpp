@@ -61,6 +61,9 @@ cell change_cell(const compare_row& row) {
 // A verdict needs a change; without one there is nothing judged, so no word is printed that a
 // reader could take for a measured "no change".
 cell verdict_cell(const compare_row& row) {
+    if (row.verdict == verdict::error) {
+        return single("error");
+    }
     if (!row.change) {
         return single(std::string(missing_mark));
     }

@@ -213,6 +213,7 @@ compare_results compare_edges_run() {
 
     compare_row crash = row("decode/corrupt_footer", rounds_side(3.1e6, 0.01, 5, 1, 1), side_figures{});
     crash.head.error = error_info{"signal", "killed by SIGSEGV (signal 11)\n  in worker round 3"};
+    crash.verdict = verdict::error;
 
     // An imported base with a time of 0: a log-ratio means nothing, so no change.
     compare_row zero =

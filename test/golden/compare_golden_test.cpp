@@ -105,7 +105,10 @@ TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
             const std::string name = row["name"];
             const std::string verdict = row["verdict"];
             const auto& c = row["change_pct"];
-            if (c.is_null() || c["ci_low"].is_null()) {
+            const bool failed = !row["base"]["error"].is_null() || !row["head"]["error"].is_null();
+            if (failed) {
+                EXPECT_EQ(verdict, "error") << name;  // nothing measured to judge
+            } else if (c.is_null() || c["ci_low"].is_null()) {
                 EXPECT_EQ(verdict, "no_change") << name;
             } else {
                 const double low = c["ci_low"];

@@ -184,7 +184,7 @@ TEST(compare_aggregate, no_accounting_means_no_memory_figures) {
     EXPECT_EQ(r.rows[0].head.allocs_per_iter, 3.0);
 }
 
-TEST(compare_aggregate, an_error_row_has_no_change_and_does_not_count_in_the_family) {
+TEST(compare_aggregate, an_error_row_has_verdict_error_and_does_not_count_in_the_family) {
     rounds_data d;
     d.rounds = 2;
     benchmark_rounds ok{"ok", {round_of({10}), round_of({10})}, {round_of({20}), round_of({21})}};
@@ -197,7 +197,8 @@ TEST(compare_aggregate, an_error_row_has_no_change_and_does_not_count_in_the_fam
     EXPECT_EQ(r.comparisons, 1U);  // Bonferroni m counts comparisons actually made
     EXPECT_TRUE(r.rows[0].change);
     EXPECT_FALSE(r.rows[1].change);
-    EXPECT_EQ(r.rows[1].verdict, verdict::no_change);
+    EXPECT_EQ(r.rows[1].verdict, verdict::error);  // a script reading verdicts must not see a pass
+    EXPECT_EQ(r.rows[2].verdict, verdict::error);
     ASSERT_TRUE(r.rows[1].head.error);
     EXPECT_EQ(r.rows[1].head.error->message, "round 1: killed by SIGSEGV");
     // The side that never ran because the other failed first says so.

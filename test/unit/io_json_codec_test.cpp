@@ -147,7 +147,7 @@ TEST(io_json_codec, compare_and_exec_documents_are_validated_too) {
             io::parse_compare_json(R"({"schema": "tare-compare/1", "rows": )" + rows + "}", "c.json"));
     };
     EXPECT_EQ(compare(R"([{"name": "a", "verdict": "quicker"}])"),
-              "c.json: rows[0].verdict: expected \"faster\", \"slower\" or \"no_change\"");
+              "c.json: rows[0].verdict: expected \"faster\", \"slower\", \"no_change\" or \"error\"");
     EXPECT_EQ(compare(R"([{"name": "a", "base": {"samples": -1}}])"),
               "c.json: rows[0].base.samples: expected a non-negative integer");
     EXPECT_EQ(compare(R"([{"name": "a", "head": {"time_ns": {"ci_low": "x"}}}])"),
