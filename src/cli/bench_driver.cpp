@@ -1,5 +1,6 @@
 #include "cli/bench_driver.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@
 #include "core/runner.hpp"
 #include "core/variants.hpp"
 #include "io/atomic_file.hpp"
+#include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "report/reporter.hpp"
 
@@ -180,6 +182,7 @@ int drive(int argc, char** argv) {
     bool any_failed = false;
     guard.results = &results;
     guard.opt = &opt;
+    os::handle_interrupts();
     static const bool registered =
         std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;
     (void)registered;
@@ -188,6 +191,8 @@ int drive(int argc, char** argv) {
     const bool progress = isatty(fileno(stderr)) != 0;
     std::size_t done = 0;
     for (const core::run_unit& unit : units) {
+        if (os::interrupted() != 0)
+            break;  // what finished is kept; the rest does not run
         const core::instance& inst = unit.single;
         if (progress) {
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, units.size(), unit.name().c_str());
@@ -228,6 +233,12 @@ int drive(int argc, char** argv) {
         }
         if (opt.isolate) {
             results.benchmarks.push_back(run_isolated(inst.name, {opt.min_time, opt.timeout}));
+            if (const int signal = os::interrupted(); signal != 0 && results.benchmarks.back().error) {
+                // The child stopped because the run was interrupted, not because it failed.
+                results.benchmarks.back().error = error_info{
+                    "interrupted", std::string("stopped by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                                       " before it finished"};
+            }
         } else {
             results.benchmarks.push_back(core::run_instance(inst, clock, probe, plan, loop_overhead));
         }
@@ -238,6 +249,14 @@ int drive(int argc, char** argv) {
     guard.running.clear();
     if (progress) {
         std::fputs("\r\033[K", stderr);
+    }
+    if (const int signal = os::interrupted(); signal != 0) {
+        results.context.interrupted = true;
+        write_results(results, opt, any_failed);
+        std::fprintf(stderr, "error: interrupted by %s: %zu benchmark%s finished, the rest did not run\n",
+                     signal == SIGINT ? "SIGINT" : "SIGTERM", results.benchmarks.size(),
+                     results.benchmarks.size() == 1 ? "" : "s");
+        return os::interrupted_status(signal);
     }
     return write_results(results, opt, any_failed);
 }

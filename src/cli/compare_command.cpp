@@ -1,5 +1,6 @@
 // `tare compare BASE HEAD`: two tare executables in rounds of fresh worker processes (paired),
 // or two results files (unpaired); docs/cli.md, docs/compare.md.
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@
 #include "compare/rounds.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
+#include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
 #include "report/reporter.hpp"
@@ -307,6 +309,12 @@ int compare_command(const compare_args& args) {
                 *args.json_path, report::make_json_reporter<compare_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
+    }
+    if (results.interrupted) {
+        const int signal = os::interrupted();
+        std::fprintf(stderr, "error: interrupted after %zu round%s: the table holds those rounds\n",
+                     results.rounds, results.rounds == 1 ? "" : "s");
+        return os::interrupted_status(signal != 0 ? signal : SIGINT);
     }
     for (const auto& row : results.rows) {
         for (const auto* side : {&row.base, &row.head}) {

@@ -8,6 +8,7 @@
 #include "cli/number_checks.hpp"
 #include "exec/exec.hpp"
 #include "io/atomic_file.hpp"
+#include "os/interrupt.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
@@ -52,6 +53,11 @@ int exec_command(const exec_args& args) {
     opts.timeout_seconds = args.timeout;
     opts.show_output = args.show_output;
     auto outcome = exec::run(opts);
+    if (const int signal = os::interrupted(); signal != 0) {
+        // The run in progress was stopped with the command: no figure would be whole.
+        return fail(os::interrupted_status(signal),
+                    "interrupted: the runs were stopped, nothing is reported");
+    }
     if (auto* f = std::get_if<exec::failure>(&outcome)) {
         return fail(f->status, f->message);
     }

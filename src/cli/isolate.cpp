@@ -44,6 +44,7 @@ std::variant<run_results, benchmark_result> run_child_step(const std::string& na
     os::child_options child_opts;
     child_opts.discard_stdout = true;
     child_opts.timeout_seconds = options.timeout_seconds;
+    child_opts.interrupt = os::on_interrupt::kill;  // its benchmark may never look up: stop it now
     const os::child_result child = os::run_child(argv, child_opts);
     std::error_code ec;
     if (child.timed_out) {

@@ -2,6 +2,7 @@
 // prints tare's table of each; with several targets, --json writes them as one document. A
 // Google Benchmark executable is run with JSON output to a temporary file, read back through
 // io/gbench_reader.
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
+#include "os/interrupt.hpp"
 #include "os/process.hpp"
 #include "report/reporter.hpp"
 
@@ -165,7 +167,10 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
     os::child_options opts;
     opts.discard_stdout = true;  // its table is reprinted from its results
     const os::child_result child = os::run_child(argv, opts);
-    if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
+    // Interrupted, it stops after its running benchmark and writes what finished (status 130/143).
+    const bool stopped =
+        os::interrupted() != 0 && child.exit_code == os::interrupted_status(os::interrupted());
+    if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1 && !stopped)) {
         fs::remove(tmp, ec);
         return run_failure{exit_not_run, target + ": " + os::describe_end(child)};
     }
@@ -217,6 +222,13 @@ collected collect(const std::string& target, const run_args& args) {
             return {std::move(one), gbench};
         }
         runs.push_back(std::move(std::get<run_results>(one)));
+        if (os::interrupted() != 0) {
+            // A process cut short measured fewer benchmarks: pooled, the rest would read as not run
+            // in it. The whole processes count; one cut short counts when it is all there is.
+            if (runs.size() > 1 && runs.back().context.interrupted)
+                runs.pop_back();
+            break;
+        }
     }
     return {compare::pool_processes(std::move(runs)), gbench};
 }
@@ -235,6 +247,8 @@ int run_command(const run_args& args) {
     int status = exit_ok;
     bool any_failed_benchmark = false;
     for (const std::string& target : args.targets) {
+        if (os::interrupted() != 0)
+            break;
         collected c = collect(target, args);
         if (auto* f = std::get_if<run_failure>(&c.outcome)) {
             // The other targets still run and are written: one broken suite loses nothing else.
@@ -278,12 +292,20 @@ int run_command(const run_args& args) {
             merged.comparisons.push_back(std::move(cmp));
         }
     }
+    const int signal = os::interrupted();
+    merged.context.interrupted = merged.context.interrupted || signal != 0;
     std::fflush(stdout);
     if (args.json_path && have_results) {
         const std::string json = report::make_json_reporter<run_results>()->render(merged);
         if (auto e = io::write_file_atomically(*args.json_path, json)) {
             return fail(exit_usage, *e);
         }
+    }
+    if (signal != 0) {
+        std::fprintf(stderr, "error: interrupted by %s: what finished is %s\n",
+                     signal == SIGINT ? "SIGINT" : "SIGTERM",
+                     args.json_path && have_results ? ("in " + *args.json_path).c_str() : "printed above");
+        return os::interrupted_status(signal);
     }
     if (status != exit_ok) {
         return status;

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output_check.hpp"
+#include "os/interrupt.hpp"
 #include "tare/version.hpp"
 
 namespace {
@@ -23,6 +24,7 @@ int dispatch(int argc, char** argv) {
     CLI::App* cmp_cmd = add_compare_command(app, cmp);
     CLI::App* rep_cmd = add_report_command(app, rep);
 
+    tare::os::handle_interrupts();  // docs/cli.md, "Interrupting a run"
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

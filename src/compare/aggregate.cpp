@@ -223,6 +223,7 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
     compare_results out;
     out.mode = data.memory_from_results ? pairing::process_rounds : pairing::rounds;
     out.rounds = data.rounds;
+    out.interrupted = data.interrupted;
     out.alpha = options.alpha;
     out.threshold_pct = options.threshold_pct;
     out.only_in_base = data.only_in_base;

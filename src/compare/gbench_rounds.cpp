@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "io/gbench_reader.hpp"
+#include "os/interrupt.hpp"
 #include "os/process.hpp"
 
 namespace tare::compare {
@@ -59,6 +60,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
     const fs::path json = temp_path(".json");
     const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
     os::child_options opts;
+    opts.interrupt = os::on_interrupt::wait;  // an interrupt ends the comparison after this round
     opts.discard_stdout = true;
     opts.discard_stderr = true;
     opts.timeout_seconds = o.timeout_seconds;
@@ -136,6 +138,10 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
     const double min_time = o.min_time / static_cast<double>(rounds * reps);
     std::vector<bool> failed(data.rows.size(), false);
     for (std::size_t r = 0; r < rounds; ++r) {
+        if (r > 0 && os::interrupted() != 0) {
+            data.interrupted = true;  // the rounds that ran are kept (docs/cli.md)
+            break;
+        }
         const int first = r % 2 == 0 ? 0 : 1;
         for (std::size_t i = 0; i < data.rows.size(); ++i) {
             if (failed[i]) {

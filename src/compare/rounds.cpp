@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "compare/worker_process.hpp"
+#include "os/interrupt.hpp"
 #include "os/process.hpp"
 
 namespace tare::compare {
@@ -166,6 +167,10 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
 
     std::vector<bool> failed;  // a benchmark that failed once is not retried
     for (std::size_t r = 0; r < rounds; ++r) {
+        if (r > 0 && os::interrupted() != 0) {
+            data.interrupted = true;  // the rounds that ran are kept (docs/cli.md)
+            break;
+        }
         side_state sides[2];
         // Which side starts first alternates by round: process start order, and within each
         // benchmark which side calibrates first and leads the blocks.

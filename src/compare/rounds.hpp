@@ -32,7 +32,8 @@ struct benchmark_rounds {
 };
 
 struct rounds_data {
-    std::size_t rounds = 0;  // rounds run
+    std::size_t rounds = 0;    // rounds run
+    bool interrupted = false;  // a SIGINT or SIGTERM ended it before all rounds ran
     bool base_accounting = false;
     bool head_accounting = false;
     /// Memory figures are in each round's `result`, not in the samples (Google Benchmark: its

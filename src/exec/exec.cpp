@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "os/interrupt.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
 #include "stats/change.hpp"
@@ -220,12 +221,17 @@ std::variant<exec_results, failure> run(const options& opts) {
     r.child.timeout_seconds = opts.timeout_seconds;
     for (std::size_t w = 0; w < opts.warmup; ++w) {
         for (exec_side* s : sides) {
+            if (os::interrupted() != 0)
+                return failure{os::interrupted_status(os::interrupted()),
+                               "interrupted: the runs were stopped"};
             if (auto f = r.into(*s, false)) {
                 return *std::move(f);
             }
         }
     }
     for (const side which : run_order(opts.runs, results.base.has_value())) {
+        if (os::interrupted() != 0)
+            return failure{os::interrupted_status(os::interrupted()), "interrupted: the runs were stopped"};
         if (auto f = r.into(which == side::base ? *results.base : results.head, true)) {
             return *std::move(f);
         }

@@ -100,6 +100,7 @@ struct fields<compare_results> {
             c("family_control", r.family, family_codec);
             c("selected", r.selected);
             c("threshold_pct", r.threshold_pct);
+            c("interrupted", r.interrupted);
         });
         v("rows", r.rows, required);
         v("only_in_base", r.only_in_base);

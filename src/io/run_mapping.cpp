@@ -260,6 +260,7 @@ struct fields<run_context> {
         v("loop_overhead_ns", c.loop_overhead_ns);
         v("accounting", c.accounting);
         v("processes", c.processes);
+        v("interrupted", c.interrupted);
     }
 };
 

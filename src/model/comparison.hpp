@@ -91,7 +91,8 @@ struct compare_results {
     std::string host;
     std::string date;  // ISO-8601, UTC
 
-    std::size_t rounds = 0;  // rounds modes: rounds run; files: 0
+    std::size_t rounds = 0;    // rounds modes: rounds run; files: 0
+    bool interrupted = false;  // a SIGINT or SIGTERM ended it after `rounds` rounds
     /// Results files: the processes each file was recorded in (1: one process).
     std::uint32_t base_processes = 0;
     std::uint32_t head_processes = 0;

@@ -112,6 +112,8 @@ struct run_context {
     bool accounting = false;  // is allocation accounting active in this process
     /// Fresh processes of the executable the results were measured in (`tare run --processes`).
     std::uint32_t processes = 1;
+    /// A SIGINT or SIGTERM stopped the run: the benchmarks listed finished, the rest did not run.
+    bool interrupted = false;
 };
 
 /// One non-baseline member of a comparison group against the group's baseline. The memory

@@ -22,7 +22,8 @@ struct channel_child {
     int pid = -1;  // > 0 when started
     int to_child = -1;
     int from_child = -1;
-    std::string error;  // why it did not start ("PATH: cannot execute: ...")
+    std::string error;    // why it did not start ("PATH: cannot execute: ...")
+    int watch_slot = -1;  // its process group, known to the interrupt handlers (os/interrupt.hpp)
 };
 
 /// Starts argv[0] (a path) with a pipe pair on child_read_fd / child_write_fd. Its standard
@@ -56,7 +57,9 @@ private:
 bool write_all(int fd, std::string_view data) noexcept;
 
 /// Closes the parent's ends and waits for the child, killing it (SIGKILL) if it has not ended
-/// within `grace_seconds`. How it ended, with its own rusage.
+/// within `grace_seconds`; then kills what is left of its process group. How it ended, with its
+/// own rusage. The child leads a group of its own, and an interrupt is not passed on to it: a
+/// worker finishes its round, and its controller stops it.
 child_result finish_child(channel_child& child, double grace_seconds);
 
 /// Ignores SIGPIPE in this process, so a dead worker is an EPIPE, not a dead controller.

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "os/channel.hpp"
+#include "os/interrupt.hpp"
 #include "os/layout.hpp"
 
 namespace tare::os {
@@ -65,6 +66,7 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         return fail("fork");
     }
     if (pid == 0) {
+        setpgid(0, 0);  // its own group (os/interrupt.hpp)
         if (!cpus.empty()) {
             pin_to_cpus(cpus);
         }
@@ -107,7 +109,9 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         c.error = argv[0] + ": cannot execute: " + std::strerror(exec_errno);
         return c;
     }
+    setpgid(pid, pid);
     c.pid = pid;
+    c.watch_slot = watch_group(pid, on_interrupt::wait);
     c.to_child = down[1];
     c.from_child = up[0];
     return c;
@@ -208,10 +212,13 @@ child_result finish_child(channel_child& child, double grace_seconds) {
         }
         if (!r.timed_out && now_seconds() > deadline) {
             r.timed_out = true;
-            kill(child.pid, SIGKILL);
+            kill_group(child.pid, SIGKILL);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+    kill_group(child.pid, SIGKILL);  // what it left running
+    unwatch_group(child.watch_slot);
+    child.watch_slot = -1;
     child.pid = -1;
     if (WIFEXITED(status)) {
         r.exit_code = WEXITSTATUS(status);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "os/interrupt.hpp"
 #include "os/os.hpp"
 
 namespace tare::os {
@@ -20,6 +21,8 @@ struct child_options {
     std::vector<int> cpus;
     /// Start it in this seed's address-space layout (src/os/layout.hpp); none: the kernel's.
     std::optional<std::uint64_t> layout_seed;
+    /// What a SIGINT or SIGTERM this process receives does to the child (os/interrupt.hpp).
+    on_interrupt interrupt = on_interrupt::forward;
 };
 
 struct child_result {
@@ -32,7 +35,9 @@ struct child_result {
     usage resources;  // of this child alone (wait4), not RUSAGE_CHILDREN
 };
 
-/// Runs argv[0] (a path) with argv and waits for it.
+/// Runs argv[0] (a path) with argv and waits for it. The child leads a process group of its own;
+/// a timeout kills the group, and whatever is left of the group when the child has ended is
+/// killed too: nothing it started outlives it.
 child_result run_child(const std::vector<std::string>& argv, const child_options& options = {});
 
 /// Restricts the calling process to `cpus` (its affinity mask); false when refused or empty.

@@ -12,6 +12,7 @@
 #include <thread>
 #include <utility>
 
+#include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/process.hpp"
 
@@ -72,6 +73,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         return r;
     }
     if (pid == 0) {
+        setpgid(0, 0);  // its own group: a timeout or an interrupt reaches what it starts
         close(status_pipe[0]);
         if (!options.cpus.empty()) {
             pin_to_cpus(options.cpus);
@@ -96,6 +98,8 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         (void)ignored;
         _exit(127);
     }
+    setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before exec
+    const watched_group watch(pid, options.interrupt);
     close(status_pipe[1]);
     if (out_fd >= 0) {
         close(out_fd);
@@ -124,12 +128,13 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
             double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (elapsed > *options.timeout_seconds && !r.timed_out) {
                 r.timed_out = true;
-                kill(pid, SIGKILL);
+                kill_group(pid, SIGKILL);
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    kill_group(pid, SIGKILL);  // what it left running
     if (WIFEXITED(status)) {
         r.exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {

@@ -3,4 +3,5 @@ set(tare_os_sources
   src/os/process_linux.cpp
   src/os/channel_linux.cpp
   src/os/layout_linux.cpp
+  src/os/interrupt_linux.cpp
 )

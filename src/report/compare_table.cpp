@@ -227,6 +227,11 @@ std::vector<line> compare_header_lines(const compare_results& r) {
     if (r.matched_layouts) {
         where += ", both sides of a round in one random address layout";
     }
+    if (r.interrupted) {
+        lines.push_back({{"INTERRUPTED", style::strong},
+                         {fmt::format(" after {} round{}: the figures are those rounds'", r.rounds,
+                                      r.rounds == 1 ? "" : "s")}});
+    }
     if (r.mode == pairing::rounds) {
         lines.push_back(
             {{fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",

@@ -327,6 +327,9 @@ std::vector<std::string> context_lines(const run_context& context) {
                           "loop overhead " + format_or_missing(context.loop_overhead_ns, per_iteration)}));
     lines.push_back(context.accounting ? "accounting: on"
                                        : "accounting: off (allocation and heap figures unavailable)");
+    if (context.interrupted) {
+        lines.push_back("interrupted: the benchmarks below finished; the rest did not run");
+    }
     if (context.processes > 1) {
         // What the ± now means: the spread of fresh processes, not of one process's samples.
         lines.push_back(

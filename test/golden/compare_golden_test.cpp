@@ -73,7 +73,8 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
         EXPECT_EQ(keys(doc["context"]),
                   (std::vector<std::string>{"tare_version", "host", "date", "base", "head", "mode", "rounds",
                                             "base_processes", "head_processes", "cpus", "layout", "alpha",
-                                            "comparisons", "family_control", "selected", "threshold_pct"}));
+                                            "comparisons", "family_control", "selected", "threshold_pct",
+                                            "interrupted"}));
         for (const auto& row : doc["rows"]) {
             EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head",
                                                            "not_judged"}));

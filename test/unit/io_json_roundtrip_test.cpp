@@ -137,6 +137,7 @@ void expect_same(const run_results& a, const run_results& b) {
     EXPECT_EQ(a.context.loop_overhead_ns, b.context.loop_overhead_ns);
     EXPECT_EQ(a.context.accounting, b.context.accounting);
     EXPECT_EQ(a.context.processes, b.context.processes);
+    EXPECT_EQ(a.context.interrupted, b.context.interrupted);
     ASSERT_EQ(a.benchmarks.size(), b.benchmarks.size());
     for (std::size_t i = 0; i < a.benchmarks.size(); ++i)
         expect_same(a.benchmarks[i], b.benchmarks[i]);
@@ -184,6 +185,7 @@ void expect_same(const compare_results& a, const compare_results& b) {
     EXPECT_EQ(a.date, b.date);
     EXPECT_EQ(a.rounds, b.rounds);
     EXPECT_EQ(a.base_processes, b.base_processes);
+    EXPECT_EQ(a.interrupted, b.interrupted);
     EXPECT_EQ(a.head_processes, b.head_processes);
     EXPECT_EQ(a.cpus, b.cpus);
     if (a.mode != pairing::unpaired && a.mode != pairing::processes) {  // files have no layout (null)
@@ -300,6 +302,7 @@ run_results full_run() {
     run_results r;
     r.context = {"0.1.0", "./bench/codec", "ci-7", "2024-05-01T12:00:00Z", "EPYC", 8, 18.25, 0.3125, true};
     r.context.processes = 2;
+    r.context.interrupted = true;
     r.benchmarks.push_back(measured("encode/1000", 10.5, true));
     // Two processes of 2 and 3 samples (10.5, 10.75 | 11, 11.25, 11.5), each with its median.
     r.benchmarks.back().processes = {{2, 10.625}, {3, 11.25}};
@@ -400,6 +403,7 @@ compare_results full_compare(pairing mode) {
     r.rows.push_back(d);
     r.base_processes = 5;
     r.head_processes = 1;
+    r.interrupted = true;
     r.only_in_base = {"write/legacy"};
     r.only_in_head = {"write/new", "read/new"};
     return r;

@@ -1,0 +1,84 @@
+#include "os/interrupt.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+
+namespace tare::os {
+
+namespace {
+
+// Slots the handler reads, each one word: 4 x the process group id + the on_interrupt action;
+// 0: free. Lock-free atomics of int are async-signal-safe; a mutex would not be.
+constexpr int max_groups = 64;
+std::atomic<int> groups[max_groups];
+std::atomic<int> received{0};
+
+void on_signal(int signal) {
+    const int first = received.exchange(signal);
+    for (int i = 0; i < max_groups; ++i) {
+        const int word = groups[i].load();
+        const int pgid = word / 4;
+        if (pgid <= 0)
+            continue;
+        const auto action = static_cast<on_interrupt>(word % 4);
+        if (first != 0 || action == on_interrupt::kill)
+            ::kill(-pgid, SIGKILL);
+        else if (action == on_interrupt::forward)
+            ::kill(-pgid, signal);
+    }
+    if (first != 0)
+        ::_exit(interrupted_status(signal));  // the second: at once
+}
+
+}  // namespace
+
+void handle_interrupts() {
+    static const bool installed = [] {
+        struct sigaction sa {};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        ::sigaction(SIGINT, &sa, nullptr);
+        ::sigaction(SIGTERM, &sa, nullptr);
+        return true;
+    }();
+    (void)installed;
+}
+
+int interrupted() noexcept {
+    return received.load();
+}
+
+void kill_group(pid_t pgid, int signal) noexcept {
+    if (pgid > 0)
+        ::kill(-pgid, signal);
+}
+
+int watch_group(pid_t pgid, on_interrupt action) noexcept {
+    const int word = 4 * static_cast<int>(pgid) + static_cast<int>(action);
+    for (int i = 0; i < max_groups; ++i) {
+        int expected = 0;
+        if (groups[i].compare_exchange_strong(expected, word)) {
+            // A signal that came before the slot was filled has not reached this child.
+            if (const int signal = received.load(); signal != 0 && action != on_interrupt::wait)
+                ::kill(-pgid, action == on_interrupt::kill ? SIGKILL : signal);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void unwatch_group(int slot) noexcept {
+    if (slot >= 0 && slot < max_groups)
+        groups[slot].store(0);
+}
+
+watched_group::watched_group(pid_t pgid, on_interrupt action) noexcept : slot_(watch_group(pgid, action)) {}
+
+watched_group::~watched_group() {
+    unwatch_group(slot_);
+}
+
+}  // namespace tare::os

@@ -1,0 +1,191 @@
+// SIGINT and SIGTERM to a benchmark executable, to `tare run` and to `tare compare`: what
+// finished is written as valid JSON marked interrupted, the status is 130 or 143, and no child
+// process and no temporary file outlives the run (docs/cli.md, "Interrupting a run").
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "scratch.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::scratch;
+
+// A copy of an executable under a name of this test's own, so that looking for its processes
+// afterwards finds this test's and no other test's running at the same time.
+std::string private_copy(const std::string& exe, const std::string& name) {
+    const fs::path to = scratch(name);
+    fs::copy_file(exe, to, fs::copy_options::overwrite_existing);
+    fs::permissions(to, fs::perms::owner_all);
+    return to.string();
+}
+
+// Processes whose command line mentions `marker` (other than this test).
+int processes_mentioning(const std::string& marker) {
+    int n = 0;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos || std::stoi(pid) == ::getpid())
+            continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        if (ss.str().find(marker) != std::string::npos)
+            ++n;
+    }
+    return n;
+}
+
+struct started {
+    pid_t pid = -1;
+    fs::path out;
+    fs::path err;
+};
+
+started start(const std::vector<std::string>& argv, const std::string& tag) {
+    started s;
+    s.out = scratch(tag + ".out");
+    s.err = scratch(tag + ".err");
+    s.pid = ::fork();
+    if (s.pid == 0) {
+        const int o = ::open(s.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int e = ::open(s.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ::dup2(o, 1);
+        ::dup2(e, 2);
+        std::vector<char*> args;
+        for (const std::string& a : argv)
+            args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        ::execv(args[0], args.data());
+        ::_exit(127);
+    }
+    return s;
+}
+
+// The exit status, or -1 when it has not ended within `seconds` (then it is killed).
+int wait_for(pid_t pid, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    int status = 0;
+    while (std::chrono::steady_clock::now() < until) {
+        if (::waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    return -1;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void sleep_seconds(double s) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(s));
+}
+
+// In process: the benchmark running when SIGINT comes finishes, the rest do not run.
+TEST(interrupt, a_benchmark_executable_writes_what_finished_and_exits_130) {
+    const std::string bench = private_copy(TARE_MEMORY_BENCH, "memory_bench_int");
+    const fs::path out = scratch("int_direct.json");
+    const started s = start({bench, "--min-time=0.4", "--json=" + out.string()}, "direct");
+    sleep_seconds(1.0);
+    ::kill(s.pid, SIGINT);
+    EXPECT_EQ(wait_for(s.pid, 30), 130) << slurp(s.err);
+    const json doc = json::parse(slurp(out));
+    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
+    EXPECT_GE(doc["benchmarks"].size(), 1U);
+    for (const json& b : doc["benchmarks"])
+        EXPECT_TRUE(b["error"].is_null()) << b.dump();  // finished ones only, measured whole
+    EXPECT_NE(slurp(s.err).find("interrupted by SIGINT"), std::string::npos) << slurp(s.err);
+}
+
+// --isolate: SIGTERM stops the child at once (its benchmark hangs), the row says interrupted,
+// the child does not outlive the run.
+TEST(interrupt, an_isolated_hang_is_stopped_and_named_interrupted) {
+    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_int");
+    const fs::path out = scratch("int_isolate.json");
+    const started s = start({bench, "--isolate", "--filter=^(works|hangs|works_too)$", "--min-time=0.05",
+                             "--json=" + out.string()},
+                            "isolate");
+    sleep_seconds(1.5);
+    ::kill(s.pid, SIGTERM);
+    EXPECT_EQ(wait_for(s.pid, 30), 143) << slurp(s.err);
+    const json doc = json::parse(slurp(out));
+    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
+    ASSERT_EQ(doc["benchmarks"].size(), 2U) << doc.dump();
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "works");
+    EXPECT_TRUE(doc["benchmarks"][0]["error"].is_null());
+    EXPECT_EQ(doc["benchmarks"][1]["name"], "hangs");
+    EXPECT_EQ(doc["benchmarks"][1]["error"]["kind"], "interrupted");
+    EXPECT_EQ(processes_mentioning("crash_bench_int"), 0);
+}
+
+// A second SIGINT ends at once, even inside a body that never returns.
+TEST(interrupt, a_second_sigint_exits_at_once) {
+    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_twice");
+    const started s = start({bench, "--filter=^hangs$"}, "twice");
+    sleep_seconds(0.5);
+    ::kill(s.pid, SIGINT);
+    sleep_seconds(0.3);
+    ::kill(s.pid, SIGINT);
+    EXPECT_EQ(wait_for(s.pid, 5), 130);
+}
+
+// tare run passes SIGINT on to the executable, which writes what finished; tare writes it,
+// leaves no temporary file and no child.
+TEST(interrupt, tare_run_keeps_what_finished_and_leaves_nothing_running) {
+    const std::string bench = private_copy(TARE_MEMORY_BENCH, "memory_bench_run");
+    const fs::path out = scratch("int_run.json");
+    const started s = start({TARE_COMMAND, "run", bench, "--min-time=0.4", "--json=" + out.string()}, "run");
+    sleep_seconds(1.2);
+    ::kill(s.pid, SIGINT);
+    EXPECT_EQ(wait_for(s.pid, 30), 130) << slurp(s.err);
+    const json doc = json::parse(slurp(out));
+    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
+    EXPECT_GE(doc["benchmarks"].size(), 1U);
+    EXPECT_EQ(processes_mentioning("memory_bench_run"), 0);
+    EXPECT_FALSE(fs::exists(fs::temp_directory_path() / ("tare-run-" + std::to_string(s.pid) + ".json")));
+}
+
+// tare compare stops after the round in progress and reports the rounds that ran.
+TEST(interrupt, tare_compare_reports_the_rounds_that_ran) {
+    const std::string base = private_copy(TARE_COMPARE_BASE, "compare_base_int");
+    const std::string head = private_copy(TARE_COMPARE_HEAD, "compare_head_int");
+    const fs::path out = scratch("int_compare.json");
+    const started s = start({TARE_COMMAND, "compare", base, head, "--rounds=200", "--min-time=20",
+                             "--filter=^spin$", "--json=" + out.string()},
+                            "compare");
+    sleep_seconds(2.0);
+    ::kill(s.pid, SIGINT);
+    EXPECT_EQ(wait_for(s.pid, 60), 130) << slurp(s.err);
+    const json doc = json::parse(slurp(out));
+    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
+    const auto rounds = doc["context"]["rounds"].get<int>();
+    EXPECT_GE(rounds, 1);
+    EXPECT_LT(rounds, 200);
+    ASSERT_EQ(doc["rows"].size(), 1U);
+    EXPECT_EQ(doc["rows"][0]["base"]["round_ns"].size(), static_cast<std::size_t>(rounds));
+    EXPECT_EQ(processes_mentioning("compare_base_int"), 0);
+    EXPECT_EQ(processes_mentioning("compare_head_int"), 0);
+}
+
+}  // namespace
+}  // namespace tare
