@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,12 +62,17 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
     err_fd = open(stderr_path ? stderr_path->c_str() : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                   0600);
     null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         return fail("fork");
     }
     if (pid == 0) {
-        setpgid(0, 0);  // its own group (os/interrupt.hpp)
+        setpgid(0, 0);                     // its own group (os/interrupt.hpp)
+        prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the controller, as run_child's children
+        if (getppid() != parent) {
+            _exit(126);
+        }
         if (!cpus.empty()) {
             pin_to_cpus(cpus);
         }

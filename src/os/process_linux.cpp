@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,6 +65,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
                                                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
                                            : -1;
     auto start = std::chrono::steady_clock::now();
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
@@ -74,6 +76,12 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     }
     if (pid == 0) {
         setpgid(0, 0);  // its own group: a timeout or an interrupt reaches what it starts
+        // Killed with its parent, even one killed by SIGKILL, which no handler sees; the parent
+        // may have died before the request, so check it.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) {
+            _exit(126);
+        }
         close(status_pipe[0]);
         if (!options.cpus.empty()) {
             pin_to_cpus(options.cpus);

@@ -165,6 +165,22 @@ TEST(interrupt, tare_run_keeps_what_finished_and_leaves_nothing_running) {
     EXPECT_FALSE(fs::exists(fs::temp_directory_path() / ("tare-run-" + std::to_string(s.pid) + ".json")));
 }
 
+// A parent killed outright (SIGKILL, which nothing can handle) takes its children with it.
+TEST(interrupt, children_do_not_outlive_a_killed_parent) {
+    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_orphan");
+    const started s = start({TARE_COMMAND, "run", bench, "--filter=^hangs$"}, "orphan");
+    sleep_seconds(0.8);
+    EXPECT_EQ(processes_mentioning("crash_bench_orphan"), 2);  // tare run's argv, and the executable
+    ::kill(s.pid, SIGKILL);
+    wait_for(s.pid, 5);
+    int left = 1;
+    for (int i = 0; i < 100 && left > 0; ++i) {
+        sleep_seconds(0.02);
+        left = processes_mentioning("crash_bench_orphan");
+    }
+    EXPECT_EQ(left, 0);
+}
+
 // tare compare stops after the round in progress and reports the rounds that ran.
 TEST(interrupt, tare_compare_reports_the_rounds_that_ran) {
     const std::string base = private_copy(TARE_COMPARE_BASE, "compare_base_int");
