@@ -110,6 +110,10 @@ TEST(report_units, percentages) {
     EXPECT_EQ(format_percent(12.46), "12.5%");
     EXPECT_EQ(format_percent(99.96), "100%");
     EXPECT_EQ(format_percent(250), "250%");
+    EXPECT_EQ(format_percent(99999), "99999%");
+    EXPECT_EQ(format_percent(1.234e5), "1.23e+05%");
+    EXPECT_EQ(format_percent(4.2e80), "4.20e+80%");  // an interval of two far-apart rounds
+    EXPECT_EQ(format_percent(-1e300), "-1.00e+300%");
     EXPECT_EQ(format_percent(-3.26), "-3.3%");
     EXPECT_EQ(format_percent(nan), "—");
     EXPECT_EQ(format_percent(inf), "∞");

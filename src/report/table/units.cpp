@@ -141,6 +141,10 @@ std::string format_percent(double percent) {
         std::string digits = fmt::format("{:.1f}", magnitude);
         if (parse(digits) >= 100)
             digits = fmt::format("{:.0f}", magnitude);
+        // Beyond 99,999 % (the change of two rounds far apart) the digits are noise and the
+        // column would be 80 wide: three significant digits and the power of ten.
+        if (parse(digits) >= 1e5)
+            digits = fmt::format("{:.2e}", magnitude);
         return digits + "%";
     });
 }
