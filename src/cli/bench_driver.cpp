@@ -142,6 +142,10 @@ int drive(int argc, char** argv) {
     }
     const core::name_filter& filter = std::get<core::name_filter>(parsed);
 
+    // Checked first, workers too: a name the protocol cannot carry is refused, not run wrong.
+    if (std::string bad = core::check_names(core::expand(registered_benchmarks())); !bad.empty()) {
+        return fail_usage(bad);
+    }
     std::vector<core::instance> selected = core::select(core::expand(registered_benchmarks()), filter);
     if (opt.worker) {
         os::settle_layout();  // started by tare compare, perhaps in a chosen layout

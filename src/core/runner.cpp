@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <regex>
+#include <set>
+#include <string_view>
 
 #include "core/metrics.hpp"
 #include "os/os.hpp"
@@ -44,6 +46,52 @@ std::vector<instance> expand(const std::vector<benchmark*>& benchmarks) {
         }
     }
     return out;
+}
+
+namespace {
+
+// The name as C would write it: control characters escaped, so the message shows them.
+std::string escaped(const std::string& name) {
+    std::string out = "\"";
+    for (const char ch : name) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7f) {
+            static constexpr char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += ch;
+        }
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string check_names(const std::vector<instance>& all) {
+    std::set<std::string_view> seen;
+    for (const instance& i : all) {
+        const std::string& n = i.name;
+        if (n.empty())
+            return "a benchmark is registered with an empty name";
+        for (const char ch : n) {
+            const auto c = static_cast<unsigned char>(ch);
+            if (c < 0x20 || c == 0x7f)
+                return "benchmark name " + escaped(n) + " holds a control character: names are printed, " +
+                       "matched and sent to workers one a line";
+        }
+        if (n.front() == ' ' || n.back() == ' ')
+            return "benchmark name " + escaped(n) + " begins or ends with a space";
+        if (!seen.insert(n).second)
+            return "benchmark name " + escaped(n) +
+                   " is registered twice: each instance needs a name of its own";
+    }
+    return {};
 }
 
 std::vector<instance> select(const std::vector<instance>& all, const name_filter& filter) {

@@ -46,6 +46,12 @@ private:
 /// Every instance of `benchmarks`, in registration then argument order.
 std::vector<instance> expand(const std::vector<benchmark*>& benchmarks);
 
+/// Why the instances' names cannot be run, or "" when they can. A name is printed in tables,
+/// written in JSON, matched by --filter and sent to workers one a line (docs/writing.md,
+/// "Names"): it must not be empty, hold a control character (a newline would split a worker's
+/// command and desynchronise tare compare), begin or end with a space, or be another's.
+std::string check_names(const std::vector<instance>& all);
+
 /// The instances whose name `filter` matches.
 std::vector<instance> select(const std::vector<instance>& all, const name_filter& filter);
 
