@@ -24,6 +24,10 @@ function(tare_target_warnings target)
                                                -fno-sanitize-recover=all)
       target_link_options(${target} PUBLIC -fsanitize=${TARE_SANITIZE})
     endif()
+    if(TARE_FUZZ)
+      # Coverage for libFuzzer in every library a fuzz target links; the targets add the driver.
+      target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+    endif()
   endif()
 endfunction()
 

@@ -48,6 +48,17 @@ double number_of(const json& v) {
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+// A count from a number Google Benchmark wrote: NaN, negative and fractional parts give what
+// is left, 0 at least, and a value past the type's range its maximum (a cast of either is
+// undefined behaviour: NaN became INT64_MIN, "-8.00 EiB").
+template <class Int>
+Int count_of(double v) {
+    if (!(v > 0))
+        return 0;
+    constexpr auto top = static_cast<double>(std::numeric_limits<Int>::max());
+    return v >= top ? std::numeric_limits<Int>::max() : static_cast<Int>(v);
+}
+
 std::optional<double> opt_number(const json& row, const char* key) {
     auto it = row.find(key);
     if (it == row.end() || it->is_null()) {
@@ -118,11 +129,11 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
     double cpu_sum = 0;
     for (const json* row : g.iterations) {
         const double iters = opt_number(*row, "iterations").value_or(0);
-        r.iterations += static_cast<std::uint64_t>(std::max(0.0, iters));
+        r.iterations += count_of<std::uint64_t>(iters);
         r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * *scale);
         cpu_sum += opt_number(*row, "cpu_time").value_or(0) * *scale;
         sample s;
-        s.iterations = static_cast<std::uint64_t>(std::max(0.0, iters));
+        s.iterations = count_of<std::uint64_t>(iters);
         s.elapsed_ns = r.samples_ns.back() * iters;
         r.samples.push_back(s);
     }
@@ -184,14 +195,15 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         const double memory_iterations = std::min(16.0, iters);
         const auto peak = opt_number(mem, "max_bytes_used");
         const auto total = opt_number(mem, "total_allocated_bytes");
-        if (peak && total && (*peak > *total || *peak < 0)) {
+        if (peak && total &&
+            (*peak > *total || *peak < 0 || !std::isfinite(*peak) || !std::isfinite(*total))) {
             r.warnings.push_back({"gbench_memory_garbled",
                                   "Google Benchmark wrote impossible memory figures (a peak above the "
                                   "bytes allocated): only allocs/iter is kept"});
             mem_ok = false;
         }
-        if (peak && mem_ok) {
-            r.peak_live_bytes = static_cast<std::int64_t>(*peak);
+        if (peak && mem_ok && std::isfinite(*peak)) {
+            r.peak_live_bytes = count_of<std::int64_t>(*peak);
         }
         // Per iteration of GB's memory run; its raw totals are these times memory_iterations.
         if (total && mem_ok && memory_iterations > 0) {
@@ -231,9 +243,9 @@ std::variant<run_results, read_error> from_document(const json& doc, const std::
         out.context.host = text_of(c, "host_name");
         out.context.date = text_of(c, "date");
         if (auto mhz = opt_number(c, "mhz_per_cpu")) {
-            out.context.cpu = std::to_string(static_cast<long long>(*mhz)) + " MHz (Google Benchmark)";
+            out.context.cpu = std::to_string(count_of<long long>(*mhz)) + " MHz (Google Benchmark)";
         }
-        out.context.num_cpus = static_cast<std::uint32_t>(opt_number(c, "num_cpus").value_or(0));
+        out.context.num_cpus = count_of<std::uint32_t>(opt_number(c, "num_cpus").value_or(0));
         // Groups in first-appearance order: GB writes a benchmark's repetitions and then its
         // aggregates, but with --benchmark_enable_random_interleaving they may interleave.
         std::vector<std::string> order;

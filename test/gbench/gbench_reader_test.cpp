@@ -74,6 +74,23 @@ TEST(gbench_reader, non_finite_counters_are_kept) {
     EXPECT_EQ(counter(*b, "plain"), 42.0);
 }
 
+// Numbers out of any count's range (NaN, 1e300, a string where a number belongs) once went
+// through a cast: undefined behaviour, a NaN peak read as INT64_MIN ("-8.00 EiB"). Found by
+// fuzz/results_fuzz.cpp.
+TEST(gbench_reader, counts_out_of_range_are_clamped_or_dropped_never_cast) {
+    const std::string text = R"({"context": {"num_cpus": "<num_cpus>", "mhz_per_cpu": 1e300},
+        "benchmarks": [{"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "iterations": 1e300,
+                        "real_time": 5, "cpu_time": 5, "time_unit": "ns", "max_bytes_used": NaN,
+                        "allocs_per_iter": 1, "total_allocated_bytes": 10}]})";
+    auto read = io::parse_gbench_results(text, "gb.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    const run_results& r = std::get<run_results>(read);
+    EXPECT_EQ(r.context.num_cpus, 0U);
+    ASSERT_EQ(r.benchmarks.size(), 1U);
+    EXPECT_EQ(r.benchmarks[0].iterations, std::numeric_limits<std::uint64_t>::max());
+    EXPECT_FALSE(r.benchmarks[0].peak_live_bytes.has_value());
+}
+
 TEST(gbench_reader, repetitions_are_samples_and_aggregates_counters) {
     const run_results r = read_ok("fixture.json");
     const benchmark_result* b = find(r, "BM_repeated/1000/repeats:3");

@@ -1,0 +1,9 @@
+// tare-compare/1, through the reader `tare report` uses.
+#include "documents.hpp"
+#include "io/compare_mapping.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    tare::fuzz::check_document<tare::compare_results>(
+        data, size, [](const std::string& text) { return tare::io::parse_compare_json(text, "fuzz.json"); });
+    return 0;
+}
