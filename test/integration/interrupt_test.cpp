@@ -101,6 +101,16 @@ void sleep_seconds(double s) {
     std::this_thread::sleep_for(std::chrono::duration<double>(s));
 }
 
+// Waits (at most 20 s: a sanitizer's start-up is slow) until `n` processes mention `marker`.
+bool wait_for_processes(const std::string& marker, int n) {
+    for (int i = 0; i < 2000; ++i) {
+        if (processes_mentioning(marker) == n)
+            return true;
+        sleep_seconds(0.01);
+    }
+    return false;
+}
+
 // In process: the benchmark running when SIGINT comes finishes, the rest do not run.
 TEST(interrupt, a_benchmark_executable_writes_what_finished_and_exits_130) {
     const std::string bench = private_copy(TARE_MEMORY_BENCH, "memory_bench_int");
@@ -155,7 +165,8 @@ TEST(interrupt, tare_run_keeps_what_finished_and_leaves_nothing_running) {
     const std::string bench = private_copy(TARE_MEMORY_BENCH, "memory_bench_run");
     const fs::path out = scratch("int_run.json");
     const started s = start({TARE_COMMAND, "run", bench, "--min-time=0.4", "--json=" + out.string()}, "run");
-    sleep_seconds(1.2);
+    ASSERT_TRUE(wait_for_processes("memory_bench_run", 2));  // tare run's argv, and the executable
+    sleep_seconds(1.0);                                      // inside its benchmarks
     ::kill(s.pid, SIGINT);
     EXPECT_EQ(wait_for(s.pid, 30), 130) << slurp(s.err);
     const json doc = json::parse(slurp(out));
@@ -169,8 +180,7 @@ TEST(interrupt, tare_run_keeps_what_finished_and_leaves_nothing_running) {
 TEST(interrupt, children_do_not_outlive_a_killed_parent) {
     const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_orphan");
     const started s = start({TARE_COMMAND, "run", bench, "--filter=^hangs$"}, "orphan");
-    sleep_seconds(0.8);
-    EXPECT_EQ(processes_mentioning("crash_bench_orphan"), 2);  // tare run's argv, and the executable
+    ASSERT_TRUE(wait_for_processes("crash_bench_orphan", 2));  // tare run's argv, and the executable
     ::kill(s.pid, SIGKILL);
     wait_for(s.pid, 5);
     int left = 1;
