@@ -38,8 +38,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+import study  # bench/ab/study.py: waiting for quiet, and the disturbed-run monitor
 
 SIDES = ["a1", "a2", "slow50"]
 BODIES_NOTE = "hash_64k, sort_2k, parse_csv, map_500"
@@ -50,72 +51,15 @@ EXIT_MEANING = {1: "a failed benchmark (tare run) or a regression beyond --fail-
                 2: "bad arguments or unreadable input", 3: "an executable could not be run to the end"}
 
 
-def compiler_running():
-    r = subprocess.run(["pgrep", "-c", "cc1plus"], capture_output=True, text=True)
-    return r.stdout.strip() not in ("", "0")
-
-
-NO_WAIT = False
-
-
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
-
-
-def wait_quiet():
-    waited = 0
-    if NO_WAIT:
-        return 0
-    while compiler_running():
-        if waited == 0:
-            log("  waiting for compilers to finish ...")
-        time.sleep(20)
-        waited += 20
-    return waited
-
-
-def busy_ticks():
-    """CPU time of the whole machine (all cores), seconds, from /proc/stat."""
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    idle = v[3] + v[4]  # idle + iowait
-    return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
-
-
-class Monitor:
-    """While a command runs: polls for a compiler every 2 s, and measures the CPU that other
-    processes used (the machine's busy time less this script's and its children's), in cores on
-    average ("foreign load"). As in study.py."""
-
-    def __init__(self):
-        self.seen = False
-        self.foreign = 0.0
-        self._stop = threading.Event()
-        self._t = threading.Thread(target=self._loop, daemon=True)
-
-    def _loop(self):
-        while not self._stop.wait(2.0):
-            if compiler_running():
-                self.seen = True
-
-    def __enter__(self):
-        self._busy0, self._own0, self._w0 = busy_ticks(), sum(os.times()[:4]), time.monotonic()
-        self._t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._t.join()
-        wall = time.monotonic() - self._w0
-        own = sum(os.times()[:4]) - self._own0
-        self.foreign = max(0.0, (busy_ticks() - self._busy0 - own) / max(wall, 1e-9))
 
 
 def run_checked(cmd, out, max_foreign):
     """Runs one tare command after waiting for quiet; aborts the study when it fails. Returns
     (the JSON document it wrote to out, its wall time, the measurement's circumstances)."""
-    waited = wait_quiet()
-    with Monitor() as m:
+    waited = study.wait_quiet(log)
+    with study.Monitor() as m:
         t0 = time.monotonic()
         p = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - t0
@@ -238,7 +182,6 @@ def report(records, processes):
 
 
 def main():
-    global NO_WAIT
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build")
     ap.add_argument("--processes", type=int, default=5, help="tare run --processes: fresh processes per file")
@@ -253,7 +196,7 @@ def main():
                     help="a command is 'disturbed' when other processes used more cores than this on average")
     ap.add_argument("--no-wait", action="store_true", help="do not wait for compilers (smoke tests only)")
     a = ap.parse_args()
-    NO_WAIT = a.no_wait
+    study.NO_WAIT = a.no_wait
     if a.processes < 1 or a.runs < 0 or a.exe_runs < 0:
         sys.exit("files.py: --processes must be at least 1, --runs and --exe-runs at least 0")
 
