@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/checks.hpp"
 #include "cli/isolate.hpp"
-#include "cli/number_checks.hpp"
-#include "cli/output_check.hpp"
 #include "cli/worker.hpp"
 #include "compare/protocol.hpp"
 #include "core/runner.hpp"

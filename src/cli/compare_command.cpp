@@ -13,8 +13,8 @@
 #include <utility>
 #include <variant>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
-#include "cli/number_checks.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"

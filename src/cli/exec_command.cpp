@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <variant>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
-#include "cli/number_checks.hpp"
 #include "exec/exec.hpp"
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"

@@ -14,8 +14,8 @@
 #include <variant>
 #include <vector>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
-#include "cli/number_checks.hpp"
 #include "compare/processes.hpp"
 #include "core/runner.hpp"
 #include "io/atomic_file.hpp"

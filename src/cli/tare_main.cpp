@@ -2,8 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
-#include "cli/output_check.hpp"
 #include "os/interrupt.hpp"
 #include "tare/version.hpp"
 
