@@ -238,9 +238,9 @@ int drive(int argc, char** argv) {
             results.benchmarks.push_back(run_isolated(inst.name, {opt.min_time, opt.timeout}));
             if (const int signal = os::interrupted(); signal != 0 && results.benchmarks.back().error) {
                 // The child stopped because the run was interrupted, not because it failed.
-                results.benchmarks.back().error = error_info{
-                    "interrupted", std::string("stopped by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
-                                       " before it finished"};
+                results.benchmarks.back().error =
+                    error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(signal) +
+                                                  " before it finished"};
             }
         } else {
             results.benchmarks.push_back(core::run_instance(inst, clock, probe, plan, loop_overhead));
@@ -257,7 +257,7 @@ int drive(int argc, char** argv) {
         results.context.interrupted = true;
         write_results(results, opt, any_failed);
         std::fprintf(stderr, "error: interrupted by %s: %zu benchmark%s finished, the rest did not run\n",
-                     signal == SIGINT ? "SIGINT" : "SIGTERM", results.benchmarks.size(),
+                     os::interrupt_name(signal), results.benchmarks.size(),
                      results.benchmarks.size() == 1 ? "" : "s");
         return os::interrupted_status(signal);
     }

@@ -302,8 +302,7 @@ int run_command(const run_args& args) {
         }
     }
     if (signal != 0) {
-        std::fprintf(stderr, "error: interrupted by %s: what finished is %s\n",
-                     signal == SIGINT ? "SIGINT" : "SIGTERM",
+        std::fprintf(stderr, "error: interrupted by %s: what finished is %s\n", os::interrupt_name(signal),
                      args.json_path && have_results ? ("in " + *args.json_path).c_str() : "printed above");
         return os::interrupted_status(signal);
     }

@@ -21,6 +21,11 @@ constexpr int interrupted_status(int signal) noexcept {
     return 128 + signal;
 }
 
+/// "SIGINT", "SIGTERM": the name messages give the signal that interrupted the run.
+inline const char* interrupt_name(int signal) noexcept {
+    return signal == 2 ? "SIGINT" : "SIGTERM";  // the only two the handlers take
+}
+
 /// Kills the process group `pgid` (a child started in a group of its own) with `signal`.
 void kill_group(pid_t pgid, int signal) noexcept;
 
