@@ -63,6 +63,15 @@ struct fields<side_figures> {
         v("warnings", s.warnings);
         v("error", s.error);
     }
+    static void check(const side_figures& s, const std::string& path) {
+        check_non_negative(s.time_ns, child_path(path, "time_ns.mean"));
+        check_interval(s.time_ci, child_path(path, "time_ns"));
+        check_non_negative(s.round_ns, child_path(path, "round_ns"));
+        check_non_negative(s.allocs_per_iter, child_path(path, "allocs_per_iter"));
+        check_non_negative(s.bytes_per_iter, child_path(path, "bytes_per_iter"));
+        check_non_negative(s.peak_live_bytes, child_path(path, "peak_live_bytes"));
+        check_non_negative(s.page_faults_per_iter, child_path(path, "page_faults_per_iter"));
+    }
 };
 
 template <>

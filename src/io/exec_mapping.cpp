@@ -71,6 +71,14 @@ struct fields<exec_run> {
         v("minor_faults", r.minor_faults);
         v("major_faults", r.major_faults);
     }
+    static void check(const exec_run& r, const std::string& path) {
+        check_non_negative(r.wall_seconds, child_path(path, "wall_seconds"));
+        check_non_negative(r.user_seconds, child_path(path, "user_seconds"));
+        check_non_negative(r.system_seconds, child_path(path, "system_seconds"));
+        check_non_negative(r.max_rss_kib, child_path(path, "max_rss_kib"));
+        check_non_negative(r.minor_faults, child_path(path, "minor_faults"));
+        check_non_negative(r.major_faults, child_path(path, "major_faults"));
+    }
 };
 
 template <>
@@ -80,6 +88,10 @@ struct fields<exec_summary> {
         v("mean", s.mean);
         v("ci_low", s.ci, ci_low);
         v("ci_high", s.ci, ci_high);
+    }
+    static void check(const exec_summary& s, const std::string& path) {
+        check_non_negative(s.mean, child_path(path, "mean"));
+        check_interval(s.ci, path);
     }
 };
 

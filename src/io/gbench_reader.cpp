@@ -94,6 +94,39 @@ std::optional<double> ns_per(const std::string& unit) {
     return std::nullopt;
 }
 
+// A value as GB wrote it (quote_non_finite() undone), for a message.
+std::string shown(const json& v) {
+    if (v == "N")
+        return "NaN";
+    if (v == "I")
+        return "Infinity";
+    if (v == "-I")
+        return "-Infinity";
+    return v.dump();
+}
+
+// A figure GB measured is never negative, and a time or a count never infinite; null or absent
+// is "not written". The message names the row the way GB's own output does.
+std::optional<std::string> check_row(const std::string& name, const json& row) {
+    const auto where = [&](const char* key) {
+        std::string at = "benchmark \"" + name + "\"";
+        if (auto it = row.find("repetition_index"); it != row.end() && it->is_number())
+            at += " repetition " + it->dump();
+        if (auto agg = text_of(row, "aggregate_name"); !agg.empty())
+            at += " (" + agg + ")";
+        return at + ": " + key;
+    };
+    for (const char* key : {"iterations", "real_time", "cpu_time"}) {
+        if (auto v = opt_number(row, key); v && (*v < 0 || std::isinf(*v)))
+            return where(key) + ": expected a finite non-negative number, not " + shown(row.at(key));
+    }
+    for (const char* key : {"bytes_per_second", "items_per_second", "allocs_per_iter"}) {
+        if (auto v = opt_number(row, key); v && *v < 0)
+            return where(key) + ": expected a non-negative number, not " + shown(row.at(key));
+    }
+    return std::nullopt;
+}
+
 struct group {
     std::vector<const json*> iterations;  // one row per repetition
     std::vector<const json*> aggregates;
@@ -119,6 +152,12 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         if (flag_of(*row, "skipped")) {
             r.error = error_info{"skipped", text_of(*row, "skip_message")};
             return std::nullopt;
+        }
+    }
+    for (const auto* rows : {&g.iterations, &g.aggregates}) {
+        for (const json* row : *rows) {
+            if (auto err = check_row(name, *row))
+                return err;
         }
     }
     const std::string unit = text_of(first, "time_unit");

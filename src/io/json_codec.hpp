@@ -209,6 +209,9 @@ struct value_codec {
             throw field_error(path, "expected an object");
         reader r(j, path);
         fields<T>::map(r, value);
+        // A mapping may check what its fields hold together (ranges, order): `check(value, path)`.
+        if constexpr (requires { fields<T>::check(value, path); })
+            fields<T>::check(value, path);
     }
 };
 
@@ -247,6 +250,29 @@ struct value_codec<double> {
         value = j.get<double>();
     }
 };
+
+/// What a mapping's `check` tests a figure with: a time, a count or a rate per iteration is never
+/// negative; NaN (a null: not measured) passes. Without it a hand-edited `-3` allocations would be
+/// printed and compared as if measured.
+inline void check_non_negative(double value, const std::string& path) {
+    if (value < 0)
+        throw field_error(path, "expected a non-negative number");
+}
+template <class T>
+void check_non_negative(const std::optional<T>& value, const std::string& path) {
+    if (value)
+        check_non_negative(static_cast<double>(*value), path);
+}
+inline void check_non_negative(const std::vector<double>& values, const std::string& path) {
+    for (std::size_t i = 0; i < values.size(); ++i)
+        check_non_negative(values[i], path + "[" + std::to_string(i) + "]");
+}
+
+/// An interval's bounds in order (`path` names the object holding ci_low and ci_high).
+inline void check_interval(const std::optional<interval>& i, const std::string& path) {
+    if (i && i->low > i->high)
+        throw field_error(child_path(path, "ci_low"), "is above ci_high (" + std::to_string(i->high) + ")");
+}
 
 /// The integer at `j` in [low, high]: a fraction, a negative count or a value outside the range
 /// is an error. A float with an integral value (4096.0) is accepted.
@@ -425,6 +451,11 @@ struct change_codec {
         paired_change out;
         reader r(j, path);
         map(r, out);
+        check_interval(out.interval_pct, path);
+        if (!(out.p_value >= 0 && out.p_value <= 1) && !std::isnan(out.p_value))
+            throw field_error(child_path(path, "p_value"), "expected a number in [0, 1]");
+        if (!(out.confidence > 0 && out.confidence < 1) && !std::isnan(out.confidence))
+            throw field_error(child_path(path, "confidence"), "expected a number between 0 and 1");
         c = out;
     }
 };

@@ -276,6 +276,18 @@ struct fields<time_summary> {
         v("ci_low", t.ci, ci_low);
         v("ci_high", t.ci, ci_high);
     }
+    // The interval of the mean may reach below 0 (a t interval over noisy samples); the figures
+    // themselves may not.
+    static void check(const time_summary& t, const std::string& path) {
+        check_non_negative(t.mean, child_path(path, "mean"));
+        check_non_negative(t.median, child_path(path, "median"));
+        check_non_negative(t.stddev, child_path(path, "stddev"));
+        check_non_negative(t.min, child_path(path, "min"));
+        check_non_negative(t.max, child_path(path, "max"));
+        if (t.min > t.max)
+            throw field_error(child_path(path, "min"), "is above max (" + std::to_string(t.max) + ")");
+        check_interval(t.ci, path);
+    }
 };
 
 template <>
@@ -322,6 +334,21 @@ struct fields<benchmark_result> {
             t("items_per_second", b.items_per_second);
         });
         v("processes", b.processes, processes_codec{&b.samples_ns}, omit_empty);
+    }
+    // retained_bytes_per_iter may be negative (a heap that shrinks); no other figure may.
+    static void check(const benchmark_result& b, const std::string& path) {
+        check_non_negative(b.samples_ns, child_path(path, "samples_ns"));
+        check_non_negative(b.allocs_per_iter, child_path(path, "allocs_per_iter"));
+        check_non_negative(b.bytes_per_iter, child_path(path, "bytes_per_iter"));
+        check_non_negative(b.peak_live_bytes, child_path(path, "peak_live_bytes"));
+        check_non_negative(b.page_faults_per_iter, child_path(path, "page_faults_per_iter"));
+        check_non_negative(b.bytes_per_second, child_path(path, "throughput.bytes_per_second"));
+        check_non_negative(b.items_per_second, child_path(path, "throughput.items_per_second"));
+        for (std::size_t i = 0; i < b.samples.size(); ++i) {
+            if (b.samples[i].iterations == 0)
+                throw field_error(element_path(child_path(path, "sample_iterations"), i),
+                                  "expected a positive integer (a sample runs at least one iteration)");
+        }
     }
 };
 

@@ -1,5 +1,6 @@
 #include "os/interrupt.hpp"
 
+#include <errno.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,6 +17,8 @@ std::atomic<int> groups[max_groups];
 std::atomic<int> received{0};
 
 void on_signal(int signal) {
+    // kill() may set errno (the group has just exited); the interrupted code may be reading it.
+    const int saved_errno = errno;
     const int first = received.exchange(signal);
     for (int i = 0; i < max_groups; ++i) {
         const int word = groups[i].load();
@@ -30,6 +33,7 @@ void on_signal(int signal) {
     }
     if (first != 0)
         ::_exit(interrupted_status(signal));  // the second: at once
+    errno = saved_errno;
 }
 
 }  // namespace

@@ -91,6 +91,32 @@ TEST(gbench_reader, counts_out_of_range_are_clamped_or_dropped_never_cast) {
     EXPECT_FALSE(r.benchmarks[0].peak_live_bytes.has_value());
 }
 
+// A negative time or count was read as measured: "-5.00 ns" in the table and in a comparison.
+TEST(gbench_reader, negative_or_infinite_figures_are_named) {
+    const auto error = [](const std::string& fields) {
+        const std::string text = R"({"context": {}, "benchmarks": [{"name": "BM_x", "run_name": "BM_x",
+            "run_type": "iteration", "repetition_index": 2, "time_unit": "ns", )" +
+                                 fields + "}]}";
+        auto read = io::parse_gbench_results(text, "gb.json");
+        const auto* e = std::get_if<io::read_error>(&read);
+        return e != nullptr ? e->message : std::string("(no error)");
+    };
+    EXPECT_EQ(error(R"("iterations": 10, "real_time": -5, "cpu_time": 5)"),
+              "gb.json: benchmark \"BM_x\" repetition 2: real_time: expected a finite non-negative number, "
+              "not -5");
+    EXPECT_EQ(error(R"("iterations": -1, "real_time": 5, "cpu_time": 5)"),
+              "gb.json: benchmark \"BM_x\" repetition 2: iterations: expected a finite non-negative number, "
+              "not -1");
+    EXPECT_EQ(error(R"("iterations": 10, "real_time": 5, "cpu_time": Infinity)"),
+              "gb.json: benchmark \"BM_x\" repetition 2: cpu_time: expected a finite non-negative number, "
+              "not Infinity");
+    EXPECT_EQ(error(R"("iterations": 10, "real_time": 5, "cpu_time": 5, "allocs_per_iter": -2)"),
+              "gb.json: benchmark \"BM_x\" repetition 2: allocs_per_iter: expected a non-negative number, "
+              "not -2");
+    EXPECT_EQ(error(R"("iterations": 10, "real_time": 5, "cpu_time": 5, "bytes_per_second": Infinity)"),
+              "(no error)");  // GB divides by a time that can be 0
+}
+
 TEST(gbench_reader, repetitions_are_samples_and_aggregates_counters) {
     const run_results r = read_ok("fixture.json");
     const benchmark_result* b = find(r, "BM_repeated/1000/repeats:3");

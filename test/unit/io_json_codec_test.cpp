@@ -75,6 +75,58 @@ TEST(io_json_codec, counts_are_non_negative_integers_that_fit) {
     EXPECT_FALSE(std::get<run_results>(read).benchmarks[0].peak_live_bytes);
 }
 
+// A figure no measurement can have: printed and compared as if measured, it was garbage out.
+TEST(io_json_codec, figures_out_of_their_range_are_named) {
+    EXPECT_EQ(run_error(R"([{"name": "a", "allocs_per_iter": -3}])"),
+              "r.json: benchmarks[0].allocs_per_iter: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "bytes_per_iter": -0.5}])"),
+              "r.json: benchmarks[0].bytes_per_iter: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "page_faults_per_iter": -1}])"),
+              "r.json: benchmarks[0].page_faults_per_iter: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "peak_live_bytes": -8}])"),
+              "r.json: benchmarks[0].peak_live_bytes: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1, -2]}])"),
+              "r.json: benchmarks[0].samples_ns[1]: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1, 2], "sample_iterations": [4, 0]}])"),
+              "r.json: benchmarks[0].sample_iterations[1]: expected a positive integer (a sample runs at "
+              "least one iteration)");
+    EXPECT_EQ(run_error(R"([{"name": "a", "throughput": {"bytes_per_second": -1}}])"),
+              "r.json: benchmarks[0].throughput.bytes_per_second: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "time_ns": {"median": -5}}])"),
+              "r.json: benchmarks[0].time_ns.median: expected a non-negative number");
+    EXPECT_EQ(run_error(R"([{"name": "a", "time_ns": {"min": 9, "max": 3}}])"),
+              "r.json: benchmarks[0].time_ns.min: is above max (3.000000)");
+    EXPECT_EQ(run_error(R"([{"name": "a", "time_ns": {"ci_low": 100, "ci_high": 1}}])"),
+              "r.json: benchmarks[0].time_ns.ci_low: is above ci_high (1.000000)");
+    // What measurements do have: a shrinking heap, an interval of the mean reaching below zero,
+    // figures not measured (null).
+    EXPECT_EQ(run_error(R"([{"name": "a", "retained_bytes_per_iter": -64,
+                             "time_ns": {"mean": 2, "max": 4, "ci_low": -1, "ci_high": 5},
+                             "allocs_per_iter": null}])"),
+              "(no error)");
+
+    const auto compare = [](const std::string& rows) {
+        return error_of(
+            io::parse_compare_json(R"({"schema": "tare-compare/1", "rows": )" + rows + "}", "c.json"));
+    };
+    EXPECT_EQ(compare(R"([{"name": "a", "head": {"allocs_per_iter": -1}}])"),
+              "c.json: rows[0].head.allocs_per_iter: expected a non-negative number");
+    EXPECT_EQ(compare(R"([{"name": "a", "base": {"round_ns": [3, -3]}}])"),
+              "c.json: rows[0].base.round_ns[1]: expected a non-negative number");
+    EXPECT_EQ(compare(R"([{"name": "a", "base": {"time_ns": {"mean": 2, "ci_low": 3, "ci_high": 1}}}])"),
+              "c.json: rows[0].base.time_ns.ci_low: is above ci_high (1.000000)");
+    EXPECT_EQ(compare(R"([{"name": "a", "change_pct": {"mean": 1, "ci_low": 2, "ci_high": -2}}])"),
+              "c.json: rows[0].change_pct.ci_low: is above ci_high (-2.000000)");
+    EXPECT_EQ(compare(R"([{"name": "a", "change_pct": {"mean": 1, "p_value": 1.5}}])"),
+              "c.json: rows[0].change_pct.p_value: expected a number in [0, 1]");
+    EXPECT_EQ(compare(R"([{"name": "a", "change_pct": {"mean": 1, "confidence": 95}}])"),
+              "c.json: rows[0].change_pct.confidence: expected a number between 0 and 1");
+
+    EXPECT_EQ(error_of(io::parse_exec_json(
+                  R"({"schema": "tare-exec/1", "head": {"runs": [{"wall_seconds": -0.1}]}})", "e.json")),
+              "e.json: head.runs[0].wall_seconds: expected a non-negative number");
+}
+
 TEST(io_json_codec, sample_columns_must_line_up) {
     EXPECT_EQ(run_error(R"([{"name": "a", "samples_ns": [1, 2], "sample_iterations": [10]}])"),
               "r.json: benchmarks[0].sample_iterations: expected 2 entries, one per samples_ns");

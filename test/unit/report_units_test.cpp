@@ -119,6 +119,15 @@ TEST(report_units, percentages) {
     EXPECT_EQ(format_percent(inf), "∞");
 }
 
+// Beyond the largest unit a figure is read from a file, not measured: it must not fill the column.
+TEST(report_units, figures_past_the_largest_unit_keep_three_digits) {
+    EXPECT_EQ(format_duration(86400e9), "86400 s");
+    EXPECT_EQ(format_duration(1e300), "1.00e+291 s");
+    EXPECT_EQ(format_duration(-1e300), "-1.00e+291 s");
+    EXPECT_EQ(format_bytes(1e300), "8.67e+281 EiB");
+    EXPECT_EQ(format_count(1e300), "1.00e+288T");
+}
+
 TEST(report_units, relative_half_width_of_an_interval) {
     EXPECT_EQ(format_relative_half_width(100, 99, 101), "1.0%");
     EXPECT_EQ(format_relative_half_width(1253.7, 1243.7, 1263.7), "0.8%");

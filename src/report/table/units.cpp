@@ -40,6 +40,10 @@ std::string three_digits(double x) {
         return "0";
     if (x < smallest_shown)
         return fmt::format("<{}", smallest_shown);
+    // Past the largest unit (a figure no measurement holds, read from a file edited by hand) the
+    // digits would fill the column: three significant digits and the power of ten, as percents.
+    if (x >= 1e5)
+        return fmt::format("{:.2e}", x);
     const int decimals = decimals_for(x);
     std::string digits = fmt::format("{:.{}f}", x, decimals);
     const int printed = decimals_for(parse(digits));
