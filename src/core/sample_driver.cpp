@@ -25,6 +25,7 @@ std::uint64_t to_count(double x) {
 loop_outcome sample_driver::run(const std::string& name, const std::vector<std::int64_t>& args,
                                 const benchmark_function& fn) {
     out_ = loop_outcome{};
+    misuse_.reset();
     out_.accounting = probe_.accounting();
     phase_ = plan_.fixed_iterations != 0 ? phase::measuring : phase::calibrating;
     State state(name, args, this);
@@ -35,16 +36,38 @@ loop_outcome sample_driver::run(const std::string& name, const std::vector<std::
     } catch (...) {
         out_.error = error_info{"exception", "a non-standard exception was thrown"};
     }
-    if (chunk_open_) {  // the body threw out of its loop
+    // The body returned (or threw) with a chunk open: it left the loop before the loop ended.
+    const bool left_early = chunk_open_;
+    if (chunk_open_) {
         probe_.pause();
         chunk_open_ = false;
     }
     close_region();
+    // The first misuse is the one reported: a skip_with_error() followed by the `break` it asks
+    // for is a skip, not a broken loop.
     if (!out_.error && state.errored_) {
         out_.error = error_info{"skipped", state.error_};
     }
+    if (!out_.error && misuse_) {
+        out_.error = misuse_;
+    }
+    if (!out_.error && left_early) {
+        // Every sample is timed whole; one cut short, and the plan behind it, is no measurement.
+        // Rejected: keeping the samples finished before the break, as if it were a shorter run —
+        // a loop that breaks when a condition holds would then time only the iterations before it.
+        out_.error = error_info{
+            "loop_left_early",
+            "the body left its timed loop before the loop ended (a break, return or goto out of "
+            "for (auto _ : state)), in the chunk of " +
+                std::to_string(chunk_) + " iterations that began after " +
+                std::to_string(out_.total_iterations) +
+                "; tare decides when the loop ends: to stop a benchmark, call state.skip_with_error()"};
+    }
     if (!out_.error && !state.loop_started_) {
         out_.error = error_info{"no_loop", "the benchmark never ran its timed loop (for (auto _ : state))"};
+    }
+    if (!out_.error && out_.samples.empty() && out_.stopped_early) {
+        out_.error = error_info{"heap_cap", *out_.stopped_early + ", before a sample was measured"};
     }
     if (!out_.error && out_.samples.empty()) {
         out_.error = error_info{"no_samples", "the loop ended before a sample was measured"};
@@ -57,8 +80,10 @@ loop_outcome sample_driver::run(const std::string& name, const std::vector<std::
 
 std::uint64_t sample_driver::start_loop(State& state, refill_fn refill, void* ctx) {
     if (state.loop_started_) {
-        state.errored_ = true;
-        state.error_ = "the timed loop ran twice; a benchmark has exactly one loop over its State";
+        if (!misuse_)
+            misuse_ = error_info{"loop_twice",
+                                 "the timed loop ran twice; a benchmark has exactly one loop over its State "
+                                 "(for repeated work inside one measurement, loop inside the body)"};
         return 0;
     }
     state.loop_started_ = true;
@@ -173,7 +198,8 @@ std::uint64_t sample_driver::end_sample() {
     if (cur_.live_bytes_end > plan_.max_live_bytes) {
         out_.stopped_early = "the region's live heap passed the cap of " +
                              std::to_string(plan_.max_live_bytes >> 20) + " MiB after " +
-                             std::to_string(out_.total_iterations) + " iterations";
+                             std::to_string(out_.total_iterations) +
+                             (out_.total_iterations == 1 ? " iteration" : " iterations");
         if (phase_ == phase::measuring) {
             out_.samples.push_back(cur_);
             measured_ns_ += t;

@@ -111,6 +111,7 @@ private:
     sample_plan plan_;
     sample_controller* controller_ = nullptr;
     loop_outcome out_;
+    std::optional<error_info> misuse_;  // a second timed loop
 
     phase phase_ = phase::calibrating;
     bool region_open_ = false;

@@ -249,7 +249,85 @@ TEST(sample_driver, misuse_is_reported) {
         }
     });
     ASSERT_TRUE(twice.error);
-    EXPECT_EQ(twice.error->kind, "skipped");
+    EXPECT_EQ(twice.error->kind, "loop_twice");  // was "skipped", as if the body had asked
+    EXPECT_NE(twice.error->message.find("ran twice"), std::string::npos) << twice.error->message;
+}
+
+// A break was accepted as a normal result, timed on the samples before it.
+TEST(sample_driver, leaving_the_loop_early_is_an_error_of_its_own) {
+    manual_clock clock;
+    manual_probe probe;
+    sample_plan plan = small_plan();
+    plan.fixed_iterations = 1000;
+    sample_driver driver(clock, probe, plan);
+    std::uint64_t ran = 0;
+    auto out = driver.run("breaks", {}, [&](State& s) {
+        for (auto _ : s) {
+            clock.advance(100);
+            if (++ran == 2500)
+                break;
+        }
+    });
+    ASSERT_TRUE(out.error);
+    EXPECT_EQ(out.error->kind, "loop_left_early");
+    EXPECT_NE(out.error->message.find("in the chunk of 1000 iterations that began after 2000"),
+              std::string::npos)
+        << out.error->message;
+    EXPECT_FALSE(probe.counting());  // the window is closed all the same
+
+    // return from inside the loop, during calibration, and from a loop over inputs
+    sample_driver calibrating(clock, probe, small_plan());
+    auto returned = calibrating.run("returns", {}, [&](State& s) {
+        for (auto _ : s) {
+            clock.advance(100);
+            return;
+        }
+    });
+    ASSERT_TRUE(returned.error);
+    EXPECT_EQ(returned.error->kind, "loop_left_early");
+
+    sample_driver with_inputs(clock, probe, plan);
+    auto inputs = with_inputs.run("inputs", {}, [&](State& s) {
+        auto batch = s.with_inputs([] { return 1; });
+        for (int& v : batch) {
+            if (v == 1)
+                break;
+        }
+    });
+    ASSERT_TRUE(inputs.error);
+    EXPECT_EQ(inputs.error->kind, "loop_left_early");
+
+    // The break skip_with_error() asks for is a skip.
+    sample_driver skipping(clock, probe, plan);
+    auto skipped = skipping.run("skips", {}, [&](State& s) {
+        for (auto _ : s) {
+            s.skip_with_error("no input");
+            break;
+        }
+    });
+    ASSERT_TRUE(skipped.error);
+    EXPECT_EQ(skipped.error->kind, "skipped");
+}
+
+// A leak past the cap before any sample was measured read "no_samples: the loop ended before a
+// sample was measured", with no word of the cap that ended it.
+TEST(sample_driver, the_heap_cap_is_named_when_it_ends_the_loop_before_a_sample) {
+    manual_clock clock;
+    manual_probe probe;
+    sample_plan plan = small_plan();
+    plan.max_live_bytes = std::int64_t{2} << 20;
+    sample_driver driver(clock, probe, plan);
+    auto out = driver.run("leaks_3_mib", {}, [&](State& s) {
+        for (auto _ : s) {
+            probe.allocate(std::int64_t{3} << 20);
+            clock.advance(100);
+        }
+    });
+    ASSERT_TRUE(out.error);
+    EXPECT_EQ(out.error->kind, "heap_cap");
+    EXPECT_EQ(
+        out.error->message,
+        "the region's live heap passed the cap of 2 MiB after 1 iteration, before a sample was measured");
 }
 
 TEST(sample_driver, runaway_live_heap_stops_measuring) {
