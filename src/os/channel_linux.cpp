@@ -105,7 +105,10 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         close(null_fd);
     }
     int exec_errno = 0;
-    ssize_t n = read(status[0], &exec_errno, sizeof exec_errno);
+    ssize_t n = 0;
+    do {
+        n = read(status[0], &exec_errno, sizeof exec_errno);
+    } while (n < 0 && errno == EINTR);
     close(status[0]);
     if (n == static_cast<ssize_t>(sizeof exec_errno)) {
         int st = 0;

@@ -43,7 +43,16 @@ void handle_interrupts() {
         struct sigaction sa {};
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
+        // SA_RESTART: a signal that arrives in a blocking call the code does not expect to fail
+        // (a write of the table to a pipe) is no error. ThreadSanitizer runs a handler at the
+        // next intercepted call instead of when the signal comes, so there a wait4() on a child
+        // that never ends would be restarted for ever with the handler still pending: without
+        // SA_RESTART the wait returns EINTR, and the loop around it calls in again.
+#if defined(__SANITIZE_THREAD__)
+        sa.sa_flags = 0;
+#else
         sa.sa_flags = SA_RESTART;
+#endif
         ::sigaction(SIGINT, &sa, nullptr);
         ::sigaction(SIGTERM, &sa, nullptr);
         return true;

@@ -113,7 +113,10 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         close(out_fd);
     }
     int exec_errno = 0;
-    ssize_t n = read(status_pipe[0], &exec_errno, sizeof exec_errno);
+    ssize_t n = 0;
+    do {
+        n = read(status_pipe[0], &exec_errno, sizeof exec_errno);
+    } while (n < 0 && errno == EINTR);
     close(status_pipe[0]);
     int status = 0;
     rusage ru{};
