@@ -13,6 +13,11 @@ namespace tare::compare {
 
 namespace {
 
+// Bounds on what a worker may announce (each line is bounded by os::line_reader): a worker gone
+// wrong must not have tare buffer whatever it says is coming.
+constexpr std::uint64_t max_result_bytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t max_names = 1000000;
+
 std::string temp_stderr_path() {
     static std::atomic<int> counter{0};
     return (std::filesystem::temp_directory_path() /
@@ -79,12 +84,16 @@ std::string worker_process::stderr_tail() const {
 }
 
 worker_failure worker_process::fail(std::string kind, const std::string& what) {
-    // Reap it (killing it if needed) so the failure says how it ended.
-    os::child_result end = os::finish_child(child_, kind == "timeout" ? 0.0 : 2.0);
+    // Reap it (killing it if needed) so the failure says how it ended. A worker that broke the
+    // protocol's bounds is stopped at once: what it would say next is not worth waiting for.
+    const bool stop_now = kind == "timeout" || kind == "overflow";
+    if (kind == "overflow")
+        kind = "crash";
+    os::child_result end = os::finish_child(child_, stop_now ? 0.0 : 2.0);
     reader_.reset();
     std::string message = executable_ + ": " + what;
     if (kind != "timeout" && end.started) {
-        if (end.signal != 0) {
+        if (end.signal != 0 && !stop_now) {
             kind = "signal";
         }
         message += " (how the worker ended: " + os::describe_end(end) + ")";
@@ -109,6 +118,10 @@ std::variant<std::string, worker_failure> worker_process::reply(const char* wait
           << "; the worker was stopped";
         return fail("timeout", s.str());
     }
+    case os::read_status::too_long:
+        return fail("overflow", "sent more than " + std::to_string(os::line_reader::max_line_bytes >> 20) +
+                                    " MiB without a line break while tare waited for " + waiting_for +
+                                    "; the worker was stopped");
     case os::read_status::eof:
     case os::read_status::error:
         break;
@@ -120,6 +133,12 @@ std::variant<benchmark_result, worker_failure> worker_process::read_result(const
     auto n = protocol::parse_count(header, "result ");
     if (!n) {
         return fail("crash", "said '" + header + "' where the protocol has a result");
+    }
+    // One benchmark's tare/1 result: a few hundred kilobytes at tare's most samples. A bound
+    // keeps a worker gone wrong from having tare buffer whatever it announces.
+    if (*n > max_result_bytes) {
+        return fail("overflow", "announced a result of " + std::to_string(*n) + " bytes, more than the " +
+                                    std::to_string(max_result_bytes >> 20) + " MiB a result may have");
     }
     std::string text;
     if (reader_->read_bytes(static_cast<std::size_t>(*n), text, timeout_seconds_) != os::read_status::ok) {
@@ -148,6 +167,10 @@ std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
     auto n = protocol::parse_count(std::get<std::string>(head), "names ");
     if (!n) {
         return fail("crash", "said '" + std::get<std::string>(head) + "' where the protocol has names");
+    }
+    if (*n > max_names) {
+        return fail("overflow", "announced " + std::to_string(*n) + " benchmarks, more than the " +
+                                    std::to_string(max_names) + " a list may have");
     }
     std::vector<std::string> names;
     for (std::uint64_t i = 0; i < *n; ++i) {

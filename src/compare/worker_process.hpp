@@ -61,6 +61,8 @@ private:
     // Reads a reply line; a failure when the worker ended, hung or broke the protocol.
     std::variant<std::string, worker_failure> reply(const char* waiting_for);
     std::variant<benchmark_result, worker_failure> read_result(const std::string& header);
+    // Reaps the worker and names how it ended. `kind` "overflow" (it broke a bound on what it may
+    // send) is reported as a crash, the worker stopped at once rather than after a grace period.
     worker_failure fail(std::string kind, const std::string& what);
     bool send(const std::string& line);
     std::string stderr_tail() const;

@@ -68,14 +68,27 @@ std::optional<read_error> check_json_text(const std::string& text, const std::st
     return std::nullopt;
 }
 
-std::variant<std::string, read_error> read_text_file(const std::string& path) {
+std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t limit) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return read_error{path + ": cannot open the file"};
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    // In chunks rather than by size, so a pipe or a device is bounded as a regular file is.
+    std::string text;
+    std::string chunk(std::size_t{1} << 20, '\0');
+    while (in) {
+        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > limit) {
+            return read_error{path + ": more than " + std::to_string(limit >> 20) +
+                              " MiB, larger than any results file tare reads (a tare/1 file holds well "
+                              "under a megabyte a benchmark)"};
+        }
+    }
+    if (in.bad()) {
+        return read_error{path + ": cannot read the file"};
+    }
+    return text;
 }
 
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin) {

@@ -39,8 +39,14 @@ inline constexpr std::size_t max_json_depth = 256;
 /// that opens level max_json_depth + 1.
 std::optional<read_error> check_json_text(const std::string& text, const std::string& origin);
 
-/// The whole contents of the file at `path`, or an error naming it.
-std::variant<std::string, read_error> read_text_file(const std::string& path);
+/// The most read_text_file() reads: read and parsed, a file takes about ten times its size in
+/// memory, and no file tare or Google Benchmark writes comes near.
+inline constexpr std::size_t max_results_file_bytes = std::size_t{512} << 20;
+
+/// The whole contents of the file at `path`, or an error naming it (one larger than
+/// max_results_file_bytes, too).
+std::variant<std::string, read_error> read_text_file(const std::string& path,
+                                                     std::size_t limit = max_results_file_bytes);
 
 /// Parses `text` (the contents of `origin`, used in messages) as a tare/1 results document.
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin);

@@ -36,13 +36,21 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::vector<int>& cpus = {},
                                  std::optional<std::uint64_t> layout_seed = std::nullopt);
 
-enum class read_status { ok, eof, timeout, error };
+/// `too_long`: a line past line_reader::max_line_bytes (the other side does not speak the
+/// protocol, or has gone wrong).
+enum class read_status { ok, eof, timeout, error, too_long };
 
 /// Buffered reader of one descriptor with deadlines.
 class line_reader {
 public:
+    /// The longest line read_line() takes: the protocol's lines are a few dozen bytes, a list of
+    /// names some kilobytes. Without a bound, a peer that never sends '\n' grows the buffer until
+    /// memory runs out.
+    static constexpr std::size_t max_line_bytes = std::size_t{1} << 20;
+
     explicit line_reader(int fd) noexcept : fd_(fd) {}
     /// The next line without its '\n'; waits at most `timeout_seconds` (negative: forever).
+    /// Linear in the bytes read, however they arrive: each byte is searched for '\n' once.
     read_status read_line(std::string& line, double timeout_seconds);
     /// Exactly `n` bytes; same waiting rule.
     read_status read_bytes(std::size_t n, std::string& out, double timeout_seconds);
@@ -51,6 +59,7 @@ private:
     read_status fill(double deadline_seconds_left);
     int fd_;
     std::string buffer_;
+    std::size_t scanned_ = 0;  // bytes of buffer_ known to hold no '\n'
 };
 
 /// Writes all of `data`; false when the reader is gone (EPIPE; SIGPIPE is ignored by the caller).

@@ -151,11 +151,16 @@ read_status line_reader::fill(double seconds_left) {
 read_status line_reader::read_line(std::string& line, double timeout_seconds) {
     const double deadline = now_seconds() + timeout_seconds;
     for (;;) {
-        auto nl = buffer_.find('\n');
+        auto nl = buffer_.find('\n', scanned_);
         if (nl != std::string::npos) {
             line.assign(buffer_, 0, nl);
             buffer_.erase(0, nl + 1);
+            scanned_ = 0;
             return read_status::ok;
+        }
+        scanned_ = buffer_.size();
+        if (scanned_ > max_line_bytes) {
+            return read_status::too_long;
         }
         double left = timeout_seconds < 0 ? -1 : deadline - now_seconds();
         if (timeout_seconds >= 0 && left <= 0) {
@@ -180,6 +185,7 @@ read_status line_reader::read_bytes(std::size_t n, std::string& out, double time
     }
     out.assign(buffer_, 0, n);
     buffer_.erase(0, n);
+    scanned_ = 0;
     return read_status::ok;
 }
 

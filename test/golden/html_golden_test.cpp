@@ -151,6 +151,29 @@ TEST(html_golden, plots_follow_the_figures) {
     EXPECT_EQ(count(render(empty_run()), "<svg"), 0U);
 }
 
+// A benchmark of 100,000 samples once gave a page of 100,000 dots per plot (630 MB for a file
+// of 2.5 M samples): a plot draws a bounded number, and says which.
+TEST(html_golden, a_page_stays_small_however_many_samples) {
+    run_results run = typical_run();
+    benchmark_result& b = run.benchmarks[1];
+    const std::size_t n = 100000;
+    b.samples_ns.resize(n);
+    b.samples.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        b.samples_ns[i] = 100 + static_cast<double>(i % 7);
+        b.samples[i].iterations = 1000;
+        b.samples[i].iterations_before = 1000 * i;
+    }
+    b.samples_ns[77777] = 90;  // the fastest, off the stride: drawn all the same
+    const std::string page = render(run);
+    EXPECT_LT(page.size(), std::size_t{3} << 20);
+    EXPECT_NE(page.find("Drawn: every 50th of the 100000 samples, and the fastest and slowest"),
+              std::string::npos);
+    EXPECT_NE(page.find("Drawn: every 50th of the 100000 samples, and the last."), std::string::npos);
+    EXPECT_NE(page.find("sample 77778: 90.0 ns/iter"), std::string::npos);
+    EXPECT_LE(count(page, "<circle"), 2U * 2002U + 100U);  // the other benchmarks' few dots
+}
+
 TEST(html_golden, axis_ticks_are_round_and_inside_the_domain) {
     using report::detail::axis_kind;
     using report::detail::axis_ticks;

@@ -384,6 +384,57 @@ TEST(compare, a_file_is_read_by_its_content_and_its_errors_exit_2) {
     }
 }
 
+void write_script(const fs::path& path, const std::string& text) {
+    std::ofstream(path) << text;
+    fs::permissions(path, fs::perms::owner_all);
+}
+
+// What a worker says is bounded: a greeting without a line break was buffered whole and scanned
+// again at every read (quadratic), and an announced result of 10^17 bytes was waited for and
+// buffered. Each is a crash naming the bound, at once.
+TEST(compare, a_worker_that_sends_too_much_is_stopped_and_named) {
+    const fs::path endless = scratch("endless_greeting");
+    write_script(endless, "#!/bin/sh\nhead -c 3000000 /dev/zero | tr '\\0' a >&4\nsleep 60\n");
+    compare::worker_process greeting(endless.string(), 30);
+    const auto started = std::chrono::steady_clock::now();
+    auto failed = greeting.start();
+    ASSERT_TRUE(failed);
+    EXPECT_EQ(failed->kind, "crash");
+    EXPECT_NE(
+        failed->message.find("sent more than 1 MiB without a line break while tare waited for its greeting"),
+        std::string::npos)
+        << failed->message;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 20);
+
+    const fs::path huge = scratch("huge_result");
+    write_script(huge,
+                 "#!/bin/sh\necho 'tare-worker 1 accounting=0' >&4\nread cmd <&3\n"
+                 "printf 'names 1\\nx\\n' >&4\nread cmd <&3\n"
+                 "echo 'result 100000000000000000' >&4\nsleep 60\n");
+    compare::worker_process result(huge.string(), 30);
+    ASSERT_FALSE(result.start());
+    auto names = result.list();
+    ASSERT_TRUE(std::holds_alternative<std::vector<std::string>>(names));
+    auto ran = result.run("x", 1e6, 1e6);
+    ASSERT_TRUE(std::holds_alternative<compare::worker_failure>(ran));
+    EXPECT_NE(std::get<compare::worker_failure>(ran).message.find(
+                  "announced a result of 100000000000000000 bytes, more than the 64 MiB a result may have"),
+              std::string::npos)
+        << std::get<compare::worker_failure>(ran).message;
+
+    const fs::path many = scratch("many_names");
+    write_script(many,
+                 "#!/bin/sh\necho 'tare-worker 1 accounting=0' >&4\nread cmd <&3\n"
+                 "echo 'names 100000000000000000' >&4\nwhile :; do echo x; done >&4\n");
+    compare::worker_process list(many.string(), 30);
+    ASSERT_FALSE(list.start());
+    auto listed = list.list();
+    ASSERT_TRUE(std::holds_alternative<compare::worker_failure>(listed));
+    EXPECT_NE(
+        std::get<compare::worker_failure>(listed).message.find("announced 100000000000000000 benchmarks"),
+        std::string::npos);
+}
+
 TEST(compare, an_executable_that_is_not_a_tare_worker_exits_3) {
     auto t = run_process({tare_cmd, "compare", "/bin/true", head});
     EXPECT_EQ(t.exit_code, 3);

@@ -79,6 +79,19 @@ TEST(results_reader, wrong_documents_are_named) {
     EXPECT_NE(std::get<io::read_error>(missing).message.find("/no/such/file.json"), std::string::npos);
 }
 
+// A file of any size was read whole, and a device without end (/dev/zero) until memory ran out.
+TEST(results_reader, a_file_past_the_size_limit_is_refused_not_read_whole) {
+    const auto error_of = [](const std::string& path, std::size_t limit) {
+        auto read = io::read_text_file(path, limit);
+        return std::holds_alternative<io::read_error>(read) ? std::get<io::read_error>(read).message : "";
+    };
+    EXPECT_EQ(error_of("/dev/zero", std::size_t{4} << 20),
+              "/dev/zero: more than 4 MiB, larger than any results file tare reads (a tare/1 file holds well "
+              "under a megabyte a benchmark)");
+    EXPECT_EQ(error_of("/dev/null", std::size_t{4} << 20), "");  // empty: the reader's own message follows
+    EXPECT_EQ(io::max_results_file_bytes, std::size_t{512} << 20);
+}
+
 // Refused before nlohmann parses them: nothing to parse, or a depth whose copies and destructors
 // would overflow the stack.
 TEST(results_reader, empty_and_deeply_nested_text_is_refused_by_position) {

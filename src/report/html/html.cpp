@@ -234,6 +234,25 @@ std::vector<int> outlier_marks(const std::vector<double>& xs) {
     return marks;
 }
 
+// A chart draws at most this many dots: past it the page grows with the samples (a dot and its
+// tooltip are some 250 bytes) and the browser stalls, while the eye sees no more. tare itself
+// takes at most 10,000 samples; a file merged or written elsewhere can hold millions.
+constexpr std::size_t max_dots = 2000;
+
+// Every stride-th sample is drawn (1: all); the figures are always computed on all of them.
+std::size_t dot_stride(std::size_t samples) {
+    return samples <= max_dots ? 1 : (samples + max_dots - 1) / max_dots;
+}
+
+std::string thinned_note(std::size_t samples, std::size_t stride) {
+    if (stride == 1)
+        return {};
+    return fmt::format(
+        " Drawn: every {}th of the {} samples, and the fastest and slowest; every figure is "
+        "over all of them.",
+        stride, samples);
+}
+
 std::string figure(const std::string& svg, const std::string& caption) {
     if (svg.empty())
         return "<p>" + html_escape(caption) + " Nothing finite to plot.</p>\n";
@@ -247,11 +266,16 @@ std::string time_plot(const benchmark_result& b) {
     plot.y_title = "time / iteration";
     plot.integer_x = true;
     const auto marks = outlier_marks(b.samples_ns);
+    const std::size_t stride = dot_stride(b.samples_ns.size());
+    const auto [fastest, slowest] = std::minmax_element(b.samples_ns.begin(), b.samples_ns.end());
     std::size_t skipped = 0;
     for (std::size_t i = 0; i < b.samples_ns.size(); ++i) {
         const double ns = b.samples_ns[i];
         if (!std::isfinite(ns))
             ++skipped;
+        const auto at = b.samples_ns.begin() + static_cast<std::ptrdiff_t>(i);
+        if (i % stride != 0 && at != fastest && at != slowest)
+            continue;
         std::string tooltip = fmt::format("sample {}: {}/iter", i + 1, format_duration(ns));
         if (i < b.samples.size())
             tooltip += fmt::format(" over {} iterations",
@@ -259,7 +283,7 @@ std::string time_plot(const benchmark_result& b) {
         plot.points.push_back({static_cast<double>(i + 1), ns, marks[i], std::move(tooltip)});
     }
     std::string caption = "Per-iteration time of each sample, in run order. Line: the mean, " +
-                          format_duration(b.time.mean) + ".";
+                          format_duration(b.time.mean) + "." + thinned_note(b.samples_ns.size(), stride);
     if (std::isfinite(b.time.mean))
         plot.lines.push_back({b.time.mean, 0, "mean"});
     if (b.time.ci) {
@@ -294,18 +318,24 @@ std::string heap_plot(const benchmark_result& b) {
     plot.height = 200;
     double sum_x = 0;
     double sum_y = 0;
+    const std::size_t stride = dot_stride(b.samples.size());
     for (std::size_t i = 0; i < b.samples.size(); ++i) {
         const sample& s = b.samples[i];
         const auto x = static_cast<double>(s.iterations_before + s.iterations);
         const auto y = static_cast<double>(s.live_bytes_end);
         sum_x += x;
         sum_y += y;
+        if (i % stride != 0 && i + 1 != b.samples.size())
+            continue;
         plot.points.push_back(
             {x, y, 0,
              fmt::format("sample {}: {} live after {} iterations", i + 1, format_bytes(y), format_count(x))});
     }
     std::string caption =
-        "Live heap of the timed region at each sample's end, against the iterations run by then.";
+        "Live heap of the timed region at each sample's end, against the iterations run by then." +
+        (stride == 1
+             ? std::string()
+             : fmt::format(" Drawn: every {}th of the {} samples, and the last.", stride, b.samples.size()));
     const auto slope = b.retained_bytes_per_iter;
     if (b.samples.size() >= 2 && slope && std::isfinite(*slope)) {
         const auto n = static_cast<double>(b.samples.size());
