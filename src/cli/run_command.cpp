@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "compare/gbench_rounds.hpp"
 #include "compare/processes.hpp"
 #include "core/runner.hpp"
 #include "io/atomic_file.hpp"
@@ -49,6 +51,12 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                     "process: a results file a later tare compare can judge (default 1)")
         ->type_name("N")
         ->check(CLI::Range(1U, 10000U));
+    cmd->add_flag("--isolate", args.isolate,
+                  "run each benchmark in a process of its own: one that crashes, hangs or exits is its "
+                  "own error row");
+    cmd->add_option("--timeout", args.timeout, "with --isolate: stop a benchmark running longer")
+        ->type_name("SECONDS")
+        ->check(positive_seconds());
     return cmd;
 }
 
@@ -152,6 +160,87 @@ std::variant<run_results, run_failure> gbench_collect(const std::string& target,
     return read;
 }
 
+benchmark_result error_row(const std::string& name, std::string kind, std::string message) {
+    benchmark_result r;
+    r.name = name;
+    r.error = error_info{std::move(kind), std::move(message)};
+    return r;
+}
+
+// --isolate for a Google Benchmark executable, which has no such flag: each benchmark runs in a
+// process of its own (--benchmark_filter=^NAME$), so one that crashes, hangs or exits is its own
+// error row, named, and the others are kept; the names are the executable's own list under the
+// same filter. The rows come in list order, as one run writes them.
+std::variant<run_results, run_failure> gbench_isolated_collect(const std::string& target,
+                                                               const run_args& args) {
+    const std::string exe = fs::absolute(target).string();
+    auto listed = compare::list_gbench_names(exe, args.timeout.value_or(60), args.filter);
+    if (auto* f = std::get_if<compare::rounds_failure>(&listed)) {
+        return run_failure{f->status, f->message};
+    }
+    run_results out;
+    bool have_context = false;
+    for (const std::string& name : std::get<std::vector<std::string>>(listed)) {
+        if (os::interrupted() != 0) {
+            out.context.interrupted = true;
+            break;
+        }
+        std::error_code ec;
+        const fs::path tmp =
+            fs::temp_directory_path() / ("tare-gbench-" + std::to_string(::getpid()) + ".json");
+        fs::remove(tmp, ec);
+        std::vector<std::string> argv{exe, "--benchmark_out=" + tmp.string(), "--benchmark_out_format=json",
+                                      "--benchmark_format=json",
+                                      "--benchmark_filter=" + compare::exact_regex(name)};
+        if (args.min_time) {
+            argv.push_back("--benchmark_min_time=" + std::to_string(*args.min_time));
+        }
+        os::child_options opts;
+        opts.discard_stdout = true;
+        opts.timeout_seconds = args.timeout;
+        opts.interrupt = os::on_interrupt::kill;  // its benchmark may never look up: stop it now
+        const os::child_result child = os::run_child(argv, opts);
+        if (os::interrupted() != 0 && !child.timed_out && (child.signal != 0 || child.exit_code != 0)) {
+            fs::remove(tmp, ec);
+            out.benchmarks.push_back(error_row(name, "interrupted",
+                                               "its process was stopped: the run was interrupted by " +
+                                                   std::string(os::interrupt_name(os::interrupted()))));
+            out.context.interrupted = true;
+            break;
+        }
+        if (child.timed_out) {
+            fs::remove(tmp, ec);
+            out.benchmarks.push_back(error_row(
+                name, "timeout",
+                fmt::format("ran longer than the timeout of {:g} s and was stopped", *args.timeout)));
+            continue;
+        }
+        if (!child.started || child.signal != 0 || child.exit_code != 0) {
+            fs::remove(tmp, ec);
+            out.benchmarks.push_back(error_row(name, child.signal != 0 ? "signal" : "crash",
+                                               "the benchmark's process " + os::describe_end(child)));
+            continue;
+        }
+        auto read = read_child_results(target, tmp, child, true);
+        if (auto* f = std::get_if<run_failure>(&read)) {
+            out.benchmarks.push_back(error_row(name, "crash", f->message));
+            continue;
+        }
+        run_results& results = std::get<run_results>(read);
+        if (!have_context) {
+            const bool interrupted = out.context.interrupted;
+            out.context = results.context;
+            out.context.interrupted = interrupted;
+            have_context = true;
+        }
+        for (benchmark_result& b : results.benchmarks) {
+            out.benchmarks.push_back(std::move(b));
+        }
+    }
+    out.context.executable = target;
+    return out;
+}
+
 // A tare executable, run with its JSON written to a temporary file and read back.
 std::variant<run_results, run_failure> tare_collect(const std::string& target, const run_args& args) {
     std::error_code ec;
@@ -163,6 +252,12 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
     }
     if (args.min_time) {
         argv.push_back("--min-time=" + std::to_string(*args.min_time));
+    }
+    if (args.isolate) {
+        argv.emplace_back("--isolate");
+    }
+    if (args.timeout) {
+        argv.push_back("--timeout=" + std::to_string(*args.timeout));
     }
     os::child_options opts;
     opts.discard_stdout = true;  // its table is reprinted from its results
@@ -189,9 +284,9 @@ collected collect(const std::string& target, const run_args& args) {
     }
     const target_kind k = std::get<target_kind>(kind);
     if (is_file_kind(k)) {
-        if (args.processes > 1) {
-            return {
-                run_failure{exit_usage, target + ": --processes runs executables; this is a results file"}};
+        if (args.processes > 1 || args.isolate) {
+            return {run_failure{exit_usage, target + ": " + (args.isolate ? "--isolate" : "--processes") +
+                                                " runs executables; this is a results file"}};
         }
         auto read = io::read_any_results_file(target);  // tare/1 or Google Benchmark JSON
         if (auto* err = std::get_if<io::read_error>(&read)) {
@@ -210,7 +305,9 @@ collected collect(const std::string& target, const run_args& args) {
             std::fprintf(stderr, "\r\033[K%s: process %u of %u", target.c_str(), p + 1, args.processes);
             std::fflush(stderr);
         }
-        auto one = gbench ? gbench_collect(target, args) : tare_collect(target, args);
+        auto one = gbench
+                       ? (args.isolate ? gbench_isolated_collect(target, args) : gbench_collect(target, args))
+                       : tare_collect(target, args);
         if (progress) {
             std::fputs("\r\033[K", stderr);
         }
@@ -240,6 +337,11 @@ int run_command(const run_args& args) {
     // pattern is one bad argument rather than one failed run per target.
     if (auto parsed = core::name_filter::parse(args.filter); auto* e = std::get_if<std::string>(&parsed)) {
         return fail(exit_usage, "--filter: '" + args.filter + "' is not a valid regular expression: " + *e);
+    }
+    if (args.timeout && !args.isolate) {
+        return fail(exit_usage,
+                    "--timeout applies only with --isolate (a benchmark in the executable's process cannot "
+                    "be stopped alone)");
     }
     const bool several = args.targets.size() > 1;
     run_results merged;

@@ -31,13 +31,19 @@ std::string seconds_text(double s) {
     return buf;
 }
 
-// The benchmark names of a GB executable (--benchmark_list_tests), or why not.
-std::variant<std::vector<std::string>, rounds_failure> list_names(const std::string& exe, double timeout) {
+}  // namespace
+
+std::variant<std::vector<std::string>, rounds_failure> list_gbench_names(const std::string& exe,
+                                                                         double timeout,
+                                                                         const std::string& filter) {
     const fs::path out = temp_path(".list");
     os::child_options opts;
     opts.stdout_path = out.string();
     opts.timeout_seconds = timeout;
-    const os::child_result child = os::run_child({exe, "--benchmark_list_tests=true"}, opts);
+    std::vector<std::string> argv{exe, "--benchmark_list_tests=true"};
+    if (!filter.empty())
+        argv.push_back("--benchmark_filter=" + filter);
+    const os::child_result child = os::run_child(argv, opts);
     std::vector<std::string> names;
     std::ifstream in(out);
     for (std::string line; std::getline(in, line);) {
@@ -52,6 +58,8 @@ std::variant<std::vector<std::string>, rounds_failure> list_names(const std::str
     }
     return names;
 }
+
+namespace {
 
 // One process of one side for one benchmark: its repetitions become the round's samples.
 side_round run_one(const std::string& exe, const std::string& name, const rounds_options& o, double min_time,
@@ -124,7 +132,7 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
     const std::string* exe[2] = {&o.base, &o.head};
     std::vector<std::string> names[2];
     for (int k = 0; k < 2; ++k) {
-        auto l = list_names(*exe[k], o.timeout_seconds);
+        auto l = list_gbench_names(*exe[k], o.timeout_seconds);
         if (auto* f = std::get_if<rounds_failure>(&l)) {
             return *f;
         }

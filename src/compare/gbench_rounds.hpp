@@ -22,4 +22,10 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
 /// `name` as a regular expression matching exactly it (ECMAScript specials escaped).
 std::string exact_regex(const std::string& name);
 
+/// The benchmark names of Google Benchmark executable `exe` (`--benchmark_list_tests`, with
+/// `--benchmark_filter=filter` unless it is empty), or why not (status 3).
+std::variant<std::vector<std::string>, rounds_failure> list_gbench_names(const std::string& exe,
+                                                                         double timeout,
+                                                                         const std::string& filter = "");
+
 }  // namespace tare::compare

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "run_process.hpp"
 #include "scratch.hpp"
 
 namespace tare {
@@ -23,32 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test::private_copy;
+using test::processes_mentioning;
 using test::scratch;
-
-// A copy of an executable under a name of this test's own, so that looking for its processes
-// afterwards finds this test's and no other test's running at the same time.
-std::string private_copy(const std::string& exe, const std::string& name) {
-    const fs::path to = scratch(name);
-    fs::copy_file(exe, to, fs::copy_options::overwrite_existing);
-    fs::permissions(to, fs::perms::owner_all);
-    return to.string();
-}
-
-// Processes whose command line mentions `marker` (other than this test).
-int processes_mentioning(const std::string& marker) {
-    int n = 0;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        const std::string pid = entry.path().filename().string();
-        if (pid.find_first_not_of("0123456789") != std::string::npos || std::stoi(pid) == ::getpid())
-            continue;
-        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        if (ss.str().find(marker) != std::string::npos)
-            ++n;
-    }
-    return n;
-}
 
 struct started {
     pid_t pid = -1;

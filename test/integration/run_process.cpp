@@ -7,6 +7,11 @@
 
 #include <array>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scratch.hpp"
 
 namespace tare::test {
 
@@ -58,6 +63,30 @@ process_result run_process(const std::vector<std::string>& argv) {
     waitpid(pid, &status, 0);
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+std::string private_copy(const std::string& exe, const std::string& name) {
+    namespace fs = std::filesystem;
+    const fs::path to = scratch(name);
+    fs::copy_file(exe, to, fs::copy_options::overwrite_existing);
+    fs::permissions(to, fs::perms::owner_all);
+    return to.string();
+}
+
+int processes_mentioning(const std::string& marker) {
+    namespace fs = std::filesystem;
+    int n = 0;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos || std::stoi(pid) == ::getpid())
+            continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        if (ss.str().find(marker) != std::string::npos)
+            ++n;
+    }
+    return n;
 }
 
 }  // namespace tare::test

@@ -14,4 +14,11 @@ struct process_result {
 
 process_result run_process(const std::vector<std::string>& argv);
 
+/// A copy of executable `exe` named `name` in this test's scratch directory, so that looking for
+/// its processes afterwards finds this test's and no other test's running at the same time.
+std::string private_copy(const std::string& exe, const std::string& name);
+
+/// How many processes (other than this one) have `marker` in their command line.
+int processes_mentioning(const std::string& marker);
+
 }  // namespace tare::test

@@ -1,0 +1,188 @@
+// The hostile suite end to end (hostile_bench.cpp, hostile_gb_bench.cpp): every way a benchmark
+// can go wrong, run with and without --isolate, by the executable itself, through `tare run` and
+// through `tare compare`. Every good benchmark's results are kept, every bad one is named with
+// its kind, the JSON is valid, and no process and no temporary file outlives the run.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "run_process.hpp"
+#include "scratch.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::run_process;
+using test::scratch;
+
+using kinds = std::set<std::string>;
+const kinds ok{""};
+// A sanitizer reports a segmentation fault (a stack overflow too) and exits 1 rather than dying
+// of the signal: then the process "exited" without its results.
+const kinds died = TARE_SANITIZED ? kinds{"signal", "crash"} : kinds{"signal"};
+
+// What each benchmark of hostile_bench ends as under --isolate.
+std::map<std::string, kinds> isolated_kinds() {
+    std::map<std::string, kinds> k{{"good_first", ok},
+                                   {"aborts", TARE_SANITIZED ? kinds{"signal", "crash"} : kinds{"signal"}},
+                                   {"segfaults", died},
+                                   {"overflows_stack", died},
+                                   {"exits_zero", {"exit"}},
+                                   {"underscore_exits_3", {"crash"}},
+                                   {"throws_int", {"exception"}},
+                                   {"forks_a_sleeper", ok},
+                                   {"spins", {"timeout"}},
+                                   {"breaks_early", {"loop_left_early"}},
+                                   {"loops_twice", {"loop_twice"}},
+                                   {"good_last", ok}};
+    if (TARE_HOSTILE_LEAK)
+        k["leaks_past_the_cap"] = {"heap_cap"};
+    return k;
+}
+
+json read_json(const fs::path& p) {
+    std::ifstream in(p);
+    return json::parse(in);  // throws, failing the test, on anything but valid JSON
+}
+
+std::string kind_of(const json& row) {
+    return row["error"].is_null() ? "" : row["error"]["kind"].get<std::string>();
+}
+
+// Each row of `rows` (names under `name_key`) has a kind in `expected`, every expected name
+// has a row, and every good row has samples.
+void expect_rows(const json& rows, const std::map<std::string, kinds>& expected) {
+    std::set<std::string> seen;
+    for (const json& row : rows) {
+        const std::string name = row["name"].get<std::string>();
+        ASSERT_TRUE(expected.count(name)) << "unexpected row " << name;
+        EXPECT_TRUE(expected.at(name).count(kind_of(row))) << name << ": " << row["error"].dump();
+        if (kind_of(row).empty())
+            EXPECT_FALSE(row["samples_ns"].empty()) << name;
+        else
+            EXPECT_FALSE(row["error"]["message"].get<std::string>().empty()) << name;
+        seen.insert(name);
+    }
+    for (const auto& [name, k] : expected)
+        EXPECT_TRUE(seen.count(name)) << "no row for " << name;
+}
+
+// Temporary files go to a directory of the test's own (TMPDIR), empty again after every run.
+class hostile : public testing::Test {
+protected:
+    void SetUp() override {
+        tmp_ = scratch("tmp");
+        fs::create_directories(tmp_);
+        ::setenv("TMPDIR", tmp_.c_str(), 1);
+    }
+    void expect_nothing_left(const std::string& marker) const {
+        EXPECT_EQ(test::processes_mentioning(marker), 0) << "a process of " << marker << " outlived the run";
+        for (const auto& entry : fs::directory_iterator(tmp_))
+            ADD_FAILURE() << "left behind: " << entry.path().filename();
+    }
+    fs::path tmp_;
+};
+
+TEST_F(hostile, in_process_failures_are_named_and_the_good_results_kept) {
+    const std::string bench = test::private_copy(TARE_HOSTILE_BENCH, "hostile_inproc");
+    const fs::path out = scratch("inproc.json");
+    auto r = run_process(
+        {bench, "--filter=^(good_first|throws_int|breaks_early|loops_twice|leaks_past_the_cap|good_last)$",
+         "--min-time=0.02", "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    std::map<std::string, kinds> expected;
+    for (const char* name : {"good_first", "throws_int", "breaks_early", "loops_twice", "good_last"})
+        expected[name] = isolated_kinds().at(name);
+    if (TARE_HOSTILE_LEAK)
+        expected["leaks_past_the_cap"] = {"heap_cap"};
+    expect_rows(read_json(out)["benchmarks"], expected);
+    expect_nothing_left("hostile_inproc");
+}
+
+TEST_F(hostile, isolated_every_failure_is_its_own_row) {
+    const std::string bench = test::private_copy(TARE_HOSTILE_BENCH, "hostile_isolated");
+    const fs::path out = scratch("isolated.json");
+    auto r = run_process({bench, "--isolate", "--timeout=3", "--min-time=0.02", "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    expect_rows(read_json(out)["benchmarks"], isolated_kinds());
+    expect_nothing_left("hostile_isolated");
+}
+
+TEST_F(hostile, tare_run_isolates_and_without_it_names_the_executable) {
+    const std::string bench = test::private_copy(TARE_HOSTILE_BENCH, "hostile_run");
+    const fs::path out = scratch("run.json");
+    auto r = run_process({TARE_COMMAND, "run", bench, "--isolate", "--timeout=3", "--min-time=0.02",
+                          "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    expect_rows(read_json(out)["benchmarks"], isolated_kinds());
+    expect_nothing_left("hostile_run");
+
+    // One process for the suite: the abort ends it, and tare says which executable.
+    auto whole = run_process({TARE_COMMAND, "run", bench, "--min-time=0.02"});
+    EXPECT_EQ(whole.exit_code, 3) << whole.err;
+    EXPECT_NE(whole.err.find(bench + ": "), std::string::npos) << whole.err;
+    expect_nothing_left("hostile_run");
+
+    auto lone = run_process({TARE_COMMAND, "run", bench, "--timeout=3"});
+    EXPECT_EQ(lone.exit_code, 2);
+    EXPECT_NE(lone.err.find("--timeout applies only with --isolate"), std::string::npos) << lone.err;
+}
+
+TEST_F(hostile, tare_compare_names_each_failure_and_compares_the_rest) {
+    const std::string base = test::private_copy(TARE_HOSTILE_BENCH, "hostile_cmp_base");
+    const std::string head = test::private_copy(TARE_HOSTILE_BENCH, "hostile_cmp_head");
+    const fs::path out = scratch("compare.json");
+    auto r = run_process({TARE_COMMAND, "compare", base, head, "--rounds=2", "--min-time=0.05", "--timeout=3",
+                          "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 3) << r.err;  // workers that could not run to the end
+    const json doc = read_json(out);
+    std::set<std::string> seen;
+    for (const json& row : doc["rows"]) {
+        const std::string name = row["name"].get<std::string>();
+        seen.insert(name);
+        const kinds expected = isolated_kinds().at(name);
+        const std::string base_kind = kind_of(row["base"]);
+        if (expected.count("")) {
+            EXPECT_EQ(base_kind, "") << name << ": " << row.dump();
+            EXPECT_NE(row["verdict"], "error") << name;
+        } else {
+            // In a worker, exit() and _exit() end the process the controller talks to: a crash.
+            EXPECT_FALSE(base_kind.empty()) << name;
+            EXPECT_EQ(row["verdict"], "error") << name;
+        }
+    }
+    EXPECT_EQ(seen.size(), isolated_kinds().size());
+    expect_nothing_left("hostile_cmp_");
+}
+
+TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
+    const std::string gb = TARE_HOSTILE_GB_BENCH;
+    if (gb.empty())
+        GTEST_SKIP() << "built without Google Benchmark";
+    const std::string bench = test::private_copy(gb, "hostile_gb");
+    const fs::path out = scratch("gb.json");
+    auto r = run_process({TARE_COMMAND, "run", bench, "--isolate", "--timeout=3", "--min-time=0.01",
+                          "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    expect_rows(read_json(out)["benchmarks"], {{"BM_good", ok},
+                                               {"BM_segfault", died},
+                                               {"BM_exit3", {"crash"}},
+                                               {"BM_spin", {"timeout"}},
+                                               {"BM_good2/8", ok}});
+    expect_nothing_left("hostile_gb");
+
+    auto whole = run_process({TARE_COMMAND, "run", bench, "--min-time=0.01"});
+    EXPECT_EQ(whole.exit_code, 3) << whole.err;
+    EXPECT_NE(whole.err.find(bench + ": "), std::string::npos) << whole.err;
+}
+
+}  // namespace
+}  // namespace tare
