@@ -163,6 +163,32 @@ TEST_F(hostile, tare_compare_names_each_failure_and_compares_the_rest) {
     expect_nothing_left("hostile_cmp_");
 }
 
+// Eight threads started and joined in every iteration, for at least 40 samples: no deadlock (the
+// ctest timeout), no race report (ThreadSanitizer fails the process), and where tare accounts,
+// exactly the threads' own allocations between the two benchmarks.
+TEST_F(hostile, eight_threads_in_every_iteration_count_exactly) {
+    const fs::path out = scratch("threads.json");
+    auto r = run_process({TARE_THREADS_BENCH, "--min-time=0.3", "--json=" + out.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("ThreadSanitizer"), std::string::npos) << r.err;
+    const json doc = read_json(out);
+    ASSERT_EQ(doc["benchmarks"].size(), 2U);
+    const json& idle = doc["benchmarks"][0];
+    const json& allocating = doc["benchmarks"][1];
+    for (const json* b : {&idle, &allocating}) {
+        EXPECT_TRUE((*b)["error"].is_null()) << b->dump();
+        EXPECT_GE((*b)["samples_ns"].size(), 10U);
+    }
+    if (!TARE_ACCOUNTING_EXPECTED)
+        return;
+    // Starting a thread allocates the same in every iteration, so the control's figures cancel
+    // exactly: 8 threads x 10 blocks of 32 bytes.
+    EXPECT_EQ(allocating["allocs_per_iter"].get<double>() - idle["allocs_per_iter"].get<double>(), 80.0);
+    EXPECT_EQ(allocating["bytes_per_iter"].get<double>() - idle["bytes_per_iter"].get<double>(), 80.0 * 32);
+    EXPECT_EQ(idle["retained_bytes_per_iter"].get<double>(), 0.0);
+    EXPECT_EQ(allocating["retained_bytes_per_iter"].get<double>(), 0.0);
+}
+
 TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
     const std::string gb = TARE_HOSTILE_GB_BENCH;
     if (gb.empty())
