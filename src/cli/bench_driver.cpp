@@ -137,7 +137,7 @@ int drive(int argc, char** argv) {
     }
     auto parsed = core::name_filter::parse(opt.filter);
     if (auto* e = std::get_if<std::string>(&parsed)) {
-        return fail_usage("--filter: '" + opt.filter + "' is not a valid regular expression: " + *e);
+        return fail_usage("--filter: " + *e);
     }
     const core::name_filter& filter = std::get<core::name_filter>(parsed);
 

@@ -209,7 +209,7 @@ int compare_command(const compare_args& args) {
     }
     auto parsed = core::name_filter::parse(args.filter);
     if (auto* e = std::get_if<std::string>(&parsed)) {
-        return fail(exit_usage, "--filter: '" + args.filter + "' is not a valid regular expression: " + *e);
+        return fail(exit_usage, "--filter: " + *e);
     }
     const core::name_filter& filter = std::get<core::name_filter>(parsed);
     compare::verdict_options vo;

@@ -336,7 +336,7 @@ int run_command(const run_args& args) {
     // Checked here, as every executable would check it (ECMAScript, as std::regex), so that a bad
     // pattern is one bad argument rather than one failed run per target.
     if (auto parsed = core::name_filter::parse(args.filter); auto* e = std::get_if<std::string>(&parsed)) {
-        return fail(exit_usage, "--filter: '" + args.filter + "' is not a valid regular expression: " + *e);
+        return fail(exit_usage, "--filter: " + *e);
     }
     if (args.timeout && !args.isolate) {
         return fail(exit_usage,

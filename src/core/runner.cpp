@@ -1,6 +1,8 @@
 #include "core/runner.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <regex>
 #include <set>
 #include <string_view>
@@ -16,12 +18,75 @@ struct name_filter::compiled {
     std::regex re;
 };
 
+namespace {
+
+// libstdc++'s std::regex compiles and matches by recursion, one frame per group level and per
+// state, and expands a counted repetition into copies of its atom: 50,000 nested groups
+// overflowed the stack, and a{1000}{1000} would be a million states. A filter names benchmarks,
+// so bounds far past any real one cost nothing. Rejected: RE2 (a dependency of the library users
+// link, for input they type themselves) and a regex engine of tare's own.
+constexpr std::size_t max_pattern = 1000;
+constexpr int max_depth = 16;
+constexpr double max_copies = 10000;
+
+std::optional<std::string> beyond_bounds(const std::string& pattern) {
+    if (pattern.size() > max_pattern)
+        return "longer than " + std::to_string(max_pattern) + " characters";
+    int depth = 0;
+    double copies = 1;
+    bool in_class = false;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '\\') {
+            ++i;  // an escaped character is an atom, whatever it is
+        } else if (in_class) {
+            in_class = c != ']';
+        } else if (c == '[') {
+            in_class = true;
+        } else if (c == '(') {
+            if (++depth > max_depth)
+                return "groups nested deeper than " + std::to_string(max_depth);
+        } else if (c == ')') {
+            depth = std::max(depth - 1, 0);
+        } else if (c == '{') {
+            // {n}, {n,} or {n,m}: the larger bound is how many copies the atom becomes.
+            double bound = 0;
+            double n = 0;
+            std::size_t j = i + 1;
+            for (; j < pattern.size() && pattern[j] != '}'; ++j) {
+                if (pattern[j] >= '0' && pattern[j] <= '9') {
+                    n = std::min(n * 10 + (pattern[j] - '0'), 1e9);
+                } else {
+                    bound = std::max(bound, n);
+                    n = 0;
+                }
+            }
+            copies *= std::max({bound, n, 1.0});
+            if (copies > max_copies)
+                return "counted repetitions ({n}) that expand past " +
+                       std::to_string(static_cast<int>(max_copies)) + " copies";
+            i = j;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string quoted(const std::string& pattern) {
+    return "'" + (pattern.size() > 60
+                      ? pattern.substr(0, 60) + "...' (" + std::to_string(pattern.size()) + " characters)"
+                      : pattern + "'");
+}
+
+}  // namespace
+
 std::variant<name_filter, std::string> name_filter::parse(const std::string& pattern) {
+    if (auto why = beyond_bounds(pattern))
+        return quoted(pattern) + " is beyond what a filter may be: " + *why;
     name_filter f;
     try {
         f.compiled_ = std::make_shared<const compiled>(compiled{std::regex(pattern, std::regex::ECMAScript)});
     } catch (const std::regex_error& e) {
-        return std::string(e.what());
+        return quoted(pattern) + " is not a valid regular expression: " + e.what();
     }
     return f;
 }

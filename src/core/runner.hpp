@@ -33,7 +33,8 @@ class name_filter {
 public:
     /// Matches every name.
     name_filter() = default;
-    /// The filter for `pattern`, or why it is not a valid regular expression.
+    /// The filter for `pattern`, or why not ("'PATTERN' is not a valid regular expression: …",
+    /// or beyond the bounds that keep std::regex's recursion and expansion small; docs/cli.md).
     static std::variant<name_filter, std::string> parse(const std::string& pattern);
     /// Whether `name` contains a match.
     bool matches(const std::string& name) const;

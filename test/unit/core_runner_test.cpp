@@ -50,6 +50,31 @@ TEST(runner, a_filter_that_is_not_a_regular_expression_says_why) {
     EXPECT_FALSE(filter(R"(/\d+$)").matches("round_trip/x"));
 }
 
+// std::regex compiles and matches by recursion: 50,000 nested groups crashed every executable
+// (a segmentation fault, before anything ran), and counted repetitions expand into copies.
+TEST(runner, a_filter_past_the_bounds_of_std_regex_is_refused_not_compiled) {
+    const auto error_of = [](const std::string& pattern) {
+        auto parsed = core::name_filter::parse(pattern);
+        return std::holds_alternative<std::string>(parsed) ? std::get<std::string>(parsed) : "";
+    };
+    const std::string deep = std::string(50000, '(') + "a" + std::string(50000, ')');
+    EXPECT_EQ(error_of(deep),
+              "'" + std::string(60, '(') +
+                  "...' (100001 characters) is beyond what a filter may be: longer than 1000 characters");
+    EXPECT_EQ(
+        error_of(std::string(17, '(') + "a" + std::string(17, ')')),
+        "'(((((((((((((((((a)))))))))))))))))' is beyond what a filter may be: groups nested deeper than 16");
+    EXPECT_EQ(
+        error_of("((a{300}){300})"),
+        "'((a{300}){300})' is beyond what a filter may be: counted repetitions ({n}) that expand past 10000 "
+        "copies");
+    EXPECT_EQ(error_of("(").rfind("'(' is not a valid regular expression: ", 0), 0U) << error_of("(");
+    // Within the bounds, and what looks like a bound inside a class or escaped is none.
+    EXPECT_TRUE(filter(std::string(16, '(') + "a" + std::string(16, ')')).matches("a"));
+    EXPECT_TRUE(filter("^x{2,100}$|[({]{3}|\\(\\(\\(").matches("xx"));
+    EXPECT_TRUE(filter("(a{100}){100}").matches(std::string(10000, 'a')));
+}
+
 TEST(runner, run_instance_builds_a_full_result) {
     test::manual_clock clock;
     test::manual_probe probe;
