@@ -191,5 +191,23 @@ TEST(interrupt, tare_compare_reports_the_rounds_that_ran) {
     EXPECT_EQ(processes_mentioning("compare_head_int"), 0);
 }
 
+// tare exec's command leads a group of its own: an interrupt or a timeout kills the command and
+// what it started (here two sleepers in the background of a shell), not just the shell.
+TEST(interrupt, tare_exec_stops_the_commands_group_on_a_signal_and_at_its_timeout) {
+    const std::string sleeper = private_copy("/bin/sleep", "exec_grandchild_sleep");
+    const std::string script = sleeper + " 300 & " + sleeper + " 301 & wait";
+    const started s = start({TARE_COMMAND, "exec", "--runs=5", "--", "/bin/sh", "-c", script}, "exec_int");
+    ASSERT_TRUE(wait_for_processes("exec_grandchild_sleep", 4));  // tare, the shell, two sleepers
+    ::kill(s.pid, SIGINT);
+    EXPECT_EQ(wait_for(s.pid, 10), 130) << slurp(s.err);
+    EXPECT_NE(slurp(s.err).find("interrupted"), std::string::npos) << slurp(s.err);
+    EXPECT_EQ(processes_mentioning("exec_grandchild_sleep"), 0);
+
+    const started t = start(
+        {TARE_COMMAND, "exec", "--runs=1", "--timeout=0.5", "--", "/bin/sh", "-c", script}, "exec_timeout");
+    EXPECT_EQ(wait_for(t.pid, 20), 3) << slurp(t.err);
+    EXPECT_EQ(processes_mentioning("exec_grandchild_sleep"), 0);
+}
+
 }  // namespace
 }  // namespace tare
