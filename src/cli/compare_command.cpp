@@ -217,6 +217,7 @@ int compare_command(const compare_args& args) {
     vo.family = args.family == "fwer" ? family_control::fwer : family_control::fdr;
 
     compare_results results;
+    std::optional<std::string> gbench_memory;  // what measured a Google Benchmark suite's memory
     if (files) {
         auto base = read_side(args.base, bk);
         if (auto* f = std::get_if<run_failure>(&base)) {
@@ -273,6 +274,7 @@ int compare_command(const compare_args& args) {
             return fail(f->status, f->message);
         }
         results = compare::aggregate_rounds(std::get<compare::rounds_data>(measured), vo);
+        gbench_memory = std::get<compare::rounds_data>(measured).gbench_memory;
         results.cpus = ro.cpus;
         results.matched_layouts = ro.layout_seed.has_value();
     }
@@ -298,10 +300,11 @@ int compare_command(const compare_args& args) {
                    .c_str(),
                stdout);
     if (results.mode == pairing::process_rounds) {
-        std::fputs(
-            gbench_note(std::any_of(results.rows.begin(), results.rows.end(),
-                                    [](const auto& row) { return row.base.allocs_per_iter.has_value(); })),
-            stdout);
+        run_context memory;
+        memory.accounting = std::any_of(results.rows.begin(), results.rows.end(),
+                                        [](const auto& row) { return row.base.allocs_per_iter.has_value(); });
+        memory.gbench_memory = gbench_memory;
+        std::fputs(gbench_note(memory), stdout);
     }
     std::fflush(stdout);
     if (args.json_path) {

@@ -90,14 +90,31 @@ bool is_gbench_executable(const std::string& path) {
     return false;
 }
 
-const char* gbench_note(bool accounting) {
-    return accounting
-               ? "note: memory figures are Google Benchmark's own memory run: min(16, iterations) "
-                 "iterations\n"
-                 "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
-                 "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
-                 "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n"
-               : "note: no memory figures: link tare::gbench into the suite to get them\n";
+const char* gbench_note(const run_context& context) {
+    constexpr const char* memory_run =
+        "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
+        "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
+        "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n";
+    if (!context.accounting)
+        return "note: no memory figures: link tare::gbench into the suite to get them\n";
+    if (context.gbench_memory == "region")
+        return "note: memory figures are the timed region's alone (tare::gbench's region hooks): pauses,\n"
+               "      setup and fixture SetUp/TearDown excluded\n";
+    if (context.gbench_memory == "mixed") {
+        static const std::string mixed =
+            std::string(
+                "note: memory figures are the timed region's alone (tare::gbench's region hooks), but for\n"
+                "      the rows warned gbench_memory_run (->Threads(n)): those are Google Benchmark's "
+                "memory\n"
+                "      run of min(16, iterations) iterations\n") +
+            memory_run;
+        return mixed.c_str();
+    }
+    static const std::string whole =
+        std::string(
+            "note: memory figures are Google Benchmark's own memory run: min(16, iterations) iterations\n") +
+        memory_run;
+    return whole.c_str();
 }
 
 namespace {
@@ -366,7 +383,7 @@ int run_command(const run_args& args) {
                                    : report::make_console_reporter<run_results>();
         std::fputs(table->render(results).c_str(), stdout);
         if (c.gbench) {
-            std::fputs(gbench_note(results.context.accounting), stdout);
+            std::fputs(gbench_note(results.context), stdout);
         }
         for (benchmark_result& b : results.benchmarks) {
             any_failed_benchmark = any_failed_benchmark || (b.error && b.error->kind != "skipped");

@@ -97,6 +97,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
         out.error = error_info{"crash", e->message};
         return out;
     }
+    out.gbench_memory = std::get<run_results>(read).context.gbench_memory;
     for (benchmark_result& b : std::get<run_results>(read).benchmarks) {
         if (b.name != name) {
             continue;
@@ -165,6 +166,14 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
                 if (got[k].error) {
                     break;  // no pair this round
                 }
+            }
+            for (const side_round& side : got) {
+                if (!side.gbench_memory)
+                    continue;
+                if (!data.gbench_memory)
+                    data.gbench_memory = side.gbench_memory;
+                else if (*data.gbench_memory != *side.gbench_memory)
+                    data.gbench_memory = "mixed";
             }
             failed[i] = got[0].error.has_value() || got[1].error.has_value();
             row.base.push_back(std::move(got[0]));

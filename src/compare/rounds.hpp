@@ -19,10 +19,11 @@ namespace tare::compare {
 
 /// What one side measured of one benchmark in one round (one process).
 struct side_round {
-    std::vector<tare::sample> samples;       // measured samples, in the order taken
-    std::int64_t peak_live_bytes = 0;        // highest live heap of the region in this round
-    std::optional<benchmark_result> result;  // the side's own result (warnings, memory figures)
-    std::optional<error_info> error;         // the benchmark failed in this round
+    std::vector<tare::sample> samples;         // measured samples, in the order taken
+    std::int64_t peak_live_bytes = 0;          // highest live heap of the region in this round
+    std::optional<benchmark_result> result;    // the side's own result (warnings, memory figures)
+    std::optional<error_info> error;           // the benchmark failed in this round
+    std::optional<std::string> gbench_memory;  // run_context::gbench_memory of its process
 };
 
 struct benchmark_rounds {
@@ -39,6 +40,9 @@ struct rounds_data {
     /// Memory figures are in each round's `result`, not in the samples (Google Benchmark: its
     /// separate memory run): averaged over rounds, peak the highest.
     bool memory_from_results = false;
+    /// Google Benchmark executables: what measured their memory figures, as
+    /// run_context::gbench_memory ("region", "memory_run", "mixed"; empty: nothing).
+    std::optional<std::string> gbench_memory;
     std::vector<benchmark_rounds> rows;  // in base's order
     std::vector<std::string> only_in_base;
     std::vector<std::string> only_in_head;

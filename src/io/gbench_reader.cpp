@@ -25,7 +25,10 @@ const std::set<std::string, std::less<>> known_keys = {
     "repetition_index", "threads", "aggregate_name", "aggregate_unit", "iterations", "real_time",
     "cpu_time", "time_unit", "bytes_per_second", "items_per_second", "label", "error_occurred",
     "error_message", "skipped", "skip_message", "allocs_per_iter", "max_bytes_used",
-    "total_allocated_bytes", "net_heap_growth", "big_o", "real_coefficient", "cpu_coefficient", "rms"};
+    "total_allocated_bytes", "net_heap_growth", "big_o", "real_coefficient", "cpu_coefficient", "rms",
+    // tare::gbench's region hooks (src/adapters/gbench/region_hooks.cpp), read as memory figures
+    "tare_allocs_per_iter", "tare_bytes_per_iter", "tare_retained_per_iter", "tare_faults_per_iter",
+    "tare_peak_live_bytes"};
 // clang-format on
 
 // The strings quote_non_finite() puts in place of the bare literals.
@@ -132,6 +135,48 @@ struct group {
     std::vector<const json*> aggregates;
 };
 
+// The region hooks' figures of the group into `r`, when every row that measured has them (a
+// row of ->Threads(n) > 1 has the memory run's alone). True when they were used.
+bool use_region_figures(const group& g, benchmark_result& r) {
+    std::vector<const json*> rows = g.iterations;
+    if (rows.empty()) {  // aggregates only: GB's mean over repetitions
+        for (const json* row : g.aggregates) {
+            if (text_of(*row, "aggregate_name") == "mean")
+                rows.push_back(row);
+        }
+    }
+    if (rows.empty())
+        return false;
+    double iterations = 0;
+    double allocs = 0;
+    double bytes = 0;
+    double retained = 0;
+    double faults = 0;
+    double peak = 0;
+    for (const json* row : rows) {
+        const auto a = opt_number(*row, "tare_allocs_per_iter");
+        const auto b = opt_number(*row, "tare_bytes_per_iter");
+        const auto n = opt_number(*row, "tare_retained_per_iter");
+        const auto f = opt_number(*row, "tare_faults_per_iter");
+        const auto p = opt_number(*row, "tare_peak_live_bytes");
+        if (!a || !b || !n || !f || !p)
+            return false;
+        const double w = std::max(opt_number(*row, "iterations").value_or(1), 1.0);
+        iterations += w;
+        allocs += *a * w;
+        bytes += *b * w;
+        retained += *n * w;
+        faults += *f * w;
+        peak = std::max(peak, *p);
+    }
+    r.allocs_per_iter = allocs / iterations;
+    r.bytes_per_iter = bytes / iterations;
+    r.retained_bytes_per_iter = retained / iterations;
+    r.page_faults_per_iter = faults / iterations;
+    r.peak_live_bytes = count_of<std::int64_t>(peak);
+    return true;
+}
+
 void add_counters(benchmark_result& r, const json& row) {
     for (const auto& [key, value] : row.items()) {
         if (known_keys.count(key) == 0) {
@@ -140,8 +185,12 @@ void add_counters(benchmark_result& r, const json& row) {
     }
 }
 
-// Fills `r` from the group's rows; an error message (without the file name) for rows it cannot read.
-std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r) {
+enum class memory_source { none, region, memory_run };
+
+// Fills `r` from the group's rows, and `source` with what measured its memory figures; an error
+// message (without the file name) for rows it cannot read.
+std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r,
+                                   memory_source& source) {
     r.name = name;
     const json& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
     for (const json* row : g.iterations) {
@@ -252,6 +301,17 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
             r.retained_bytes_per_iter = *n / memory_iterations;
         }
     }
+    // The region hooks' figures, when the suite has them, replace the memory run's: the timed
+    // region alone. Each row's are per iteration of its own run; over repetitions, the mean
+    // weighted by iterations, which is the figure of all the iterations together.
+    if (use_region_figures(g, r)) {
+        r.warnings.erase(std::remove_if(r.warnings.begin(), r.warnings.end(),
+                                        [](const warning& w) { return w.kind == "gbench_memory_garbled"; }),
+                         r.warnings.end());
+        source = memory_source::region;
+    } else if (r.allocs_per_iter) {
+        source = memory_source::memory_run;
+    }
     r.bytes_per_second = opt_number(counters_row, "bytes_per_second");
     r.items_per_second = opt_number(counters_row, "items_per_second");
     return std::nullopt;
@@ -300,13 +360,34 @@ std::variant<run_results, read_error> from_document(const json& doc, const std::
             group& g = groups[key];
             (text_of(row, "run_type") == "aggregate" ? g.aggregates : g.iterations).push_back(&row);
         }
+        std::vector<memory_source> sources;
         for (const std::string& name : order) {
             benchmark_result r;
-            if (auto err = convert(name, groups[name], r)) {
+            memory_source source = memory_source::none;
+            if (auto err = convert(name, groups[name], r, source)) {
                 return read_error{origin + ": " + *err};
             }
             out.context.accounting = out.context.accounting || r.allocs_per_iter.has_value();
             out.benchmarks.push_back(std::move(r));
+            sources.push_back(source);
+        }
+        const auto any = [&](memory_source s) {
+            return std::find(sources.begin(), sources.end(), s) != sources.end();
+        };
+        if (any(memory_source::region) && any(memory_source::memory_run)) {
+            out.context.gbench_memory = "mixed";
+            for (std::size_t i = 0; i < sources.size(); ++i) {
+                if (sources[i] == memory_source::memory_run)
+                    out.benchmarks[i].warnings.push_back(
+                        {"gbench_memory_run",
+                         "memory figures from Google Benchmark's memory run (the whole function, setup and "
+                         "pauses included), not the timed region: tare::gbench's region hooks measure "
+                         "single-threaded runs only"});
+            }
+        } else if (any(memory_source::region)) {
+            out.context.gbench_memory = "region";
+        } else if (any(memory_source::memory_run)) {
+            out.context.gbench_memory = "memory_run";
         }
         return out;
     } catch (const json::exception& e) {

@@ -261,6 +261,7 @@ struct fields<run_context> {
         v("accounting", c.accounting);
         v("processes", c.processes);
         v("interrupted", c.interrupted);
+        v("gbench_memory", c.gbench_memory);
     }
 };
 

@@ -114,6 +114,12 @@ struct run_context {
     std::uint32_t processes = 1;
     /// A SIGINT or SIGTERM stopped the run: the benchmarks listed finished, the rest did not run.
     bool interrupted = false;
+    /// Results read from Google Benchmark JSON: what measured the memory figures. "region": the
+    /// timed region of every row, exactly (tare::gbench's region hooks); "memory_run": Google
+    /// Benchmark's extra memory run (the whole function); "mixed": the hooks, but the memory run
+    /// for the rows that carry a `gbench_memory_run` warning. Empty: not Google Benchmark's, or
+    /// no memory figures (docs/gbench.md).
+    std::optional<std::string> gbench_memory = std::nullopt;
 };
 
 /// One non-baseline member of a comparison group against the group's baseline. The memory

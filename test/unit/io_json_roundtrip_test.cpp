@@ -303,6 +303,7 @@ run_results full_run() {
     r.context = {"0.1.0", "./bench/codec", "ci-7", "2024-05-01T12:00:00Z", "EPYC", 8, 18.25, 0.3125, true};
     r.context.processes = 2;
     r.context.interrupted = true;
+    r.context.gbench_memory = "mixed";
     r.benchmarks.push_back(measured("encode/1000", 10.5, true));
     // Two processes of 2 and 3 samples (10.5, 10.75 | 11, 11.25, 11.5), each with its median.
     r.benchmarks.back().processes = {{2, 10.625}, {3, 11.25}};

@@ -8,7 +8,8 @@ endif()
 set(TARE_HAS_GBENCH OFF)
 if(TARGET benchmark::benchmark)
   set(TARE_HAS_GBENCH ON)
-  add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp)
+  add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
   tare_target_defaults(tare_gbench INTERNAL)
   set_target_properties(tare_gbench PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)
@@ -16,4 +17,10 @@ if(TARGET benchmark::benchmark)
   # The registration object is referenced by nothing in a user's suite; `-u` makes the linker
   # pull it from the archive (cheaper to keep right than an OBJECT library through install/export).
   target_link_options(tare_gbench INTERFACE "LINKER:--undefined=tare_gbench_anchor")
+  # The region hooks (region_hooks.cpp): the suite's calls of these four members of
+  # benchmark::State go to tare's wrappers, which call the real ones.
+  foreach(member _ZN9benchmark5State16StartKeepRunningEv _ZN9benchmark5State17FinishKeepRunningEv
+                 _ZN9benchmark5State11PauseTimingEv _ZN9benchmark5State12ResumeTimingEv)
+    target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${member}")
+  endforeach()
 endif()

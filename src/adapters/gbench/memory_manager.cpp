@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "adapters/gbench/region_hooks.hpp"
 #include "alloc/accounting.hpp"
 
 namespace tare::gbench {
@@ -25,7 +26,10 @@ namespace {
 
 class tare_memory_manager final : public benchmark::MemoryManager {
 public:
-    void Start() override { alloc::region_begin(); }
+    void Start() override {
+        set_memory_run(true);
+        alloc::region_begin();
+    }
 
     void Stop(Result& result) override {
         // Stop runs on the thread that called Start, after GB has joined the run's threads, so
@@ -37,6 +41,7 @@ public:
         result.max_bytes_used = c.peak;
         result.total_allocated_bytes = static_cast<std::int64_t>(c.bytes);
         result.net_heap_growth = c.live;
+        set_memory_run(false);
     }
 
     // Pure virtual in 1.7.1, deprecated in favour of the overload above; runner code may call

@@ -1,0 +1,95 @@
+// Ground truth for tare::gbench's region hooks: Google Benchmark suites whose timed region makes
+// a known number of allocations while setup, pauses and fixtures make others. The hooks must
+// report the region's alone, at every iteration count.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <vector>
+
+namespace {
+
+// 1,000 allocations of setup, one of 48 bytes per iteration in the loop, and one inside a
+// PauseTiming/ResumeTiming pair per iteration: exactly 1 alloc/iter and 48 B/iter.
+void BM_setup_and_pause(benchmark::State& state) {
+    std::vector<std::unique_ptr<int>> setup;
+    for (int i = 0; i < 1000; ++i) {
+        setup.push_back(std::make_unique<int>(i));
+    }
+    for (auto _ : state) {
+        auto block = std::make_unique<char[]>(48);
+        benchmark::DoNotOptimize(block.get());
+        state.PauseTiming();
+        auto paused = std::make_unique<char[]>(4096);
+        benchmark::DoNotOptimize(paused.get());
+        state.ResumeTiming();
+    }
+}
+BENCHMARK(BM_setup_and_pause);
+BENCHMARK(BM_setup_and_pause)->Iterations(1);
+BENCHMARK(BM_setup_and_pause)->Iterations(4);
+
+// The fixture allocates in SetUp and TearDown; the loop allocates nothing: 0.
+class with_buffers : public benchmark::Fixture {
+public:
+    void SetUp(const benchmark::State&) override { buffers_.assign(64, std::vector<int>(256, 1)); }
+    void TearDown(const benchmark::State&) override { buffers_.clear(); }
+
+protected:
+    std::vector<std::vector<int>> buffers_;
+};
+
+BENCHMARK_DEFINE_F(with_buffers, BM_fixture_loop)(benchmark::State& state) {
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(buffers_[0].data());
+    }
+}
+BENCHMARK_REGISTER_F(with_buffers, BM_fixture_loop);
+
+// KeepRunning and KeepRunningBatch enter and leave the loop through the same members.
+void BM_keep_running(benchmark::State& state) {
+    while (state.KeepRunning()) {
+        auto block = std::make_unique<char[]>(16);
+        benchmark::DoNotOptimize(block.get());
+    }
+}
+BENCHMARK(BM_keep_running);
+
+void BM_keep_running_batch(benchmark::State& state) {
+    while (state.KeepRunningBatch(8)) {
+        for (int i = 0; i < 8; ++i) {
+            auto block = std::make_unique<char[]>(16);
+            benchmark::DoNotOptimize(block.get());
+        }
+    }
+}
+BENCHMARK(BM_keep_running_batch);
+
+// Keeps each iteration's 32-byte block: 32 bytes retained per iteration, and the peak grows.
+void BM_keeps(benchmark::State& state) {
+    std::vector<std::unique_ptr<char[]>> kept;
+    kept.reserve(1 << 22);  // setup: the vector's own growth is outside the region
+    for (auto _ : state) {
+        kept.push_back(std::make_unique<char[]>(32));
+    }
+}
+BENCHMARK(BM_keeps)->Iterations(1000);
+
+// Four threads: the hooks stand aside (one region per process), the memory run measures.
+void BM_threads(benchmark::State& state) {
+    for (auto _ : state) {
+        auto block = std::make_unique<char[]>(16);
+        benchmark::DoNotOptimize(block.get());
+    }
+}
+BENCHMARK(BM_threads)->Threads(4);
+
+void BM_skipped(benchmark::State& state) {
+    state.SkipWithError("no input");
+    for (auto _ : state) {
+    }
+}
+BENCHMARK(BM_skipped);
+
+}  // namespace
+
+BENCHMARK_MAIN();
