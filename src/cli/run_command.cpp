@@ -146,21 +146,37 @@ std::variant<run_results, run_failure> read_child_results(const std::string& tar
     return std::move(std::get<run_results>(read));
 }
 
-// Runs the GB executable `target` with JSON output to a temporary file and reads it back
-// (filter and time budget from `args`).
-std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args) {
+// The temporary file a GB run writes its JSON to, removed first: one left by an earlier process
+// of this id would pass for its results.
+fs::path gbench_temp_json() {
     std::error_code ec;
     const fs::path tmp = fs::temp_directory_path() / ("tare-gbench-" + std::to_string(::getpid()) + ".json");
-    fs::remove(tmp, ec);  // one left by an earlier process of this id would pass for its results
+    fs::remove(tmp, ec);
+    return tmp;
+}
+
+// The command line of a GB run of `target` with JSON output to `tmp`: `filter` and the time
+// budget of `args` passed on.
+std::vector<std::string> gbench_argv(const std::string& target, const fs::path& tmp,
+                                     const std::string& filter, const run_args& args) {
     std::vector<std::string> argv{fs::absolute(target).string(), "--benchmark_out=" + tmp.string(),
                                   "--benchmark_out_format=json", "--benchmark_format=json"};
-    if (!args.filter.empty()) {
-        argv.push_back("--benchmark_filter=" + args.filter);
+    if (!filter.empty()) {
+        argv.push_back("--benchmark_filter=" + filter);
     }
     if (args.min_time) {
         // GB 1.7.1 takes a plain number of seconds (1.8 also accepts "<n>s" and "<n>x").
         argv.push_back("--benchmark_min_time=" + std::to_string(*args.min_time));
     }
+    return argv;
+}
+
+// Runs the GB executable `target` with JSON output to a temporary file and reads it back
+// (filter and time budget from `args`).
+std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args) {
+    std::error_code ec;
+    const fs::path tmp = gbench_temp_json();
+    const std::vector<std::string> argv = gbench_argv(target, tmp, args.filter, args);
     os::child_options opts;
     opts.discard_stdout = true;  // its own report is reprinted as tare's table
     const os::child_result child = os::run_child(argv, opts);
@@ -177,6 +193,8 @@ std::variant<run_results, run_failure> gbench_collect(const std::string& target,
     return read;
 }
 
+// The row of a benchmark that failed as `kind`. A copy of the executables' own (cli/isolate.cpp):
+// that file belongs to tare::main, which the tare command does not link.
 benchmark_result error_row(const std::string& name, std::string kind, std::string message) {
     benchmark_result r;
     r.name = name;
@@ -203,15 +221,8 @@ std::variant<run_results, run_failure> gbench_isolated_collect(const std::string
             break;
         }
         std::error_code ec;
-        const fs::path tmp =
-            fs::temp_directory_path() / ("tare-gbench-" + std::to_string(::getpid()) + ".json");
-        fs::remove(tmp, ec);
-        std::vector<std::string> argv{exe, "--benchmark_out=" + tmp.string(), "--benchmark_out_format=json",
-                                      "--benchmark_format=json",
-                                      "--benchmark_filter=" + compare::exact_regex(name)};
-        if (args.min_time) {
-            argv.push_back("--benchmark_min_time=" + std::to_string(*args.min_time));
-        }
+        const fs::path tmp = gbench_temp_json();
+        const std::vector<std::string> argv = gbench_argv(target, tmp, compare::exact_regex(name), args);
         os::child_options opts;
         opts.discard_stdout = true;
         opts.timeout_seconds = args.timeout;
