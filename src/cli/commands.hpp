@@ -74,7 +74,7 @@ inline bool is_file_kind(target_kind k) {
 const char* unknown_file_note(target_kind k);
 
 /// The line printed under a GB suite's table: what its memory figures include.
-const char* gbench_note(const run_context& context);
+std::string gbench_note(const run_context& context);
 
 /// `tare compare BASE HEAD` (docs/cli.md, docs/compare.md).
 struct compare_args {

@@ -304,7 +304,7 @@ int compare_command(const compare_args& args) {
         memory.accounting = std::any_of(results.rows.begin(), results.rows.end(),
                                         [](const auto& row) { return row.base.allocs_per_iter.has_value(); });
         memory.gbench_memory = gbench_memory;
-        std::fputs(gbench_note(memory), stdout);
+        std::fputs(gbench_note(memory).c_str(), stdout);
     }
     std::fflush(stdout);
     if (args.json_path) {

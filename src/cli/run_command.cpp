@@ -90,7 +90,7 @@ bool is_gbench_executable(const std::string& path) {
     return false;
 }
 
-const char* gbench_note(const run_context& context) {
+std::string gbench_note(const run_context& context) {
     constexpr const char* memory_run =
         "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
         "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
@@ -100,21 +100,18 @@ const char* gbench_note(const run_context& context) {
     if (context.gbench_memory == "region")
         return "note: memory figures are the timed region's alone (tare::gbench's region hooks): pauses,\n"
                "      setup and fixture SetUp/TearDown excluded\n";
-    if (context.gbench_memory == "mixed") {
-        static const std::string mixed =
-            std::string(
-                "note: memory figures are the timed region's alone (tare::gbench's region hooks), but for\n"
-                "      the rows warned gbench_memory_run (->Threads(n)): those are Google Benchmark's "
-                "memory\n"
-                "      run of min(16, iterations) iterations\n") +
-            memory_run;
-        return mixed.c_str();
-    }
-    static const std::string whole =
-        std::string(
-            "note: memory figures are Google Benchmark's own memory run: min(16, iterations) iterations\n") +
-        memory_run;
-    return whole.c_str();
+    if (context.gbench_memory == "mixed")
+        return std::string(
+                   "note: memory figures are the timed region's alone (tare::gbench's region hooks), but "
+                   "for\n"
+                   "      the rows warned gbench_memory_run (->Threads(n)): those are Google Benchmark's "
+                   "memory\n"
+                   "      run of min(16, iterations) iterations\n") +
+               memory_run;
+    return std::string(
+               "note: memory figures are Google Benchmark's own memory run: min(16, iterations) "
+               "iterations\n") +
+           memory_run;
 }
 
 namespace {
@@ -394,7 +391,7 @@ int run_command(const run_args& args) {
                                    : report::make_console_reporter<run_results>();
         std::fputs(table->render(results).c_str(), stdout);
         if (c.gbench) {
-            std::fputs(gbench_note(results.context), stdout);
+            std::fputs(gbench_note(results.context).c_str(), stdout);
         }
         for (benchmark_result& b : results.benchmarks) {
             any_failed_benchmark = any_failed_benchmark || (b.error && b.error->kind != "skipped");

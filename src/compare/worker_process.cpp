@@ -83,12 +83,9 @@ std::string worker_process::stderr_tail() const {
     return last;
 }
 
-worker_failure worker_process::fail(std::string kind, const std::string& what) {
-    // Reap it (killing it if needed) so the failure says how it ended. A worker that broke the
-    // protocol's bounds is stopped at once: what it would say next is not worth waiting for.
-    const bool stop_now = kind == "timeout" || kind == "overflow";
-    if (kind == "overflow")
-        kind = "crash";
+worker_failure worker_process::fail(std::string kind, const std::string& what, bool stop_now) {
+    // Reap it (killing it if needed) so the failure says how it ended.
+    stop_now = stop_now || kind == "timeout";
     os::child_result end = os::finish_child(child_, stop_now ? 0.0 : 2.0);
     reader_.reset();
     std::string message = executable_ + ": " + what;
@@ -119,9 +116,11 @@ std::variant<std::string, worker_failure> worker_process::reply(const char* wait
         return fail("timeout", s.str());
     }
     case os::read_status::too_long:
-        return fail("overflow", "sent more than " + std::to_string(os::line_reader::max_line_bytes >> 20) +
-                                    " MiB without a line break while tare waited for " + waiting_for +
-                                    "; the worker was stopped");
+        return fail("crash",
+                    "sent more than " + std::to_string(os::line_reader::max_line_bytes >> 20) +
+                        " MiB without a line break while tare waited for " + waiting_for +
+                        "; the worker was stopped",
+                    true);
     case os::read_status::eof:
     case os::read_status::error:
         break;
@@ -137,8 +136,10 @@ std::variant<benchmark_result, worker_failure> worker_process::read_result(const
     // One benchmark's tare/1 result: a few hundred kilobytes at tare's most samples. A bound
     // keeps a worker gone wrong from having tare buffer whatever it announces.
     if (*n > max_result_bytes) {
-        return fail("overflow", "announced a result of " + std::to_string(*n) + " bytes, more than the " +
-                                    std::to_string(max_result_bytes >> 20) + " MiB a result may have");
+        return fail("crash",
+                    "announced a result of " + std::to_string(*n) + " bytes, more than the " +
+                        std::to_string(max_result_bytes >> 20) + " MiB a result may have",
+                    true);
     }
     std::string text;
     if (reader_->read_bytes(static_cast<std::size_t>(*n), text, timeout_seconds_) != os::read_status::ok) {
@@ -169,8 +170,10 @@ std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
         return fail("crash", "said '" + std::get<std::string>(head) + "' where the protocol has names");
     }
     if (*n > max_names) {
-        return fail("overflow", "announced " + std::to_string(*n) + " benchmarks, more than the " +
-                                    std::to_string(max_names) + " a list may have");
+        return fail("crash",
+                    "announced " + std::to_string(*n) + " benchmarks, more than the " +
+                        std::to_string(max_names) + " a list may have",
+                    true);
     }
     std::vector<std::string> names;
     for (std::uint64_t i = 0; i < *n; ++i) {

@@ -61,9 +61,10 @@ private:
     // Reads a reply line; a failure when the worker ended, hung or broke the protocol.
     std::variant<std::string, worker_failure> reply(const char* waiting_for);
     std::variant<benchmark_result, worker_failure> read_result(const std::string& header);
-    // Reaps the worker and names how it ended. `kind` "overflow" (it broke a bound on what it may
-    // send) is reported as a crash, the worker stopped at once rather than after a grace period.
-    worker_failure fail(std::string kind, const std::string& what);
+    // Reaps the worker and names how it ended. `stop_now`: kill it at once rather than after a
+    // grace period, and keep `kind` (a worker that broke a bound on what it may send is a crash,
+    // not the SIGKILL tare sent it). A timeout is always stopped at once.
+    worker_failure fail(std::string kind, const std::string& what, bool stop_now = false);
     bool send(const std::string& line);
     std::string stderr_tail() const;
 

@@ -265,7 +265,7 @@ void check_non_negative(const std::optional<T>& value, const std::string& path) 
 }
 inline void check_non_negative(const std::vector<double>& values, const std::string& path) {
     for (std::size_t i = 0; i < values.size(); ++i)
-        check_non_negative(values[i], path + "[" + std::to_string(i) + "]");
+        check_non_negative(values[i], element_path(path, i));
 }
 
 /// An interval's bounds in order (`path` names the object holding ci_low and ci_high).

@@ -57,7 +57,7 @@ std::string kind_of(const json& row) {
     return row["error"].is_null() ? "" : row["error"]["kind"].get<std::string>();
 }
 
-// Each row of `rows` (names under `name_key`) has a kind in `expected`, every expected name
+// Each row of `rows` has a kind in `expected`, every expected name
 // has a row, and every good row has samples.
 void expect_rows(const json& rows, const std::map<std::string, kinds>& expected) {
     std::set<std::string> seen;
