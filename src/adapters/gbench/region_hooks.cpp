@@ -23,8 +23,8 @@
 #include "alloc/accounting.hpp"
 #include "os/os.hpp"
 
-// The real members: weak, so a suite linked without the --wrap options still links (then these
-// are null, hooks_linked() says so, and the MemoryManager measures instead).
+// The real members: weak, so a suite linked without the --wrap options still links (then the
+// wrappers below are never called, and the MemoryManager measures alone).
 extern "C" {
 void __real__ZN9benchmark5State16StartKeepRunningEv(benchmark::State*) __attribute__((weak));
 void __real__ZN9benchmark5State17FinishKeepRunningEv(benchmark::State*) __attribute__((weak));
@@ -55,13 +55,6 @@ bool accounts(const benchmark::State& state) noexcept {
 }
 
 }  // namespace
-
-bool hooks_linked() noexcept {
-    return __real__ZN9benchmark5State16StartKeepRunningEv != nullptr &&
-           __real__ZN9benchmark5State17FinishKeepRunningEv != nullptr &&
-           __real__ZN9benchmark5State11PauseTimingEv != nullptr &&
-           __real__ZN9benchmark5State12ResumeTimingEv != nullptr;
-}
 
 void set_memory_run(bool active) noexcept {
     memory_run.store(active, std::memory_order_relaxed);

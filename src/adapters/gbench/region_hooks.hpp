@@ -3,10 +3,6 @@
 
 namespace tare::gbench {
 
-/// True when the suite was linked with tare::gbench's --wrap options, so the hooks measure the
-/// timed region of every single-threaded run.
-bool hooks_linked() noexcept;
-
 /// Google Benchmark's memory run is on (the MemoryManager's Start to Stop): the hooks stand
 /// aside, or its window and theirs would be one region opened twice.
 void set_memory_run(bool active) noexcept;
