@@ -23,9 +23,12 @@ namespace {
 // libstdc++'s std::regex compiles and matches by recursion, one frame per group level and per
 // state, and expands a counted repetition into copies of its atom: 50,000 nested groups
 // overflowed the stack, and a{1000}{1000} would be a million states. A filter names benchmarks,
-// so bounds far past any real one cost nothing. Rejected: RE2 (a dependency of the library users
-// link, for input they type themselves) and a regex engine of tare's own.
+// so bounds far past any real one cost nothing. Its compiler also reads a back-reference's digits
+// into a long without an overflow check (undefined behaviour past 19 digits), and a pattern of at
+// most 1000 characters has fewer than 1000 groups to refer to. Rejected: RE2 (a dependency of the
+// library users link, for input they type themselves) and a regex engine of tare's own.
 constexpr std::size_t max_pattern = 1000;
+constexpr std::size_t max_backref_digits = 3;
 constexpr int max_depth = 16;
 constexpr double max_copies = 10000;
 
@@ -38,7 +41,14 @@ std::optional<std::string> beyond_bounds(const std::string& pattern) {
     for (std::size_t i = 0; i < pattern.size(); ++i) {
         const char c = pattern[i];
         if (c == '\\') {
-            ++i;  // an escaped character is an atom, whatever it is
+            // An escaped character is an atom, whatever it is; \1 to \9 start a back-reference.
+            std::size_t digits = 0;
+            while (i + 1 + digits < pattern.size() && pattern[i + 1 + digits] >= '0' &&
+                   pattern[i + 1 + digits] <= '9' && (digits > 0 || pattern[i + 1] != '0'))
+                ++digits;
+            if (digits > max_backref_digits)
+                return "a back-reference (\\N) of more than " + std::to_string(max_backref_digits) + " digits";
+            i += std::max<std::size_t>(digits, 1);
         } else if (in_class) {
             in_class = c != ']';
         } else if (c == '[') {

@@ -68,11 +68,19 @@ TEST(runner, a_filter_past_the_bounds_of_std_regex_is_refused_not_compiled) {
         error_of("((a{300}){300})"),
         "'((a{300}){300})' is beyond what a filter may be: counted repetitions ({n}) that expand past 10000 "
         "copies");
+    // std::regex reads these digits into a long unchecked: 20 of them were undefined behaviour.
+    EXPECT_EQ(error_of("(a)\\66666666666666666666"),
+              "'(a)\\66666666666666666666' is beyond what a filter may be: a back-reference (\\N) of more "
+              "than 3 digits");
+    EXPECT_EQ(error_of("[\\1234]"),
+              "'[\\1234]' is beyond what a filter may be: a back-reference (\\N) of more than 3 digits");
     EXPECT_EQ(error_of("(").rfind("'(' is not a valid regular expression: ", 0), 0U) << error_of("(");
     // Within the bounds, and what looks like a bound inside a class or escaped is none.
     EXPECT_TRUE(filter(std::string(16, '(') + "a" + std::string(16, ')')).matches("a"));
     EXPECT_TRUE(filter("^x{2,100}$|[({]{3}|\\(\\(\\(").matches("xx"));
     EXPECT_TRUE(filter("(a{100}){100}").matches(std::string(10000, 'a')));
+    EXPECT_TRUE(filter("(a)\\1").matches("aa"));
+    EXPECT_TRUE(filter("x\\0123456").matches(std::string("x") + '\0' + "123456"));
 }
 
 TEST(runner, run_instance_builds_a_full_result) {
