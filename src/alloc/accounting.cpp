@@ -24,6 +24,7 @@ namespace detail {
 
 constinit region_state state{};
 constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS = 0;
+constinit thread_local std::uint32_t member_epoch TARE_ALLOC_TLS = 0;
 
 }  // namespace detail
 
@@ -44,8 +45,9 @@ void store(T& field, std::type_identity_t<T> value) noexcept {
 std::uint32_t next_epoch() noexcept {
     detail::region_state& s = detail::state;
     std::uint32_t epoch = s.flags.last_epoch + 1;
-    if (epoch == 0 || (epoch & detail::paused_tag) != 0)
-        epoch = 1;  // 0 means "untagged", the top bit "allocated while paused"; wraps after 2^31 regions
+    if (epoch == 0 || epoch >= detail::members_tag)
+        epoch = 1;  // 0 means "untagged", the top bits "allocated while paused" and "member region"; wraps
+                    // after 2^30 regions
     s.flags.last_epoch = epoch;
     return epoch;
 }
@@ -98,18 +100,44 @@ bool available() noexcept {
     return availability_status() == availability::active;
 }
 
-void region_begin() noexcept {
+namespace {
+
+void open_region(std::uint32_t epoch) noexcept {
     detail::region_state& s = detail::state;
-    // Stop the previous region first, so no block is tagged with it from here on.
-    store(s.flags.counting_epoch, 0);
-    store(s.flags.region_epoch, 0);
-    const std::uint32_t epoch = next_epoch();
     reset_counters();
-    detail::owned_epoch = epoch;
     // region_epoch before counting_epoch: a block tagged `epoch` can only exist after
     // counting_epoch says so, and whoever frees it then finds region_epoch already set.
     store<order_release>(s.flags.region_epoch, epoch);
     store<order_release>(s.flags.counting_epoch, epoch);
+}
+
+std::uint32_t stop_previous_region() noexcept {
+    // Stop the previous region first, so no block is tagged with it from here on.
+    store(detail::state.flags.counting_epoch, 0);
+    store(detail::state.flags.region_epoch, 0);
+    return next_epoch();
+}
+
+}  // namespace
+
+void region_begin() noexcept {
+    const std::uint32_t epoch = stop_previous_region();
+    detail::owned_epoch = epoch;
+    open_region(epoch);
+}
+
+void region_begin_members() noexcept {
+    // No owner: every member counts on the shared tally (the owner's single-writer tally would
+    // need one writer, and here there are several).
+    open_region(stop_previous_region() | detail::members_tag);
+}
+
+void join() noexcept {
+    detail::member_epoch = load(detail::state.flags.region_epoch);
+}
+
+void leave() noexcept {
+    detail::member_epoch = 0;
 }
 
 void pause() noexcept {

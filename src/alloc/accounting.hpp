@@ -52,4 +52,16 @@ counters snapshot() noexcept;
 /// Closes the region: later frees of its blocks are ignored.
 void region_end() noexcept;
 
+/// Opens a member region: like region_begin(), except that only member threads count, each
+/// from its join() to its leave(), and the region has no owner (docs/accounting.md, "Member
+/// regions"). For a harness that runs copies of one loop on threads of its own, each pausing on
+/// its own (Google Benchmark's ->Threads(n)): a thread's setup, teardown and pauses are then
+/// outside the figures while the others count. pause()/resume() still stop and restart all.
+void region_begin_members() noexcept;
+/// The calling thread counts in the open member region, until leave() or the region's end.
+void join() noexcept;
+/// The calling thread stops counting in the member region: its later allocations are in no
+/// figure, and it frees its own region's blocks as a paused region does.
+void leave() noexcept;
+
 }  // namespace tare::alloc

@@ -93,6 +93,8 @@ extern constinit region_state state TARE_ALLOC_HIDDEN;
 /// The epoch of the region this thread owns (0: none). Compared with the block's or the
 /// counting epoch, so a stale value from an earlier region never matches.
 extern constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS;
+/// The member region this thread has joined (0: none); compared like owned_epoch.
+extern constinit thread_local std::uint32_t member_epoch TARE_ALLOC_TLS;
 
 /// Defined by exactly one of interpose_glibc.cpp / interpose_none.cpp. accounting.cpp calls
 /// it, which is what pulls the interposer's object out of the static archive.
@@ -120,6 +122,15 @@ TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
 /// The tag of a block allocated while its region was paused (the harness's work, inputs made
 /// by with_inputs): epochs stay below this bit, so the tag names the region and the pause.
 inline constexpr std::uint32_t paused_tag = 0x8000'0000U;
+/// Set in the epoch of a member region (region_begin_members()). Epochs stay below it too, and
+/// no thread owns a member region, so its allocations never take the owner's path: the one
+/// test it adds is on the other threads' path, which already pays read-modify-writes.
+inline constexpr std::uint32_t members_tag = 0x4000'0000U;
+
+/// True when this thread's allocations are outside the counting member region `epoch`.
+TARE_ALLOC_HOOK inline bool outside_members(std::uint32_t epoch) noexcept {
+    return (epoch & members_tag) != 0 && member_epoch != epoch;
+}
 
 /// Counts an allocation of `n` requested bytes that has succeeded. Returns the tag of the
 /// block: the counting region's epoch; the open region's epoch | paused_tag while it is
@@ -142,6 +153,8 @@ TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
         total = static_cast<std::int64_t>(bytes - __atomic_load_n(&o.freed, order_relaxed)) +
                 __atomic_load_n(&state.others.live, order_relaxed);
     } else {
+        if (outside_members(epoch))
+            return epoch | paused_tag;  // not a member: as if paused, for this thread alone
         shared_tally& s = state.others;
         __atomic_fetch_add(&s.allocs, 1, order_relaxed);
         __atomic_fetch_add(&s.bytes, n, order_relaxed);
@@ -160,11 +173,13 @@ TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
 ///   evicting as it inserts) holds a flat heap, and the figures say so;
 /// and not at all for a block allocated while the region was paused (the harness's own, or a
 /// with_inputs input made outside the window): freeing it is not the code shrinking the heap.
+/// In a member region, a thread that is not a member frees as if the region were paused.
 TARE_ALLOC_HOOK inline void count_free(std::uint32_t tag, std::size_t n) noexcept {
     const std::uint32_t region = __atomic_load_n(&state.flags.region_epoch, order_relaxed);
     if (region == 0 || tag == (region | paused_tag))
         return;
-    if (tag != region && __atomic_load_n(&state.flags.counting_epoch, order_relaxed) == 0)
+    if (tag != region &&
+        (__atomic_load_n(&state.flags.counting_epoch, order_relaxed) == 0 || outside_members(region)))
         return;  // an older block freed during a pause: the harness's work, not the region's
     if (owned_epoch == region) [[likely]] {
         owner_tally& o = state.owner;

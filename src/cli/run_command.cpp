@@ -104,8 +104,8 @@ std::string gbench_note(const run_context& context) {
         return std::string(
                    "note: memory figures are the timed region's alone (tare::gbench's region hooks), but "
                    "for\n"
-                   "      the rows warned gbench_memory_run (->Threads(n)): those are Google Benchmark's "
-                   "memory\n"
+                   "      the rows warned gbench_memory_run (no hooks' figures): those are Google "
+                   "Benchmark's memory\n"
                    "      run of min(16, iterations) iterations\n") +
                memory_run;
     return std::string(

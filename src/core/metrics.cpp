@@ -31,6 +31,32 @@ std::string human_bytes(double bytes) {
 
 }  // namespace
 
+std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes_per_iter) {
+    const double fresh_bytes = faults_per_iter * static_cast<double>(os::page_size());
+    if (faults_per_iter < fresh_faults_threshold || fresh_bytes < fresh_share_threshold * bytes_per_iter) {
+        return std::nullopt;
+    }
+    return warning{"fresh_memory",
+                   format("each iteration takes %.0f page faults", faults_per_iter) + " (about " +
+                       human_bytes(fresh_bytes) +
+                       " of memory mapped fresh): the time includes the kernel supplying new pages. Usual "
+                       "cause: a buffer allocated inside the loop; allocate it once before the loop and "
+                       "reuse it"};
+}
+
+std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,
+                                               const std::string& over) {
+    if (per_iter < retained_rate_threshold || grown < retained_total_threshold) {
+        return std::nullopt;
+    }
+    return warning{"retained_growth",
+                   "live heap grows by " + human_bytes(per_iter) + " per iteration (" + human_bytes(grown) +
+                       " over " + over + ", " + human_bytes(live_end) +
+                       " live at the end): the loop keeps memory from one iteration to the next, so later "
+                       "iterations measure a bigger heap. Usual cause: a buffer or container cleared "
+                       "outside the loop; clear it inside"};
+}
+
 void derive_time(const detail::loop_outcome& loop, benchmark_result& result) {
     result.samples_ns.clear();
     result.iterations = 0;
@@ -70,17 +96,9 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     }
     const auto n = static_cast<double>(iterations);
     result.page_faults_per_iter = static_cast<double>(faults) / n;
-    const double fresh_bytes = *result.page_faults_per_iter * static_cast<double>(os::page_size());
     const double requested = loop.accounting ? static_cast<double>(bytes) / n : 0;
-    if (*result.page_faults_per_iter >= fresh_faults_threshold &&
-        fresh_bytes >= fresh_share_threshold * requested) {
-        result.warnings.push_back(
-            {"fresh_memory",
-             format("each iteration takes %.0f page faults", *result.page_faults_per_iter) + " (about " +
-                 human_bytes(fresh_bytes) +
-                 " of memory mapped fresh): the time includes the kernel supplying new pages. Usual "
-                 "cause: a buffer allocated inside the loop; allocate it once before the loop and "
-                 "reuse it"});
+    if (auto w = fresh_memory_warning(*result.page_faults_per_iter, requested)) {
+        result.warnings.push_back(std::move(*w));
     }
     if (!loop.accounting) {
         return;
@@ -102,15 +120,8 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
         }
         double slope = stats::ols_slope(x, y);
         result.retained_bytes_per_iter = slope;
-        const double grown = y.back() - y.front();
-        if (slope >= retained_rate_threshold && grown >= retained_total_threshold) {
-            result.warnings.push_back(
-                {"retained_growth",
-                 "live heap grows by " + human_bytes(slope) + " per iteration (" + human_bytes(grown) +
-                     " over the measured samples, " + human_bytes(static_cast<double>(y.back())) +
-                     " live at the end): the loop keeps memory from one iteration to the next, so later "
-                     "iterations measure a bigger heap. Usual cause: a buffer or container cleared "
-                     "outside the loop; clear it inside"});
+        if (auto w = retained_growth_warning(slope, y.back() - y.front(), y.back(), "the measured samples")) {
+            result.warnings.push_back(std::move(*w));
         }
     }
     if (loop.stopped_early) {

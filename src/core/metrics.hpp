@@ -2,6 +2,9 @@
 // From raw samples to the reported figures: time statistics, memory of the region, and the
 // warnings a reader must see. Thresholds are documented in docs/accounting.md.
 
+#include <optional>
+#include <string>
+
 #include "core/sample_driver.hpp"
 #include "model/run.hpp"
 
@@ -25,5 +28,14 @@ inline constexpr double retained_total_threshold = 16.0 * 1024;
 /// mmapped block (17 x 1 MiB blocks: 17 faults, 0.4 % of the bytes).
 inline constexpr double fresh_faults_threshold = 16.0;
 inline constexpr double fresh_share_threshold = 0.25;
+
+/// The fresh_memory warning for an iteration's page faults and requested bytes, when they reach
+/// the thresholds above. Shared by tare's runner and the Google Benchmark reader, so that a row
+/// warns the same whichever harness measured it.
+std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes_per_iter);
+/// The retained_growth warning for a live heap that grows `per_iter` bytes an iteration,
+/// `grown` bytes in all over `over` (what was measured, for the message), `live_end` at its end.
+std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,
+                                               const std::string& over);
 
 }  // namespace tare::core

@@ -47,7 +47,8 @@ std::optional<std::string> beyond_bounds(const std::string& pattern) {
                    pattern[i + 1 + digits] <= '9' && (digits > 0 || pattern[i + 1] != '0'))
                 ++digits;
             if (digits > max_backref_digits)
-                return "a back-reference (\\N) of more than " + std::to_string(max_backref_digits) + " digits";
+                return "a back-reference (\\N) of more than " + std::to_string(max_backref_digits) +
+                       " digits";
             i += std::max<std::size_t>(digits, 1);
         } else if (in_class) {
             in_class = c != ']';
@@ -81,6 +82,18 @@ std::optional<std::string> beyond_bounds(const std::string& pattern) {
     return std::nullopt;
 }
 
+// libstdc++'s depth-first matcher backtracks, and a counted repetition of a group that can match
+// in several ways ((|a|b){300}t) takes exponential time even on an empty name. Its breadth-first
+// matcher (the __polynomial extension) takes time polynomial in the name and the pattern, and
+// refuses back-references, the one feature it lacks. Rejected: a timeout around the match (no
+// std::regex call can be interrupted) and tighter bounds (an ambiguous (a?){30}a{30} stays
+// exponential within any bound a real filter would pass).
+#if defined(__GLIBCXX__)
+constexpr auto syntax = std::regex::ECMAScript | std::regex_constants::__polynomial;
+#else
+constexpr auto syntax = std::regex::ECMAScript;
+#endif
+
 std::string quoted(const std::string& pattern) {
     return "'" + (pattern.size() > 60
                       ? pattern.substr(0, 60) + "...' (" + std::to_string(pattern.size()) + " characters)"
@@ -94,7 +107,7 @@ std::variant<name_filter, std::string> name_filter::parse(const std::string& pat
         return quoted(pattern) + " is beyond what a filter may be: " + *why;
     name_filter f;
     try {
-        f.compiled_ = std::make_shared<const compiled>(compiled{std::regex(pattern, std::regex::ECMAScript)});
+        f.compiled_ = std::make_shared<const compiled>(compiled{std::regex(pattern, syntax)});
     } catch (const std::regex_error& e) {
         return quoted(pattern) + " is not a valid regular expression: " + e.what();
     }

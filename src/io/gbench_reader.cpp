@@ -8,6 +8,7 @@
 #include <set>
 #include <string_view>
 
+#include "core/metrics.hpp"
 #include "stats/summary.hpp"
 #include "tare/version.hpp"
 
@@ -135,8 +136,10 @@ struct group {
     std::vector<const json*> aggregates;
 };
 
-// The region hooks' figures of the group into `r`, when every row that measured has them (a
-// row of ->Threads(n) > 1 has the memory run's alone). True when they were used.
+// The region hooks' figures of the group into `r`, when every row that measured has them, and
+// tare's memory warnings for them: fresh_memory on the faults per iteration, retained_growth on
+// the live heap a timed run kept (the largest over repetitions: each is a region of its own).
+// True when they were used.
 bool use_region_figures(const group& g, benchmark_result& r) {
     std::vector<const json*> rows = g.iterations;
     if (rows.empty()) {  // aggregates only: GB's mean over repetitions
@@ -153,6 +156,7 @@ bool use_region_figures(const group& g, benchmark_result& r) {
     double retained = 0;
     double faults = 0;
     double peak = 0;
+    double grown = 0;  // the most live heap one timed run kept
     for (const json* row : rows) {
         const auto a = opt_number(*row, "tare_allocs_per_iter");
         const auto b = opt_number(*row, "tare_bytes_per_iter");
@@ -168,12 +172,17 @@ bool use_region_figures(const group& g, benchmark_result& r) {
         retained += *n * w;
         faults += *f * w;
         peak = std::max(peak, *p);
+        grown = std::max(grown, *n * w);
     }
     r.allocs_per_iter = allocs / iterations;
     r.bytes_per_iter = bytes / iterations;
     r.retained_bytes_per_iter = retained / iterations;
     r.page_faults_per_iter = faults / iterations;
     r.peak_live_bytes = count_of<std::int64_t>(peak);
+    if (auto w = core::fresh_memory_warning(*r.page_faults_per_iter, *r.bytes_per_iter))
+        r.warnings.push_back(std::move(*w));
+    if (auto w = core::retained_growth_warning(*r.retained_bytes_per_iter, grown, grown, "a timed run"))
+        r.warnings.push_back(std::move(*w));
     return true;
 }
 
@@ -381,8 +390,8 @@ std::variant<run_results, read_error> from_document(const json& doc, const std::
                     out.benchmarks[i].warnings.push_back(
                         {"gbench_memory_run",
                          "memory figures from Google Benchmark's memory run (the whole function, setup and "
-                         "pauses included), not the timed region: tare::gbench's region hooks measure "
-                         "single-threaded runs only"});
+                         "pauses included), not the timed region: this row has no figures of tare::gbench's "
+                         "region hooks"});
             }
         } else if (any(memory_source::region)) {
             out.context.gbench_memory = "region";

@@ -13,10 +13,12 @@
 
 namespace tare::os {
 
-usage self_usage() noexcept {
+namespace {
+
+usage usage_of(int who) noexcept {
     rusage ru{};
     usage u;
-    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+    if (getrusage(who, &ru) != 0) {
         return u;
     }
     u.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
@@ -27,6 +29,16 @@ usage self_usage() noexcept {
         static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
     u.max_rss_kib = ru.ru_maxrss;
     return u;
+}
+
+}  // namespace
+
+usage self_usage() noexcept {
+    return usage_of(RUSAGE_SELF);
+}
+
+usage thread_usage() noexcept {
+    return usage_of(RUSAGE_THREAD);
 }
 
 std::string host_name() {

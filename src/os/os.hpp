@@ -18,6 +18,9 @@ struct usage {
 };
 
 usage self_usage() noexcept;
+/// Resource usage of the calling thread alone (its faults and CPU time; max_rss_kib is the
+/// process's, as the kernel keeps no other).
+usage thread_usage() noexcept;
 std::string host_name();
 /// The CPU's model name ("" when unknown).
 std::string cpu_model();

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "integration/run_process.hpp"
@@ -44,7 +45,9 @@ std::map<std::string, json> rows_by_name(const std::string& gb_json) {
 }
 
 TEST(gbench_adapter, own_json_has_k_plus_the_harness_constant) {
-    auto run = run_process({alloc_bench, "--benchmark_format=json", "--benchmark_min_time=0.02"});
+    // The region hooks make the memory run redundant; TARE_GBENCH_MEMORY_RUN=1 keeps it.
+    auto run = run_process({"/usr/bin/env", "TARE_GBENCH_MEMORY_RUN=1", alloc_bench,
+                            "--benchmark_format=json", "--benchmark_min_time=0.02"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     auto rows = rows_by_name(run.out);
     ASSERT_EQ(rows.count("BM_allocs/0") + rows.count("BM_allocs/1") + rows.count("BM_allocs/3"), 3U);
@@ -115,9 +118,25 @@ TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
         expect("BM_keep_running", 1, 16, 0, 16);
         expect("BM_keep_running_batch", 1, 16, 0, 16);
         expect("BM_keeps/iterations:1000", 1, 32, 32, 32000);
-        // ->Threads(4): one region per process, so the memory run measures these rows.
-        EXPECT_FALSE(rows["BM_threads/threads:4"].contains("tare_allocs_per_iter"));
-        EXPECT_TRUE(rows["BM_threads/threads:4"].contains("allocs_per_iter"));
+        const auto expect_threads = [&](const std::string& name) {
+            ASSERT_TRUE(rows.count(name)) << name;
+            const json& row = rows[name];
+            ASSERT_TRUE(row.contains("tare_allocs_per_iter")) << name << ": " << row.dump();
+            EXPECT_EQ(row.at("tare_allocs_per_iter").get<double>(), 10) << name;
+            EXPECT_EQ(row.at("tare_bytes_per_iter").get<double>(), 160) << name;
+            EXPECT_EQ(row.at("tare_retained_per_iter").get<double>(), 0) << name;
+            // One 16-byte block live per thread at most, and at least one of them at a time.
+            EXPECT_GE(row.at("tare_peak_live_bytes").get<double>(), 16) << name;
+            EXPECT_LE(row.at("tare_peak_live_bytes").get<double>(), 16 * row.at("threads").get<double>())
+                << name;
+        };
+        expect_threads("BM_threads/threads:4");
+        expect_threads("BM_threads/iterations:7/threads:2");
+        EXPECT_EQ(rows["BM_threads/iterations:7/threads:2"].at("iterations").get<double>(), 14);
+        EXPECT_TRUE(rows["BM_thread_skips/threads:2"].at("error_occurred").get<bool>());
+        // With the hooks linked there is no memory run: no second run of each benchmark.
+        for (const auto& [name, row] : rows)
+            EXPECT_FALSE(row.contains("allocs_per_iter")) << name;
         EXPECT_TRUE(rows["BM_skipped"].at("error_occurred").get<bool>());
     }
 }
@@ -132,7 +151,7 @@ TEST(gbench_run, reads_the_region_figures_and_says_which_measured) {
     const json doc = json::parse(in);
     if (!exact_counts)
         return;
-    EXPECT_EQ(doc.at("context").at("gbench_memory"), "mixed");
+    EXPECT_EQ(doc.at("context").at("gbench_memory"), "region");
     EXPECT_NE(run.out.find("note: memory figures are the timed region's alone"), std::string::npos)
         << run.out;
     std::map<std::string, json> rows;
@@ -143,13 +162,47 @@ TEST(gbench_run, reads_the_region_figures_and_says_which_measured) {
     EXPECT_EQ(rows["with_buffers/BM_fixture_loop"].at("allocs_per_iter").get<double>(), 0.0);
     EXPECT_EQ(rows["BM_keeps/iterations:1000"].at("retained_bytes_per_iter").get<double>(), 32.0);
     EXPECT_EQ(rows["BM_keeps/iterations:1000"].at("peak_live_bytes").get<std::int64_t>(), 32000);
+    EXPECT_EQ(rows["BM_threads/threads:4"].at("allocs_per_iter").get<double>(), 10.0);
+    // tare's memory warnings fire for Google Benchmark rows too, and only where they should.
+    const auto kinds_of = [](const json& row) {
+        std::set<std::string> kinds;
+        for (const json& w : row.at("warnings"))
+            kinds.insert(w.at("kind").get<std::string>());
+        return kinds;
+    };
     for (const auto& [name, row] : rows) {
         EXPECT_FALSE(row.at("counters").contains("tare_allocs_per_iter")) << name;
-        bool memory_run_warned = false;
-        for (const json& w : row.at("warnings"))
-            memory_run_warned = memory_run_warned || w.at("kind") == "gbench_memory_run";
-        EXPECT_EQ(memory_run_warned, name == "BM_threads/threads:4") << name;
+        const std::set<std::string> kinds = kinds_of(row);
+        EXPECT_EQ(kinds.count("retained_growth"), name == "BM_keeps/iterations:1000" ? 1U : 0U) << name;
+        EXPECT_EQ(kinds.count("fresh_memory"), name == "BM_fresh_pages/iterations:50" ? 1U : 0U) << name;
+        EXPECT_EQ(kinds.count("gbench_memory_run"), 0U) << name;
     }
+    EXPECT_NE(run.out.find("live heap grows by 32 B per iteration (31.2 KiB over a timed run"),
+              std::string::npos)
+        << run.out;
+}
+
+// A suite linked with the tare_gbench archive by hand, without the target's link options, has
+// no region hooks: the memory run measures, and tare says so.
+TEST(gbench_adapter, a_suite_without_the_link_options_keeps_the_memory_run) {
+    auto run = run_process({TARE_GBENCH_UNWRAPPED, "--benchmark_format=json", "--benchmark_min_time=0.01"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    auto rows = rows_by_name(run.out);
+    if (!accounting_expected) {
+        EXPECT_FALSE(rows["BM_allocs/1"].contains("allocs_per_iter"));
+        return;
+    }
+    EXPECT_FALSE(rows["BM_allocs/1"].contains("tare_allocs_per_iter"));
+    ASSERT_TRUE(rows["BM_allocs/1"].contains("allocs_per_iter")) << "no memory run";
+    if (exact_counts) {
+        EXPECT_EQ(rows["BM_allocs/1"].at("allocs_per_iter").get<double>(), 1 + 2.0 / 16.0);
+    }
+    const fs::path out = scratch("unwrapped.json");
+    auto tare_run =
+        run_process({tare_cmd, "run", TARE_GBENCH_UNWRAPPED, "--min-time=0.01", "--json=" + out.string()});
+    ASSERT_EQ(tare_run.exit_code, 0) << tare_run.err << tare_run.out;
+    std::ifstream in(out);
+    EXPECT_EQ(json::parse(in).at("context").at("gbench_memory"), "memory_run");
 }
 
 TEST(gbench_adapter, without_the_adapter_gb_writes_no_memory_fields) {

@@ -3,6 +3,9 @@
 // report the region's alone, at every iteration count.
 #include <benchmark/benchmark.h>
 
+#include <sys/mman.h>
+
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -74,14 +77,64 @@ void BM_keeps(benchmark::State& state) {
 }
 BENCHMARK(BM_keeps)->Iterations(1000);
 
-// Four threads: the hooks stand aside (one region per process), the memory run measures.
+// Each iteration maps 1 MiB, fills it and unmaps it: 256 page faults of 4 KiB (fewer with huge
+// pages), where a malloc'd block would come back from glibc's heap warm after the first.
+void BM_fresh_pages(benchmark::State& state) {
+    constexpr std::size_t size = 1 << 20;
+    for (auto _ : state) {
+        void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            state.SkipWithError("mmap failed");
+            break;
+        }
+        std::memset(p, 1, size);
+        benchmark::DoNotOptimize(p);
+        munmap(p, size);
+    }
+}
+BENCHMARK(BM_fresh_pages)->Iterations(50);
+
+// ->Threads(4): each thread makes 10 allocations of 16 bytes per iteration in its loop, besides
+// a setup of its own size (a thread may finish setting up while another's loop... cannot start:
+// Google Benchmark holds every loop until all have started, but the hooks must not rely on it),
+// one allocation inside a pause on thread 0 each iteration while the other threads' loops go on,
+// and a teardown. Exactly 10 allocs and 160 B per iteration of the loop.
 void BM_threads(benchmark::State& state) {
+    std::vector<std::unique_ptr<int>> setup;
+    for (int i = 0; i < 100 * (state.thread_index() + 1); ++i) {
+        setup.push_back(std::make_unique<int>(i));
+    }
+    for (auto _ : state) {
+        for (int i = 0; i < 10; ++i) {
+            auto block = std::make_unique<char[]>(16);
+            benchmark::DoNotOptimize(block.get());
+        }
+        if (state.thread_index() == 0) {
+            state.PauseTiming();
+            auto paused = std::make_unique<char[]>(4096);
+            benchmark::DoNotOptimize(paused.get());
+            state.ResumeTiming();
+        }
+    }
+    std::vector<std::unique_ptr<int>> teardown(setup.size());
+    benchmark::DoNotOptimize(teardown.data());
+}
+BENCHMARK(BM_threads)->Threads(4);
+BENCHMARK(BM_threads)->Threads(2)->Iterations(7);
+
+// One of two threads skips its loop: Google Benchmark lets the other go on, and so must the
+// hooks (a barrier of their own would wait for it forever). The row is an error row.
+void BM_thread_skips(benchmark::State& state) {
+    if (state.thread_index() == 1) {
+        state.SkipWithError("thread 1 has no input");
+        return;
+    }
     for (auto _ : state) {
         auto block = std::make_unique<char[]>(16);
         benchmark::DoNotOptimize(block.get());
     }
 }
-BENCHMARK(BM_threads)->Threads(4);
+BENCHMARK(BM_thread_skips)->Threads(2);
 
 void BM_skipped(benchmark::State& state) {
     state.SkipWithError("no input");

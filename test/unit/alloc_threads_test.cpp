@@ -288,4 +288,131 @@ TEST(alloc_threads, concurrent_allocation_and_cross_thread_frees_balance) {
     EXPECT_GT(got.peak, 0);
 }
 
+// ---- Member regions: only threads between join() and leave() count ----------------------
+
+struct member_job {
+    member_job(std::size_t b, std::size_t i, std::size_t a, void* f = nullptr)
+        : before(b), inside(i), after(a), to_free_inside(f) {}
+    std::size_t before;    // allocations of 48 bytes before join(): the thread's setup
+    std::size_t inside;    // allocations of 32 bytes between join() and leave(), kept
+    std::size_t after;     // allocations of 64 bytes after leave(): its teardown
+    void* to_free_inside;  // freed between join() and leave()
+    std::vector<void*> kept;
+};
+
+void* run_member(void* arg) {
+    auto& job = *static_cast<member_job*>(arg);
+    job.kept.reserve(job.before + job.inside + job.after);  // before anything is counted
+    for (std::size_t i = 0; i < job.before; ++i)
+        job.kept.push_back(std::malloc(48));
+    alloc::join();
+    for (std::size_t i = 0; i < job.inside; ++i)
+        job.kept.push_back(std::malloc(32));
+    if (job.to_free_inside != nullptr)
+        std::free(job.to_free_inside);
+    alloc::leave();
+    for (std::size_t i = 0; i < job.after; ++i)
+        job.kept.push_back(std::malloc(64));
+    return nullptr;
+}
+
+void free_all(member_job& job) {
+    for (void* p : job.kept)
+        std::free(p);
+    job.kept.clear();
+}
+
+TEST(alloc_members, only_members_count_each_from_join_to_leave) {
+    helper a;
+    helper b;
+    member_job ja{5, 10, 3};
+    member_job jb{2, 10, 7};
+    alloc::region_begin_members();
+    void* not_a_member = std::malloc(1000);  // this thread never joined
+    escape(not_a_member);
+    a.run(run_member, &ja);
+    b.run(run_member, &jb);
+    const alloc::counters got = alloc::snapshot();  // run() waits: their calls happen before
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 20U);
+    EXPECT_EQ(got.bytes, 20U * 32);
+    EXPECT_EQ(got.live, 20 * 32);
+    EXPECT_EQ(got.peak, 20 * 32);
+    std::free(not_a_member);
+    free_all(ja);
+    free_all(jb);
+}
+
+TEST(alloc_members, a_member_freeing_setup_memory_lowers_the_level_and_a_non_member_does_not) {
+    helper a;
+    void* setup_one = std::malloc(4000);
+    void* setup_two = std::malloc(3000);
+    escape(setup_one);
+    escape(setup_two);
+    alloc::region_begin_members();
+    member_job ja{0, 1, 0, setup_one};
+    a.run(run_member, &ja);  // a member frees setup memory: the level falls, as in any region
+    std::free(setup_two);    // a non-member frees setup memory: its teardown, in no figure
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 1U);
+    EXPECT_EQ(got.live, 32 - 4000);
+    EXPECT_EQ(got.peak, 32);
+    free_all(ja);
+}
+
+TEST(alloc_members, a_region_block_freed_by_a_thread_that_left_lowers_the_level) {
+    helper a;
+    member_job ja{0, 3, 0};
+    alloc::region_begin_members();
+    a.run(run_member, &ja);
+    std::free(ja.kept.back());  // the loop's block, freed by a non-member: still the region's
+    ja.kept.pop_back();
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 3U);
+    EXPECT_EQ(got.live, 2 * 32);
+    EXPECT_EQ(got.peak, 3 * 32);
+    free_all(ja);
+}
+
+TEST(alloc_members, a_member_that_leaves_and_joins_again_counts_only_while_joined) {
+    helper a;
+    member_job first{0, 4, 6};
+    member_job second{0, 2, 1};
+    alloc::region_begin_members();
+    a.run(run_member, &first);  // its teardown is a pause: leave(), then join() again
+    a.run(run_member, &second);
+    alloc::pause();  // the whole region's pause holds members too
+    member_job paused{0, 5, 0};
+    a.run(run_member, &paused);
+    alloc::resume();
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 6U);
+    EXPECT_EQ(got.bytes, 6U * 32);
+    free_all(first);
+    free_all(second);
+    free_all(paused);
+}
+
+TEST(alloc_members, an_ordinary_region_after_a_member_region_counts_every_thread_again) {
+    helper a;
+    member_job ja{0, 2, 0};
+    alloc::region_begin_members();
+    a.run(run_member, &ja);
+    alloc::region_end();
+    free_all(ja);
+    alloc::region_begin();
+    a.run(allocate_mib, nullptr);  // never joined: in an ordinary region, any thread counts
+    void* mine = std::malloc(10);
+    escape(mine);
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 2U);
+    EXPECT_EQ(got.bytes, (1U << 20) + 10);
+    std::free(mine);
+    std::free(helper::result_);
+}
+
 }  // namespace

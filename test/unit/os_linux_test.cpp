@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "os/channel.hpp"
 #include "os/os.hpp"
@@ -29,6 +30,25 @@ TEST(os_linux, page_faults_rise_when_fresh_pages_are_touched) {
     munmap(p, size);
     // 4096 pages of 4 KiB; transparent huge pages may serve some with fewer faults.
     EXPECT_GE(after.minor_faults - before.minor_faults, 8U);
+}
+
+TEST(os_linux, a_threads_usage_has_its_own_faults_and_not_another_threads) {
+    constexpr std::size_t size = std::size_t{16} << 20;
+    const os::usage mine_before = os::thread_usage();
+    std::uint64_t theirs = 0;
+    std::thread other([&] {
+        const os::usage before = os::thread_usage();
+        void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(p, MAP_FAILED);
+        std::memset(p, 1, size);
+        theirs = os::thread_usage().minor_faults - before.minor_faults;
+        munmap(p, size);
+    });
+    other.join();
+    const os::usage mine_after = os::thread_usage();
+    EXPECT_GE(theirs, 8U);
+    // This thread touched nothing new but the thread's start-up (a few pages at most).
+    EXPECT_LT(mine_after.minor_faults - mine_before.minor_faults, theirs);
 }
 
 TEST(os_linux, context_fields) {

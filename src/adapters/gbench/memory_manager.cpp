@@ -1,5 +1,6 @@
 // tare::gbench: a benchmark::MemoryManager backed by tare's allocation accounting, registered
-// by a static initialiser so that linking the library is the only step (docs/gbench.md).
+// by a static initialiser so that linking the library is the only step (docs/gbench.md), when
+// the region hooks are not linked (or TARE_GBENCH_MEMORY_RUN=1 asks for it as well).
 //
 // What Google Benchmark 1.7.1 measures with it (benchmark_runner.cc): after the timed runs of
 // each repetition, one extra "memory run" of min(16, iterations) iterations on one thread,
@@ -17,6 +18,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 #include "adapters/gbench/region_hooks.hpp"
 #include "alloc/accounting.hpp"
@@ -57,10 +60,21 @@ benchmark::MemoryManager* instance() {
     return manager;
 }
 
+// TARE_GBENCH_MEMORY_RUN=1 keeps the memory run beside the hooks (docs/gbench.md), to set
+// Google Benchmark's window beside the timed region's.
+bool memory_run_wanted() {
+    if (!hooks_linked())
+        return true;
+    const char* v = std::getenv("TARE_GBENCH_MEMORY_RUN");
+    return v != nullptr && std::string_view(v) == "1";
+}
+
 bool register_if_available() {
     // Without the interposer (sanitizer builds) every figure would read 0, which is a lie, not
-    // a measurement: GB then writes no memory fields at all, as without a manager.
-    if (!alloc::available()) {
+    // a measurement: GB then writes no memory fields at all, as without a manager. With the
+    // region hooks every loop is measured already, and the memory run would only run each
+    // benchmark, setup and all, once more per repetition for figures of a wider window.
+    if (!alloc::available() || !memory_run_wanted()) {
         return false;
     }
     benchmark::RegisterMemoryManager(instance());

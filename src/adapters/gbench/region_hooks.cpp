@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "adapters/gbench/region_hooks.hpp"
 #include "alloc/accounting.hpp"
@@ -37,21 +38,58 @@ namespace {
 
 std::atomic<bool> memory_run{false};
 
-struct open_region {
-    bool open = false;
-    std::uint64_t faults_at_start = 0;
-};
-// The hooks account single-threaded runs only: a process has one region, and ->Threads(n) runs
-// n loops at once, each pausing on its own. Those keep the MemoryManager's figures.
-open_region region;
-
-std::uint64_t faults_now() noexcept {
-    const os::usage u = os::self_usage();
+std::uint64_t faults_of(const os::usage& u) noexcept {
     return u.minor_faults + u.major_faults;
 }
 
+// A single-threaded run: one loop, the process's one region, opened and closed on its thread;
+// every thread counts while it is open (a body may start threads of its own), as in tare's
+// own benchmarks. Faults are the process's, from the start to the end less the pauses.
+struct single_run {
+    bool open = false;
+    std::uint64_t faults = 0;     // faults of the counted stretches so far
+    std::uint64_t faults_at = 0;  // the process's count when the current stretch began
+};
+single_run single;
+
+// ->Threads(n): n copies of the loop, on n threads that start, pause and finish each on their
+// own. One member region (alloc::region_begin_members) for the run: each thread counts from its
+// loop's start to its end, and not while it pauses, so another thread's setup, teardown or
+// pause is outside the figures while this one's loop counts. Google Benchmark's start barrier
+// (inside StartKeepRunning, after the hook) holds every loop until all threads that run one
+// have started, so no thread finishes before the last one joined: the last to finish closes the
+// region. Faults are each thread's own (os::thread_usage), summed. Rejected: a barrier of the
+// hooks' own around the region, which would wait forever for a thread that skips its loop
+// (SkipWithError before it), where Google Benchmark's barrier lets that thread go.
+struct threaded_run {
+    std::mutex mutex;
+    bool open = false;
+    int in_loop = 0;           // threads between their start and their finish
+    std::uint64_t faults = 0;  // the finished threads' counted faults
+};
+threaded_run threaded;
+
+struct member {
+    bool in_loop = false;
+    bool counting = false;
+    std::uint64_t faults = 0;
+    std::uint64_t faults_at = 0;
+};
+thread_local member self;
+
 bool accounts(const benchmark::State& state) noexcept {
-    return state.threads() == 1 && !memory_run.load(std::memory_order_relaxed) && alloc::available();
+    return !memory_run.load(std::memory_order_relaxed) && alloc::available() && state.threads() > 0;
+}
+
+void counters_into(benchmark::State& state, const alloc::counters& c, std::uint64_t faults) {
+    // kAvgIterations: Google Benchmark divides by the run's iterations (all threads' together),
+    // so every figure is per iteration of the loop, as tare's own. The peak is the region's.
+    using counter = benchmark::Counter;
+    state.counters["tare_allocs_per_iter"] = counter(static_cast<double>(c.allocs), counter::kAvgIterations);
+    state.counters["tare_bytes_per_iter"] = counter(static_cast<double>(c.bytes), counter::kAvgIterations);
+    state.counters["tare_retained_per_iter"] = counter(static_cast<double>(c.live), counter::kAvgIterations);
+    state.counters["tare_faults_per_iter"] = counter(static_cast<double>(faults), counter::kAvgIterations);
+    state.counters["tare_peak_live_bytes"] = counter(static_cast<double>(c.peak));
 }
 
 }  // namespace
@@ -60,33 +98,100 @@ void set_memory_run(bool active) noexcept {
     memory_run.store(active, std::memory_order_relaxed);
 }
 
+bool hooks_linked() noexcept {
+    // With --wrap=SYMBOL the linker resolves __real_SYMBOL to the real member; without it the
+    // weak reference stays null.
+    return __real__ZN9benchmark5State16StartKeepRunningEv != nullptr;
+}
+
 namespace {
 
 void on_start(benchmark::State& state) noexcept {
     if (!accounts(state))
         return;
-    region.faults_at_start = faults_now();
-    alloc::region_begin();
-    region.open = true;
+    if (state.threads() == 1) {
+        single.faults = 0;
+        single.faults_at = faults_of(os::self_usage());
+        alloc::region_begin();
+        single.open = true;
+        return;
+    }
+    {
+        const std::lock_guard<std::mutex> lock(threaded.mutex);
+        if (!threaded.open) {
+            alloc::region_begin_members();
+            threaded.open = true;
+            threaded.faults = 0;
+        }
+        ++threaded.in_loop;
+    }
+    self = member{true, true, 0, faults_of(os::thread_usage())};
+    alloc::join();
 }
 
-// After the real FinishKeepRunning, whose PauseTiming stopped the clock: nothing here is timed.
-void on_finish(benchmark::State& state) {
-    if (!region.open)
+void pause_member() noexcept {
+    if (!self.counting)
         return;
-    region.open = false;
-    alloc::pause();
+    alloc::leave();
+    self.faults += faults_of(os::thread_usage()) - self.faults_at;
+    self.counting = false;
+}
+
+void resume_member() noexcept {
+    if (!self.in_loop || self.counting)
+        return;
+    self.faults_at = faults_of(os::thread_usage());
+    self.counting = true;
+    alloc::join();
+}
+
+void on_pause(benchmark::State& state) noexcept {
+    if (state.threads() > 1) {
+        pause_member();
+    } else if (single.open) {
+        alloc::pause();
+        single.faults += faults_of(os::self_usage()) - single.faults_at;
+    }
+}
+
+void on_resume(benchmark::State& state) noexcept {
+    if (state.threads() > 1) {
+        resume_member();
+    } else if (single.open) {
+        single.faults_at = faults_of(os::self_usage());
+        alloc::resume();
+    }
+}
+
+// After the real FinishKeepRunning, whose PauseTiming stopped the clock (and, through the
+// library's own call, not this hook): nothing here is timed.
+void on_finish(benchmark::State& state) {
+    if (state.threads() == 1) {
+        if (!single.open)
+            return;
+        single.open = false;
+        alloc::pause();
+        const alloc::counters c = alloc::snapshot();
+        alloc::region_end();
+        counters_into(state, c, single.faults + faults_of(os::self_usage()) - single.faults_at);
+        return;
+    }
+    if (!self.in_loop)
+        return;
+    pause_member();
+    self.in_loop = false;
+    std::unique_lock<std::mutex> lock(threaded.mutex);
+    threaded.faults += self.faults;
+    if (--threaded.in_loop > 0)
+        return;
+    // The last loop: every other member has left, under this mutex, so the snapshot is exact.
     const alloc::counters c = alloc::snapshot();
     alloc::region_end();
-    const std::uint64_t faults = faults_now() - region.faults_at_start;
-    // kAvgIterations: Google Benchmark divides by the run's iterations, so every figure is per
-    // iteration of the loop, as tare's own. The peak is the region's, not per iteration.
-    using counter = benchmark::Counter;
-    state.counters["tare_allocs_per_iter"] = counter(static_cast<double>(c.allocs), counter::kAvgIterations);
-    state.counters["tare_bytes_per_iter"] = counter(static_cast<double>(c.bytes), counter::kAvgIterations);
-    state.counters["tare_retained_per_iter"] = counter(static_cast<double>(c.live), counter::kAvgIterations);
-    state.counters["tare_faults_per_iter"] = counter(static_cast<double>(faults), counter::kAvgIterations);
-    state.counters["tare_peak_live_bytes"] = counter(static_cast<double>(c.peak));
+    threaded.open = false;
+    const std::uint64_t faults = threaded.faults;
+    lock.unlock();
+    // Google Benchmark adds up the threads' counters: only this thread reports the totals.
+    counters_into(state, c, faults);
 }
 
 }  // namespace
@@ -106,13 +211,11 @@ void __wrap__ZN9benchmark5State17FinishKeepRunningEv(benchmark::State* state) {
 
 void __wrap__ZN9benchmark5State11PauseTimingEv(benchmark::State* state) {
     __real__ZN9benchmark5State11PauseTimingEv(state);  // the clock first: the pause is untimed
-    if (tare::gbench::region.open)
-        tare::alloc::pause();
+    tare::gbench::on_pause(*state);
 }
 
 void __wrap__ZN9benchmark5State12ResumeTimingEv(benchmark::State* state) {
-    if (tare::gbench::region.open)
-        tare::alloc::resume();
+    tare::gbench::on_resume(*state);
     __real__ZN9benchmark5State12ResumeTimingEv(state);
 }
 

@@ -7,4 +7,7 @@ namespace tare::gbench {
 /// aside, or its window and theirs would be one region opened twice.
 void set_memory_run(bool active) noexcept;
 
+/// The suite was linked with tare::gbench's --wrap options, so the hooks see every loop.
+bool hooks_linked() noexcept;
+
 }  // namespace tare::gbench
