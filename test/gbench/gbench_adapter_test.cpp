@@ -134,6 +134,8 @@ TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
         expect_threads("BM_threads/iterations:7/threads:2");
         EXPECT_EQ(rows["BM_threads/iterations:7/threads:2"].at("iterations").get<double>(), 14);
         EXPECT_TRUE(rows["BM_thread_skips/threads:2"].at("error_occurred").get<bool>());
+        EXPECT_TRUE(rows["BM_thread_breaks/threads:2"].at("error_occurred").get<bool>());
+        expect_threads("BM_threads/threads:3");  // after the run a thread broke out of
         // With the hooks linked there is no memory run: no second run of each benchmark.
         for (const auto& [name, row] : rows)
             EXPECT_FALSE(row.contains("allocs_per_iter")) << name;

@@ -94,11 +94,9 @@ void BM_fresh_pages(benchmark::State& state) {
 }
 BENCHMARK(BM_fresh_pages)->Iterations(50);
 
-// ->Threads(4): each thread makes 10 allocations of 16 bytes per iteration in its loop, besides
-// a setup of its own size (a thread may finish setting up while another's loop... cannot start:
-// Google Benchmark holds every loop until all have started, but the hooks must not rely on it),
-// one allocation inside a pause on thread 0 each iteration while the other threads' loops go on,
-// and a teardown. Exactly 10 allocs and 160 B per iteration of the loop.
+// ->Threads(n): each thread makes 10 allocations of 16 bytes per iteration in its loop, besides
+// a setup and a teardown of its own sizes, and thread 0 makes one allocation inside a pause each
+// iteration while the other threads' loops go on. Exactly 10 allocs and 160 B per iteration.
 void BM_threads(benchmark::State& state) {
     std::vector<std::unique_ptr<int>> setup;
     for (int i = 0; i < 100 * (state.thread_index() + 1); ++i) {
@@ -135,6 +133,21 @@ void BM_thread_skips(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_thread_skips)->Threads(2);
+
+// Thread 1 skips inside its loop and breaks out of it, so its FinishKeepRunning never comes. The
+// next threaded run must be measured as if nothing had happened.
+void BM_thread_breaks(benchmark::State& state) {
+    for (auto _ : state) {
+        if (state.thread_index() == 1) {
+            state.SkipWithError("thread 1 gave up");
+            break;
+        }
+        auto block = std::make_unique<char[]>(16);
+        benchmark::DoNotOptimize(block.get());
+    }
+}
+BENCHMARK(BM_thread_breaks)->Threads(2);
+BENCHMARK(BM_threads)->Threads(3);
 
 void BM_skipped(benchmark::State& state) {
     state.SkipWithError("no input");

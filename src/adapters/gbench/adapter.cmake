@@ -17,10 +17,11 @@ if(TARGET benchmark::benchmark)
   # The registration object is referenced by nothing in a user's suite; `-u` makes the linker
   # pull it from the archive (cheaper to keep right than an OBJECT library through install/export).
   target_link_options(tare_gbench INTERFACE "LINKER:--undefined=tare_gbench_anchor")
-  # The region hooks (region_hooks.cpp): the suite's calls of these four members of
-  # benchmark::State go to tare's wrappers, which call the real ones.
+  # The region hooks (region_hooks.cpp): the suite's calls of these members of benchmark::State
+  # go to tare's wrappers, which call the real ones.
   foreach(member _ZN9benchmark5State16StartKeepRunningEv _ZN9benchmark5State17FinishKeepRunningEv
-                 _ZN9benchmark5State11PauseTimingEv _ZN9benchmark5State12ResumeTimingEv)
+                 _ZN9benchmark5State11PauseTimingEv _ZN9benchmark5State12ResumeTimingEv
+                 _ZN9benchmark5State13SkipWithErrorEPKc)
     target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${member}")
   endforeach()
 endif()

@@ -3,8 +3,9 @@
 //
 // Google Benchmark's loop calls four out-of-line members of benchmark::State from the user's own
 // code (inline in benchmark.h): StartKeepRunning() when the loop begins (State::end(), or the
-// first KeepRunning()), FinishKeepRunning() when it ends, and PauseTiming()/ResumeTiming(). The
-// link options of tare::gbench (-Wl,--wrap=SYMBOL) send the suite's calls of those four to the
+// first KeepRunning()), FinishKeepRunning() when it ends, and PauseTiming()/ResumeTiming(); and
+// SkipWithError(), after which a body may leave the loop without FinishKeepRunning(). The link
+// options of tare::gbench (-Wl,--wrap=SYMBOL) send the suite's calls of those five to the
 // __wrap_ functions here, which open and close tare's accounting region around the real calls.
 // A call inside libbenchmark itself (FinishKeepRunning's own PauseTiming) is not the suite's and
 // is not redirected. The figures go into the State's counters, so Google Benchmark's own console
@@ -31,6 +32,7 @@ void __real__ZN9benchmark5State16StartKeepRunningEv(benchmark::State*) __attribu
 void __real__ZN9benchmark5State17FinishKeepRunningEv(benchmark::State*) __attribute__((weak));
 void __real__ZN9benchmark5State11PauseTimingEv(benchmark::State*) __attribute__((weak));
 void __real__ZN9benchmark5State12ResumeTimingEv(benchmark::State*) __attribute__((weak));
+void __real__ZN9benchmark5State13SkipWithErrorEPKc(benchmark::State*, const char*) __attribute__((weak));
 }
 
 namespace tare::gbench {
@@ -194,6 +196,29 @@ void on_finish(benchmark::State& state) {
     counters_into(state, c, faults);
 }
 
+// SkipWithError inside the loop makes the run an error row, and the body may then `break` out
+// of the loop, so that FinishKeepRunning is never called: the loop's accounting ends here, with
+// no figures (an error row has none). Without this, a thread that broke out would keep the
+// run's member region open into the next run.
+void on_skip(benchmark::State& state) noexcept {
+    if (state.threads() == 1) {
+        if (single.open) {
+            single.open = false;
+            alloc::region_end();
+        }
+        return;
+    }
+    if (!self.in_loop)
+        return;
+    pause_member();
+    self.in_loop = false;
+    const std::lock_guard<std::mutex> lock(threaded.mutex);
+    if (--threaded.in_loop == 0) {
+        alloc::region_end();
+        threaded.open = false;
+    }
+}
+
 }  // namespace
 }  // namespace tare::gbench
 
@@ -217,6 +242,11 @@ void __wrap__ZN9benchmark5State11PauseTimingEv(benchmark::State* state) {
 void __wrap__ZN9benchmark5State12ResumeTimingEv(benchmark::State* state) {
     tare::gbench::on_resume(*state);
     __real__ZN9benchmark5State12ResumeTimingEv(state);
+}
+
+void __wrap__ZN9benchmark5State13SkipWithErrorEPKc(benchmark::State* state, const char* message) {
+    tare::gbench::on_skip(*state);
+    __real__ZN9benchmark5State13SkipWithErrorEPKc(state, message);
 }
 
 }  // extern "C"
