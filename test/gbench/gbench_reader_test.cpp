@@ -190,6 +190,58 @@ TEST(gbench_reader, memory_fields_map_per_memory_run_iteration) {
     EXPECT_DOUBLE_EQ(*f->bytes_per_iter * 16, static_cast<double>(*f->peak_live_bytes));
 }
 
+// The region hooks' counters: per iteration of each repetition's run, read as the mean weighted
+// by iterations; tare's memory warnings from them; a row without them in a suite that has them
+// is the memory run's, and says so.
+TEST(gbench_reader, region_counters_are_weighted_by_iterations_and_warned_on) {
+    const auto row = [](const char* name, int iterations, double allocs, double retained, double faults,
+                        double peak) {
+        return std::string(R"({"name": ")") + name + R"(", "run_name": ")" + name +
+               R"(", "run_type": "iteration", "iterations": )" + std::to_string(iterations) +
+               R"(, "real_time": 10, "cpu_time": 10, "time_unit": "ns", "tare_allocs_per_iter": )" +
+               std::to_string(allocs) + R"(, "tare_bytes_per_iter": 64, "tare_retained_per_iter": )" +
+               std::to_string(retained) + R"(, "tare_faults_per_iter": )" + std::to_string(faults) +
+               R"(, "tare_peak_live_bytes": )" + std::to_string(peak) + "}";
+    };
+    const std::string text = R"({"context": {}, "benchmarks": [)" + row("BM_steady", 1000, 2, 0, 0, 128) +
+                             "," + row("BM_steady", 3000, 1, 0, 0, 256) + "," +
+                             row("BM_leaks", 4000, 1, 8, 0, 32000) + "," +
+                             row("BM_fresh", 100, 1, 0, 256, 1 << 20) + "," +
+                             R"({"name": "BM_window", "run_name": "BM_window", "run_type": "iteration",
+                                 "iterations": 100, "real_time": 10, "cpu_time": 10, "time_unit": "ns",
+                                 "allocs_per_iter": 3, "max_bytes_used": 48, "total_allocated_bytes": 480,
+                                 "net_heap_growth": 0})" +
+                             "]}";
+    auto read = io::parse_gbench_results(text, "gb.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    const run_results& r = std::get<run_results>(read);
+    EXPECT_EQ(r.context.gbench_memory, "mixed");
+    const auto kinds = [](const benchmark_result& b) {
+        std::vector<std::string> out;
+        for (const warning& w : b.warnings)
+            out.push_back(w.kind);
+        return out;
+    };
+    const benchmark_result* steady = find(r, "BM_steady");
+    ASSERT_NE(steady, nullptr);
+    EXPECT_DOUBLE_EQ(*steady->allocs_per_iter, (2.0 * 1000 + 1.0 * 3000) / 4000);
+    EXPECT_EQ(*steady->peak_live_bytes, 256);
+    EXPECT_TRUE(kinds(*steady).empty());
+    EXPECT_FALSE(counter(*steady, "tare_allocs_per_iter"));
+    // 8 B an iteration over 4,000 iterations: 31.2 KiB kept by one run, past 16 KiB.
+    const benchmark_result* leaks = find(r, "BM_leaks");
+    ASSERT_NE(leaks, nullptr);
+    EXPECT_EQ(kinds(*leaks), std::vector<std::string>{"retained_growth"});
+    EXPECT_NE(leaks->warnings.front().message.find("over a timed run"), std::string::npos);
+    const benchmark_result* fresh = find(r, "BM_fresh");
+    ASSERT_NE(fresh, nullptr);
+    EXPECT_EQ(kinds(*fresh), std::vector<std::string>{"fresh_memory"});
+    const benchmark_result* window = find(r, "BM_window");
+    ASSERT_NE(window, nullptr);
+    EXPECT_EQ(*window->allocs_per_iter, 3.0);
+    EXPECT_EQ(kinds(*window), std::vector<std::string>{"gbench_memory_run"});
+}
+
 TEST(gbench_reader, a_complexity_fit_is_kept_under_the_family_name) {
     const run_results r = read_ok("fixture.json");
     const benchmark_result* b = find(r, "BM_linear");
