@@ -174,6 +174,19 @@ TEST(html_golden, a_page_stays_small_however_many_samples) {
     EXPECT_LE(count(page, "<circle"), 2U * 2002U + 100U);  // the other benchmarks' few dots
 }
 
+TEST(html_golden, the_caption_names_the_stride_as_an_ordinal) {
+    for (const auto& [n, said] : {std::pair<std::size_t, const char*>{3000, "every 2nd of the 3000"},
+                                  {4001, "every 3rd of the 4001"},
+                                  {42001, "every 22nd of the 42001"},
+                                  {22001, "every 12th of the 22001"}}) {
+        run_results run = typical_run();
+        benchmark_result& b = run.benchmarks[1];
+        b.samples_ns.assign(n, 100);
+        b.samples.assign(n, sample{});
+        EXPECT_NE(render(run).find(said), std::string::npos) << said;
+    }
+}
+
 TEST(html_golden, axis_ticks_are_round_and_inside_the_domain) {
     using report::detail::axis_kind;
     using report::detail::axis_ticks;

@@ -244,13 +244,23 @@ std::size_t dot_stride(std::size_t samples) {
     return samples <= max_dots ? 1 : (samples + max_dots - 1) / max_dots;
 }
 
+// "2nd", "11th", "23rd": the stride as the caption says it.
+std::string ordinal(std::size_t n) {
+    const std::size_t tens = n % 100;
+    const char* suffix = "th";
+    if (tens < 11 || tens > 13) {
+        suffix = n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+    }
+    return fmt::format("{}{}", n, suffix);
+}
+
 std::string thinned_note(std::size_t samples, std::size_t stride) {
     if (stride == 1)
         return {};
     return fmt::format(
-        " Drawn: every {}th of the {} samples, and the fastest and slowest; every figure is "
+        " Drawn: every {} of the {} samples, and the fastest and slowest; every figure is "
         "over all of them.",
-        stride, samples);
+        ordinal(stride), samples);
 }
 
 std::string figure(const std::string& svg, const std::string& caption) {
@@ -335,7 +345,7 @@ std::string heap_plot(const benchmark_result& b) {
         "Live heap of the timed region at each sample's end, against the iterations run by then." +
         (stride == 1
              ? std::string()
-             : fmt::format(" Drawn: every {}th of the {} samples, and the last.", stride, b.samples.size()));
+             : fmt::format(" Drawn: every {} of the {} samples, and the last.", ordinal(stride), b.samples.size()));
     const auto slope = b.retained_bytes_per_iter;
     if (b.samples.size() >= 2 && slope && std::isfinite(*slope)) {
         const auto n = static_cast<double>(b.samples.size());
