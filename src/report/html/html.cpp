@@ -343,9 +343,9 @@ std::string heap_plot(const benchmark_result& b) {
     }
     std::string caption =
         "Live heap of the timed region at each sample's end, against the iterations run by then." +
-        (stride == 1
-             ? std::string()
-             : fmt::format(" Drawn: every {} of the {} samples, and the last.", ordinal(stride), b.samples.size()));
+        (stride == 1 ? std::string()
+                     : fmt::format(" Drawn: every {} of the {} samples, and the last.", ordinal(stride),
+                                   b.samples.size()));
     const auto slope = b.retained_bytes_per_iter;
     if (b.samples.size() >= 2 && slope && std::isfinite(*slope)) {
         const auto n = static_cast<double>(b.samples.size());
