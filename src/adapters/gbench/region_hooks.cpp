@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 #include "adapters/gbench/region_hooks.hpp"
 #include "alloc/accounting.hpp"
@@ -167,35 +168,45 @@ void on_resume(benchmark::State& state) noexcept {
     }
 }
 
-// After the real FinishKeepRunning, whose PauseTiming stopped the clock (and, through the
-// library's own call, not this hook): nothing here is timed.
-void on_finish(benchmark::State& state) {
+// What a loop's end closes: the region's figures, when this thread's loop was the last to end.
+struct loop_totals {
+    alloc::counters counters;
+    std::uint64_t faults = 0;
+};
+
+// This thread's loop is over: it stops counting, and the last loop of the run closes the region
+// and takes its totals. Shared by the loop's normal end and by SkipWithError inside it.
+std::optional<loop_totals> end_loop(const benchmark::State& state) noexcept {
     if (state.threads() == 1) {
         if (!single.open)
-            return;
+            return std::nullopt;
         single.open = false;
         alloc::pause();
-        const alloc::counters c = alloc::snapshot();
+        loop_totals t{alloc::snapshot(), single.faults + faults_of(os::self_usage()) - single.faults_at};
         alloc::region_end();
-        counters_into(state, c, single.faults + faults_of(os::self_usage()) - single.faults_at);
-        return;
+        return t;
     }
     if (!self.in_loop)
-        return;
+        return std::nullopt;
     pause_member();
     self.in_loop = false;
-    std::unique_lock<std::mutex> lock(threaded.mutex);
+    const std::lock_guard<std::mutex> lock(threaded.mutex);
     threaded.faults += self.faults;
     if (--threaded.in_loop > 0)
-        return;
+        return std::nullopt;
     // The last loop: every other member has left, under this mutex, so the snapshot is exact.
-    const alloc::counters c = alloc::snapshot();
+    loop_totals t{alloc::snapshot(), threaded.faults};
     alloc::region_end();
     threaded.open = false;
-    const std::uint64_t faults = threaded.faults;
-    lock.unlock();
-    // Google Benchmark adds up the threads' counters: only this thread reports the totals.
-    counters_into(state, c, faults);
+    return t;
+}
+
+// After the real FinishKeepRunning, whose PauseTiming stopped the clock (and, through the
+// library's own call, not this hook): nothing here is timed. Google Benchmark adds up the
+// threads' counters, so only the thread whose loop ended last reports the totals.
+void on_finish(benchmark::State& state) {
+    if (auto t = end_loop(state))
+        counters_into(state, t->counters, t->faults);
 }
 
 // SkipWithError inside the loop makes the run an error row, and the body may then `break` out
@@ -203,22 +214,7 @@ void on_finish(benchmark::State& state) {
 // no figures (an error row has none). Without this, a thread that broke out would keep the
 // run's member region open into the next run.
 void on_skip(benchmark::State& state) noexcept {
-    if (state.threads() == 1) {
-        if (single.open) {
-            single.open = false;
-            alloc::region_end();
-        }
-        return;
-    }
-    if (!self.in_loop)
-        return;
-    pause_member();
-    self.in_loop = false;
-    const std::lock_guard<std::mutex> lock(threaded.mutex);
-    if (--threaded.in_loop == 0) {
-        alloc::region_end();
-        threaded.open = false;
-    }
+    (void)end_loop(state);
 }
 
 }  // namespace
