@@ -49,6 +49,9 @@ int run_command(const run_args& args);
 /// (`benchmark_list_tests`, in a static libbenchmark) or the shared libbenchmark it needs.
 /// Decided without running it: an unknown program given GB's flags could do anything.
 bool is_gbench_executable(const std::string& path);
+/// A Google Benchmark executable with tare::gbench's worker mode linked in (its binary holds
+/// compare::protocol::gbench_worker_marker): `tare compare` drives it sample by sample.
+bool gbench_worker_capable(const std::string& path);
 
 /// What a target of `tare run` or a side of `tare compare` is (docs/cli.md).
 enum class target_kind {

@@ -254,7 +254,15 @@ int compare_command(const compare_args& args) {
         // still: at 320 a side the intervals narrowed three- to fourfold, but two bodies' changes
         // moved by more than their intervals ("Samples"). Google Benchmark repetitions are whole
         // runs of the body in one process, so few.
-        ro.samples_per_round = args.samples.value_or(gbench ? 4 : 40);
+        // A Google Benchmark suite with tare::gbench linked serves as a worker: measured as tare's
+        // own executables are. Both sides or neither, so that the two are measured alike.
+        const bool gbench_workers =
+            gbench && gbench_worker_capable(args.base) && gbench_worker_capable(args.head);
+        const bool gbench_processes = gbench && !gbench_workers;
+        if (gbench_workers) {
+            ro.kind = compare::worker_kind::gbench;
+        }
+        ro.samples_per_round = args.samples.value_or(gbench_processes ? 4 : 40);
         if (args.layout == "matched") {
             ro.layout_seed = layout_seed(ro.base, ro.head);
         }
@@ -266,7 +274,7 @@ int compare_command(const compare_args& args) {
                 std::fflush(stderr);
             };
         }
-        auto measured = gbench ? compare::run_gbench_rounds(ro) : compare::run_rounds(ro);
+        auto measured = gbench_processes ? compare::run_gbench_rounds(ro) : compare::run_rounds(ro);
         if (ro.progress) {
             std::fputs("\r\033[K", stderr);
         }
@@ -299,7 +307,7 @@ int compare_command(const compare_args& args) {
                    ->render(results)
                    .c_str(),
                stdout);
-    if (results.mode == pairing::process_rounds) {
+    if (gbench_memory || results.mode == pairing::process_rounds) {
         run_context memory;
         memory.accounting = std::any_of(results.rows.begin(), results.rows.end(),
                                         [](const auto& row) { return row.base.allocs_per_iter.has_value(); });

@@ -19,6 +19,7 @@
 #include "cli/commands.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/processes.hpp"
+#include "compare/protocol.hpp"
 #include "core/runner.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
@@ -60,15 +61,17 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
     return cmd;
 }
 
-bool is_gbench_executable(const std::string& path) {
+namespace {
+
+// Whether the file at `path` holds any of `markers`. Streamed in chunks that overlap by a
+// marker's length, so a marker across a chunk border is still found; a 100 MB binary is
+// scanned in well under a second.
+bool binary_contains(const std::string& path, std::initializer_list<std::string_view> markers) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return false;
     }
-    // Streamed in chunks that overlap by a marker's length, so a marker across a chunk border
-    // is still found; a 100 MB binary is scanned in well under a second.
-    static constexpr std::string_view markers[] = {"benchmark_list_tests", "libbenchmark.so"};
-    constexpr std::size_t overlap = 32;
+    constexpr std::size_t overlap = 64;
     std::vector<char> buf(1 << 20);
     std::size_t kept = 0;
     for (;;) {
@@ -88,6 +91,16 @@ bool is_gbench_executable(const std::string& path) {
         std::copy(buf.data() + n - kept, buf.data() + n, buf.data());
     }
     return false;
+}
+
+}  // namespace
+
+bool is_gbench_executable(const std::string& path) {
+    return binary_contains(path, {"benchmark_list_tests", "libbenchmark.so"});
+}
+
+bool gbench_worker_capable(const std::string& path) {
+    return binary_contains(path, {compare::protocol::gbench_worker_marker});
 }
 
 std::string gbench_note(const run_context& context) {

@@ -119,7 +119,9 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
 std::string exact_regex(const std::string& name) {
     std::string r = "^";
     for (char c : name) {
-        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) {
+        // Google Benchmark compiles its filter as a POSIX extended expression (std::regex::extended),
+        // where "\\]" and "\\}" are errors: a lone ']' or '}' is an ordinary character there.
+        if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) {
             r += '\\';
         }
         r += c;

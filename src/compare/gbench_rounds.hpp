@@ -19,7 +19,8 @@ namespace tare::compare {
 /// run's (see io/gbench_reader.hpp) and travel in each round's result.
 std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options& options);
 
-/// `name` as a regular expression matching exactly it (ECMAScript specials escaped).
+/// `name` as a regular expression matching exactly it, in the POSIX extended grammar Google
+/// Benchmark's --benchmark_filter uses (its special characters escaped, ']' and '}' left alone).
 std::string exact_regex(const std::string& name);
 
 /// The benchmark names of Google Benchmark executable `exe` (`--benchmark_list_tests`, with

@@ -1,6 +1,7 @@
 #pragma once
 // The worker protocol between `tare compare` (the controller) and a tare benchmark executable
-// started with `--tare-worker` (docs/compare.md, "Worker protocol"). Text lines over a pipe
+// started with `--tare-worker`, or a Google Benchmark executable with tare::gbench linked started
+// with TARE_GBENCH_WORKER=1 (docs/compare.md, "Worker protocol"). Text lines over a pipe
 // pair on descriptors 3 (worker reads) and 4 (worker writes); the worker's own standard output
 // is /dev/null, so a benchmark that prints cannot corrupt the channel.
 //
@@ -37,6 +38,11 @@ namespace tare::compare::protocol {
 inline constexpr int version = 1;
 /// The benchmark executable's flag that starts worker mode (hidden from --help).
 inline constexpr std::string_view worker_flag = "--tare-worker";
+/// The environment variable (set to 1) that starts a Google Benchmark executable's worker mode
+/// (src/adapters/gbench/worker.cpp).
+inline constexpr std::string_view gbench_worker_env = "TARE_GBENCH_WORKER";
+/// Words only a Google Benchmark executable that can serve as a worker holds in its binary.
+inline constexpr std::string_view gbench_worker_marker = "tare gbench worker: protocol 1";
 
 /// One measured sample as the worker reports it.
 struct sample_report {

@@ -41,7 +41,8 @@ std::optional<rounds_failure> ensure_started(side_state& s, const std::string& e
     if (s.worker && s.worker->running()) {
         return std::nullopt;
     }
-    s.worker = std::make_unique<worker_process>(exe, o.timeout_seconds, o.cpus, round_layout_seed(o, round));
+    s.worker =
+        std::make_unique<worker_process>(exe, o.timeout_seconds, o.cpus, round_layout_seed(o, round), o.kind);
     if (auto f = s.worker->start()) {
         return rounds_failure{3, f->message};
     }
@@ -193,6 +194,9 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             pair_names(names[base_side], names[head_side], data);
             data.base_accounting = sides[base_side].worker->accounting();
             data.head_accounting = sides[head_side].worker->accounting();
+            if (o.kind == worker_kind::gbench && (data.base_accounting || data.head_accounting)) {
+                data.gbench_memory = "region";  // the region hooks' figures, sample by sample
+            }
             failed.assign(data.rows.size(), false);
             if (data.rows.empty()) {
                 return data;  // nothing in common: the caller says so

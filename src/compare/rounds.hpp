@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "compare/worker_process.hpp"
 #include "core/runner.hpp"
 #include "model/run.hpp"
 
@@ -51,6 +52,9 @@ struct rounds_data {
 struct rounds_options {
     std::string base;  // executables
     std::string head;
+    /// What both sides are: tare executables, or Google Benchmark ones that serve as workers
+    /// (tare::gbench linked; cli::gbench_worker_capable).
+    worker_kind kind = worker_kind::tare;
     std::size_t rounds = 20;
     /// Measured time per benchmark and side over all rounds, seconds; spread evenly over the
     /// rounds and the samples of each round.

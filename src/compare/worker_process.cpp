@@ -28,11 +28,12 @@ std::string temp_stderr_path() {
 }  // namespace
 
 worker_process::worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus,
-                               std::optional<std::uint64_t> layout_seed)
+                               std::optional<std::uint64_t> layout_seed, worker_kind kind)
     : executable_(std::move(executable)),
       timeout_seconds_(timeout_seconds),
       cpus_(std::move(cpus)),
       layout_seed_(layout_seed),
+      kind_(kind),
       stderr_path_(temp_stderr_path()) {}
 
 worker_process::~worker_process() {
@@ -43,15 +44,20 @@ worker_process::~worker_process() {
 
 std::optional<worker_failure> worker_process::start() {
     os::ignore_sigpipe();
-    child_ = os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"}, stderr_path_,
-                                    cpus_, layout_seed_);
+    const bool gbench = kind_ == worker_kind::gbench;
+    // A Google Benchmark main refuses flags it does not know, so its switch is the environment.
+    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_path_, cpus_, layout_seed_,
+                                             {std::string(protocol::gbench_worker_env) + "=1"})
+                    : os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"},
+                                             stderr_path_, cpus_, layout_seed_);
     if (child_.pid <= 0) {
         return worker_failure{"crash", child_.error};
     }
     reader_.emplace(child_.from_child);
     auto hello = reply("its greeting");
     if (auto* f = std::get_if<worker_failure>(&hello)) {
-        f->message += ". Is it a tare benchmark executable (linked with tare::main)?";
+        f->message += gbench ? ". Is tare::gbench linked into it, with the link options of its CMake target?"
+                             : ". Is it a tare benchmark executable (linked with tare::main)?";
         return *f;
     }
     const std::string& line = std::get<std::string>(hello);

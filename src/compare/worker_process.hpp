@@ -27,13 +27,18 @@ struct calibrated {
     std::uint64_t iterations = 0;
 };
 
+/// What serves the protocol: a tare executable (started with protocol::worker_flag) or a Google
+/// Benchmark executable with tare::gbench linked (started with protocol::gbench_worker_env).
+enum class worker_kind { tare, gbench };
+
 class worker_process {
 public:
     /// `timeout_seconds` bounds every wait for a reply (a benchmark's setup included); with
     /// `cpus`, the worker runs on those CPUs alone; with `layout_seed`, in that address-space
     /// layout (src/os/layout.hpp).
     worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus = {},
-                   std::optional<std::uint64_t> layout_seed = std::nullopt);
+                   std::optional<std::uint64_t> layout_seed = std::nullopt,
+                   worker_kind kind = worker_kind::tare);
     worker_process(const worker_process&) = delete;
     worker_process& operator=(const worker_process&) = delete;
     worker_process(worker_process&&) = delete;
@@ -72,6 +77,7 @@ private:
     double timeout_seconds_;
     std::vector<int> cpus_;
     std::optional<std::uint64_t> layout_seed_;
+    worker_kind kind_;
     std::string stderr_path_;
     os::channel_child child_;
     std::optional<os::line_reader> reader_;

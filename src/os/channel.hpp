@@ -30,11 +30,13 @@ struct channel_child {
 /// output goes to /dev/null (a benchmark's prints must not corrupt anything) and its standard
 /// error to `stderr_path` when given, else to /dev/null. The parent's ends are close-on-exec.
 /// With `cpus`, the child runs on those CPUs alone (affinity set before exec); with
-/// `layout_seed`, in that seed's address-space layout (src/os/layout.hpp).
+/// `layout_seed`, in that seed's address-space layout (src/os/layout.hpp); `extra_env`
+/// ("NAME=value" entries) is added to its environment.
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::optional<std::string>& stderr_path = std::nullopt,
                                  const std::vector<int>& cpus = {},
-                                 std::optional<std::uint64_t> layout_seed = std::nullopt);
+                                 std::optional<std::uint64_t> layout_seed = std::nullopt,
+                                 const std::vector<std::string>& extra_env = {});
 
 /// `too_long`: a line past line_reader::max_line_bytes (the other side does not speak the
 /// protocol, or has gone wrong).

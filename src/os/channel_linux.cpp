@@ -36,9 +36,10 @@ void close_fd(int& fd) noexcept {
 
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::optional<std::string>& stderr_path, const std::vector<int>& cpus,
-                                 std::optional<std::uint64_t> layout_seed) {
+                                 std::optional<std::uint64_t> layout_seed,
+                                 const std::vector<std::string>& extra_env) {
     channel_child c;
-    const exec_plan plan(argv, layout_seed);
+    const exec_plan plan(argv, layout_seed, extra_env);
     if (!plan.error().empty()) {
         c.error = plan.error();
         return c;

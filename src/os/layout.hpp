@@ -39,9 +39,11 @@ struct layout_launch {
 /// (statically linked), is not a 64-bit ELF file or cannot be read.
 std::optional<std::string> program_interpreter(const std::string& path);
 
-/// The launch of `argv` (argv[0] a path) in `seed`'s layout, or why it cannot be done.
+/// The launch of `argv` (argv[0] a path) in `seed`'s layout, or why it cannot be done; `extra_env`
+/// ("NAME=value" entries) is added to this process's environment before the pad is measured.
 std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::string>& argv,
-                                                        std::uint64_t seed);
+                                                        std::uint64_t seed,
+                                                        const std::vector<std::string>& extra_env = {});
 
 /// A program's exec, prepared before fork (that allocates) and done in the child (that may not):
 /// plainly, or in a seed's layout. Neither copied nor moved: exec gets pointers into its strings.
@@ -49,8 +51,10 @@ std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::s
 /// copies of the same ten lines, one fix away from disagreeing).
 class exec_plan {
 public:
-    /// `argv[0]` a path; with `layout_seed`, the launch of prepare_layout.
-    exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed);
+    /// `argv[0]` a path; with `layout_seed`, the launch of prepare_layout. `extra_env` ("NAME=value"
+    /// entries) is added to this process's environment for the program.
+    exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed,
+              const std::vector<std::string>& extra_env = {});
     exec_plan(const exec_plan&) = delete;
     exec_plan& operator=(const exec_plan&) = delete;
     exec_plan(exec_plan&&) = delete;

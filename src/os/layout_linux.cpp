@@ -87,7 +87,8 @@ std::optional<std::string> program_interpreter(const std::string& path) {
 }
 
 std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::string>& argv,
-                                                        std::uint64_t seed) {
+                                                        std::uint64_t seed,
+                                                        const std::vector<std::string>& extra_env) {
     if (argv.empty()) {
         return std::string("no command");
     }
@@ -131,6 +132,7 @@ std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::s
             l.env.emplace_back(*e);
         }
     }
+    l.env.insert(l.env.end(), extra_env.begin(), extra_env.end());
     l.env.push_back(entry(stack_limit_name, limit_text(stack.rlim_cur)));
     l.env.push_back(entry(thread_stack_name, std::to_string(thread_stack)));
     // The strings sit at the top of the stack: pad them to the same total for any program of
@@ -146,13 +148,14 @@ std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::s
     return l;
 }
 
-exec_plan::exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed) {
+exec_plan::exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed,
+                     const std::vector<std::string>& extra_env) {
     if (argv.empty()) {
         error_ = "no command";
         return;
     }
     if (layout_seed) {
-        auto l = prepare_layout(argv, *layout_seed);
+        auto l = prepare_layout(argv, *layout_seed, extra_env);
         if (auto* e = std::get_if<std::string>(&l)) {
             error_ = std::move(*e);
             return;
@@ -163,6 +166,12 @@ exec_plan::exec_plan(const std::vector<std::string>& argv, std::optional<std::ui
         stack_limit_ = launch.stack_limit;
     } else {
         argv_ = argv;
+        if (!extra_env.empty()) {
+            for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+                env_.emplace_back(*e);
+            }
+            env_.insert(env_.end(), extra_env.begin(), extra_env.end());
+        }
     }
     // The strings do not move from here on (the class is neither copied nor moved).
     for (const auto& [from, to] : {std::pair{&argv_, &argv_ptrs_}, std::pair{&env_, &env_ptrs_}}) {
@@ -180,7 +189,11 @@ void exec_plan::exec() const noexcept {
         return;
     }
     if (!stack_limit_) {
-        execv(argv_ptrs_[0], argv_ptrs_.data());
+        if (env_.empty()) {
+            execv(argv_ptrs_[0], argv_ptrs_.data());
+        } else {
+            execve(argv_ptrs_[0], argv_ptrs_.data(), env_ptrs_.data());
+        }
         return;
     }
     const int current = personality(0xffffffff);

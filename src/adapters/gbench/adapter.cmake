@@ -9,7 +9,8 @@ set(TARE_HAS_GBENCH OFF)
 if(TARGET benchmark::benchmark)
   set(TARE_HAS_GBENCH ON)
   add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp
-                                 ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp)
+                                 ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/worker.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
   tare_target_defaults(tare_gbench INTERNAL)
   set_target_properties(tare_gbench PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)
@@ -23,5 +24,16 @@ if(TARGET benchmark::benchmark)
                  _ZN9benchmark5State11PauseTimingEv _ZN9benchmark5State12ResumeTimingEv
                  _ZN9benchmark5State13SkipWithErrorEPKc)
     target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${member}")
+  endforeach()
+  # Worker mode for `tare compare` (worker.cpp): the suite's registrations and its call of
+  # RunSpecifiedBenchmarks, every overload. These wraps are also what pulls worker.o in.
+  foreach(fn _ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE
+             _ZN9benchmark22RunSpecifiedBenchmarksEv
+             _ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+             _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE
+             _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+             _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_
+             _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
+    target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${fn}")
   endforeach()
 endif()

@@ -1,0 +1,546 @@
+// tare::gbench's worker mode: a Google Benchmark executable that `tare compare` drives sample by
+// sample, as it drives a tare executable (docs/gbench.md, "tare compare"; the protocol is
+// src/compare/protocol.hpp).
+//
+// Without it a comparison of two suites can only run one fresh process per side, benchmark and
+// round, each calibrating alone: few samples, each a whole process apart. With it, each side
+// stays alive for a round and runs one benchmark at exactly the iteration count the controller
+// asks for, so both sides' samples interleave in balanced blocks of one common size.
+//
+// How: the link options of tare::gbench wrap ::benchmark::RunSpecifiedBenchmarks (every overload;
+// BENCHMARK_MAIN calls the first) and ::benchmark::internal::RegisterBenchmarkInternal (every
+// BENCHMARK macro and RegisterBenchmark call goes through it, from the suite's own code). With
+// TARE_GBENCH_WORKER=1 in its environment and the channel on descriptors 3 and 4, the wrapped
+// RunSpecifiedBenchmarks serves the controller instead of running the suite. A sample is one
+// run of one instance, selected by an exact regular expression, with the family's iteration
+// count fixed to the sample's size; Google Benchmark 1.7 runs a spec as often as it is asked in
+// one process, setup and fixture included each time (their cost is outside the timed loop).
+// The time is what Google Benchmark reports (real, or manual, time of the loop); the memory
+// figures are the region hooks' counters of that loop (region_hooks.cpp).
+//
+// Rejected: the public Benchmark::Iterations(), which refuses a family with MinTime() and
+// cannot be undone; a flag (Google Benchmark's main refuses flags it does not know, so an
+// executable without these hooks would stop, and one with them would have to parse argv before
+// the suite's main does); reading the instances from libbenchmark's internal headers, which
+// are not installed.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/gbench/region_hooks.hpp"
+#include "alloc/accounting.hpp"
+#include "compare/protocol.hpp"
+#include "core/metrics.hpp"
+#include "core/runner.hpp"
+#include "os/channel.hpp"
+#include "os/layout.hpp"
+#include "report/reporter.hpp"
+
+using benchmark_family = ::benchmark::internal::Benchmark;
+
+// The real functions, resolved by the --wrap options (weak, as region_hooks.cpp explains).
+extern "C" {
+size_t __real__ZN9benchmark22RunSpecifiedBenchmarksEv() __attribute__((weak));
+size_t __real__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    std::string) __attribute__((weak));
+size_t __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE(::benchmark::BenchmarkReporter*)
+    __attribute__((weak));
+size_t
+__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    ::benchmark::BenchmarkReporter*, std::string) __attribute__((weak));
+size_t __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_(
+    ::benchmark::BenchmarkReporter*, ::benchmark::BenchmarkReporter*) __attribute__((weak));
+size_t
+__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    ::benchmark::BenchmarkReporter*, ::benchmark::BenchmarkReporter*, std::string) __attribute__((weak));
+benchmark_family* __real__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE(benchmark_family*)
+    __attribute__((weak));
+}
+
+namespace tare::gbench {
+namespace {
+
+// The environment switch, and the words `tare` finds in a binary to know it can serve
+// (cli/run_command.cpp): present only when this object is linked, which only the wrap pulls in.
+constexpr std::string_view worker_switch = compare::protocol::gbench_worker_env;
+constexpr const char* worker_marker = compare::protocol::gbench_worker_marker.data();
+
+// A family's name and fixed iteration count are private members of Benchmark with no public
+// reader in 1.7; the explicit instantiation below names them, which the language allows (access
+// is not checked in the arguments of an explicit instantiation), and the compiler checks the
+// names and types against the installed header.
+template <typename Tag, typename Tag::type Member>
+struct member_access {
+    friend typename Tag::type member_of(Tag /*unused*/) { return Member; }
+};
+struct iterations_member {
+    using type = ::benchmark::IterationCount benchmark_family::*;
+    friend type member_of(iterations_member);
+};
+struct name_member {
+    using type = std::string benchmark_family::*;
+    friend type member_of(name_member);
+};
+template struct member_access<iterations_member, &benchmark_family::iterations_>;
+template struct member_access<name_member, &benchmark_family::name_>;
+
+std::vector<benchmark_family*>& families() {
+    static std::vector<benchmark_family*> all;  // first use may be any TU's static initialiser
+    return all;
+}
+
+// Collects the runs of one call of RunSpecifiedBenchmarks; prints nothing.
+class collector final : public ::benchmark::BenchmarkReporter {
+public:
+    collector() {
+        SetOutputStream(&out_);
+        SetErrorStream(&err_);
+    }
+    bool ReportContext(const Context& /*context*/) override { return true; }
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const Run& r : runs) {
+            if (r.run_type == Run::RT_Iteration) {
+                runs_.push_back(r);
+            }
+        }
+    }
+    const std::vector<Run>& runs() const { return runs_; }
+    std::string printed() const { return out_.str(); }
+    std::string errors() const { return err_.str(); }
+
+private:
+    std::vector<Run> runs_;
+    std::ostringstream out_;
+    std::ostringstream err_;
+};
+
+size_t run_spec(collector& c, const std::string& spec) {
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+        &c, spec);
+}
+
+void set_list_tests(bool on) {
+    // Through Google Benchmark's own flag parser: the flag variable is not in the header.
+    std::string arg0 = "tare";
+    std::string flag = on ? "--benchmark_list_tests=true" : "--benchmark_list_tests=false";
+    char* argv[] = {arg0.data(), flag.data(), nullptr};
+    int argc = 2;
+    ::benchmark::Initialize(&argc, argv);
+}
+
+std::vector<std::string> instance_names() {
+    set_list_tests(true);
+    collector c;
+    run_spec(c, ".");
+    set_list_tests(false);
+    std::vector<std::string> names;
+    std::istringstream in(c.printed());
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty()) {
+            names.push_back(line);
+        }
+    }
+    return names;
+}
+
+// As compare::exact_regex (the tool's; this library does not link it): Google Benchmark's filter
+// is a POSIX extended expression, where "\\]" and "\\}" are errors and a lone ']' or '}' is plain.
+std::string escaped(std::string_view s) {
+    std::string r;
+    for (char c : s) {
+        if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) {
+            r += '\\';
+        }
+        r += c;
+    }
+    return r;
+}
+
+// The families an instance named `name` may belong to: those whose name is `name` or a prefix
+// of it ending at a '/' (family names may hold '/' themselves).
+std::vector<benchmark_family*> families_of(const std::string& name) {
+    std::vector<benchmark_family*> out;
+    for (benchmark_family* f : families()) {
+        const std::string& n = f->*member_of(name_member{});
+        if (name.compare(0, n.size(), n) == 0 && (name.size() == n.size() || name[n.size()] == '/')) {
+            out.push_back(f);
+        }
+    }
+    return out;
+}
+
+// Instance `name` once its family's count is fixed to `iterations`: Google Benchmark puts
+// "iterations:N" among the name's '/'-separated parts (after the arguments and min_time, before
+// repeats, the time type and threads); rather than copy that order, every place is allowed, and
+// run_one() checks that exactly one instance ran.
+std::string fixed_spec(const std::string& name, ::benchmark::IterationCount iterations) {
+    const std::string part = "/iterations:" + std::to_string(iterations);
+    std::string spec = "^(";
+    bool first = true;
+    for (std::size_t i = 0; i <= name.size(); ++i) {
+        if (i == name.size() || name[i] == '/') {
+            spec += (first ? "" : "|") + escaped(name.substr(0, i)) + escaped(part) + escaped(name.substr(i));
+            first = false;
+        }
+    }
+    return spec + ")$";
+}
+
+// Google Benchmark's own bound on a run's iterations (kMaxIterations in its runner).
+constexpr std::uint64_t max_iterations = 1000000000;
+
+// One run of an instance: a sample, or why there is none.
+struct run_outcome {
+    tare::sample sample;  // all threads' and repetitions' iterations
+    std::int64_t peak = 0;
+    bool fixed_by_suite = false;  // the suite's ->Iterations(K), not the requested count, ran
+    std::optional<error_info> error;
+};
+
+double counter_of(const ::benchmark::BenchmarkReporter::Run& r, const char* key) {
+    auto it = r.counters.find(key);
+    return it == r.counters.end() ? 0.0 : it->second.value;
+}
+
+// Runs `name` for `iterations` (the family's own count when it fixes one, ->Iterations(K)).
+run_outcome run_one(const std::string& name, std::uint64_t iterations) {
+    run_outcome out;
+    // Families of one name may differ in their own count (BENCHMARK(f); BENCHMARK(f)->Iterations(4)):
+    // an instance of a family that fixes K carries "/iterations:K" in its name and keeps K.
+    const std::vector<benchmark_family*> candidates = families_of(name);
+    bool fixed_by_suite = false;
+    for (benchmark_family* f : candidates) {
+        const auto k = f->*member_of(iterations_member{});
+        const std::string part = "/iterations:" + std::to_string(k);
+        fixed_by_suite = fixed_by_suite ||
+                         (k != 0 && (name.find(part + "/") != std::string::npos || name.ends_with(part)));
+    }
+    std::vector<benchmark_family*> changed;
+    std::string spec = "^" + escaped(name) + "$";
+    if (!fixed_by_suite) {
+        for (benchmark_family* f : candidates) {
+            auto& k = f->*member_of(iterations_member{});
+            if (k == 0) {
+                k = static_cast<::benchmark::IterationCount>(iterations);
+                changed.push_back(f);
+            }
+        }
+        spec = fixed_spec(name, static_cast<::benchmark::IterationCount>(iterations));
+    }
+    out.fixed_by_suite = fixed_by_suite;
+    collector c;
+    run_spec(c, spec);
+    for (benchmark_family* f : changed) {
+        f->*member_of(iterations_member{}) = 0;
+    }
+    const auto& runs = c.runs();
+    if (runs.empty()) {
+        std::string why = c.errors();
+        while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) {
+            why.pop_back();
+        }
+        out.error = error_info{"not_found", "Google Benchmark ran nothing for this name" +
+                                                (why.empty() ? std::string() : ": " + why)};
+        return out;
+    }
+    const std::string ran = runs.front().benchmark_name();
+    // Repetitions (->Repetitions(R)): R runs of the same instance, one sample of all of them.
+    double seconds = 0;
+    for (const auto& r : runs) {
+        if (r.benchmark_name() != ran) {
+            out.error = error_info{
+                "ambiguous", "more than one instance ran for this name: " + ran + ", " + r.benchmark_name()};
+            return out;
+        }
+        if (r.error_occurred) {
+            out.error = error_info{"gbench_error", r.error_message};
+            return out;
+        }
+        const auto n = static_cast<double>(r.iterations);
+        tare::sample& s = out.sample;
+        s.iterations += static_cast<std::uint64_t>(r.iterations);
+        seconds += r.real_accumulated_time;  // manual time when the benchmark uses it
+        s.allocs += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_allocs_per_iter") * n));
+        s.bytes += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_bytes_per_iter") * n));
+        s.page_faults += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_faults_per_iter") * n));
+        s.live_bytes_end += std::llround(counter_of(r, "tare_retained_per_iter") * n);
+        out.peak = std::max<std::int64_t>(out.peak, std::llround(counter_of(r, "tare_peak_live_bytes")));
+    }
+    out.sample.elapsed_ns = seconds * 1e9;
+    return out;
+}
+
+// The controller's channel and the benchmark being measured.
+class server {
+public:
+    server() : in_(os::child_read_fd) {}
+
+    int serve() {
+        os::settle_layout();  // started by tare compare, perhaps in a chosen layout (os/layout.hpp)
+        os::ignore_sigpipe();
+        accounting_ = hooks_linked() && alloc::available();
+        if (!send("tare-worker " + std::to_string(compare::protocol::version) +
+                  " accounting=" + (accounting_ ? "1" : "0") + "\n")) {
+            std::fprintf(stderr, "%s: descriptor %d is not a channel\n", worker_marker, os::child_write_fd);
+            return 2;
+        }
+        names_ = instance_names();
+        for (std::string line; in_.read_line(line, -1) == os::read_status::ok;) {
+            if (line == "quit") {
+                return 0;
+            }
+            if (!command(line)) {
+                std::fprintf(stderr, "%s: unexpected command '%s'\n", worker_marker, line.c_str());
+                return 2;
+            }
+        }
+        return 0;
+    }
+
+private:
+    bool send(const std::string& text) { return os::write_all(os::child_write_fd, text); }
+
+    bool command(const std::string& line) {
+        if (line == "list") {
+            std::string text = "names " + std::to_string(names_.size()) + "\n";
+            for (const auto& n : names_) {
+                text += n + "\n";
+            }
+            return send(text);
+        }
+        if (line.rfind("run ", 0) == 0) {
+            return start(line);
+        }
+        if (auto n = compare::protocol::parse_count(line, "sample "); n && *n > 0 && name_) {
+            return sample(*n);
+        }
+        if (line == "stop" && name_) {
+            return finish(std::nullopt);
+        }
+        return false;
+    }
+
+    // "run SAMPLE_NS WARMUP_NS NAME": calibrate to one sample of SAMPLE_NS, warm up for
+    // WARMUP_NS in all, and say the size. Growth as Google Benchmark's own (up to tenfold a
+    // step, aiming a little past the goal), from 1 iteration.
+    bool start(const std::string& line) {
+        double sample_ns = 0;
+        double warmup_ns = 0;
+        int used = 0;
+        if (std::sscanf(line.c_str(), "run %lg %lg %n", &sample_ns, &warmup_ns, &used) != 2 || used <= 0 ||
+            !(sample_ns > 0) || !(warmup_ns >= 0)) {
+            return false;
+        }
+        name_ = line.substr(static_cast<std::size_t>(used));
+        samples_.clear();
+        peak_ = 0;
+        if (std::find(names_.begin(), names_.end(), *name_) == names_.end()) {
+            return finish(error_info{"not_found", "no benchmark of this name in this executable"});
+        }
+        // Sized by the requested count: a sample runs it on every thread and in every repetition,
+        // so the elapsed time scales with it, whatever Google Benchmark counts.
+        std::uint64_t iterations = 1;
+        double spent = 0;
+        double elapsed = 0;
+        bool fixed = false;
+        std::uint64_t ran = 0;
+        for (int step = 0; step < 64; ++step) {
+            run_outcome r = run_one(*name_, iterations);
+            if (r.error) {
+                return finish(r.error);
+            }
+            elapsed = r.sample.elapsed_ns;
+            spent += elapsed;
+            fixed = r.fixed_by_suite;
+            ran = r.sample.iterations;
+            // Sized: long enough to estimate from, at the cap, or fixed by the suite.
+            const bool sized = elapsed >= 0.5 * sample_ns || iterations >= max_iterations || fixed;
+            if (sized && spent >= warmup_ns) {
+                break;
+            }
+            if (fixed) {
+                continue;  // warming up at the suite's own count
+            }
+            const auto n = static_cast<double>(iterations);
+            const double goal = elapsed > 0 ? sample_ns * n / elapsed : n * 10;
+            const double next = sized ? goal : std::min(goal * 1.4, n * 10);
+            iterations = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::min(next, 1e18)),
+                                                   sized ? 1 : iterations + 1, max_iterations);
+        }
+        const double goal = elapsed > 0 ? sample_ns * static_cast<double>(iterations) / elapsed : 0;
+        const std::uint64_t size =
+            fixed         ? ran
+            : !(goal > 0) ? iterations
+                          : std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::min(goal, 1e18)), 1,
+                                                      max_iterations);
+        return send("calibrated " + std::to_string(size) + "\n");
+    }
+
+    bool sample(std::uint64_t iterations) {
+        run_outcome r = run_one(*name_, iterations);
+        if (r.error) {
+            return finish(r.error);
+        }
+        // Each sample is a run of its own, so its heap figures start from 0; kept as one region
+        // across the samples (the live heap adds up), as a tare worker's are, so the retained
+        // growth is the slope of what every run kept.
+        tare::sample s = r.sample;
+        s.iterations_before = 0;
+        std::int64_t live_before = 0;
+        if (!samples_.empty()) {
+            s.iterations_before = samples_.back().iterations_before + samples_.back().iterations;
+            live_before = samples_.back().live_bytes_end;
+        }
+        peak_ = std::max(peak_, r.peak);  // the highest of any one run: each starts from 0
+        last_live_ = r.sample.live_bytes_end;
+        s.live_bytes_end += live_before;
+        samples_.push_back(s);
+        return send(compare::protocol::format_sample(s, peak_));
+    }
+
+    // The benchmark's result for the controller: its figures from the samples, or the error.
+    bool finish(const std::optional<error_info>& error) {
+        benchmark_result result;
+        result.name = *name_;
+        if (error) {
+            result.error = error;
+        } else if (!samples_.empty()) {
+            detail::loop_outcome loop;
+            loop.samples = samples_;
+            loop.accounting = accounting_;
+            loop.peak_live_bytes = peak_;
+            for (const auto& s : samples_) {
+                loop.total_iterations += s.iterations;
+            }
+            core::derive_time(loop, result);
+            core::derive_memory(loop, result);
+            retained_warning_per_run(result);
+        }
+        name_.reset();
+        samples_.clear();
+        run_results results;
+        results.context = core::make_context(0, 0, accounting_);
+        results.context.gbench_memory = accounting_ ? std::optional<std::string>("region") : std::nullopt;
+        results.benchmarks.push_back(std::move(result));
+        const std::string text = report::make_json_reporter<run_results>()->render(results);
+        return send("result " + std::to_string(text.size()) + "\n" + text);
+    }
+
+    // derive_memory's retained_growth message counts the live heap across the samples as one
+    // region; here each sample is a run of its own, so the heap live at the end is the last
+    // run's, and the growth is what all the runs kept.
+    void retained_warning_per_run(benchmark_result& result) const {
+        auto w = std::find_if(result.warnings.begin(), result.warnings.end(),
+                              [](const warning& x) { return x.kind == "retained_growth"; });
+        if (w == result.warnings.end() || !result.retained_bytes_per_iter) {
+            return;
+        }
+        const double grown =
+            static_cast<double>(samples_.back().live_bytes_end - samples_.front().live_bytes_end);
+        auto again = core::retained_growth_warning(*result.retained_bytes_per_iter, grown,
+                                                   static_cast<double>(last_live_),
+                                                   "the measured samples, each a run of its own");
+        if (again) {
+            *w = std::move(*again);
+        } else {
+            result.warnings.erase(w);
+        }
+    }
+
+    os::line_reader in_;
+    bool accounting_ = false;
+    std::int64_t last_live_ = 0;  // the region's live heap at the end of the last run
+    std::vector<std::string> names_;
+    std::optional<std::string> name_;  // the benchmark being measured
+    std::vector<tare::sample> samples_;
+    std::int64_t peak_ = 0;
+};
+
+bool worker_wanted() {
+    const char* v = std::getenv(std::string(worker_switch).c_str());
+    return v != nullptr && std::string_view(v) == "1";
+}
+
+// Instead of the suite: serve, then return as RunSpecifiedBenchmarks would (0 benchmarks run),
+// so the suite's main ends normally.
+std::optional<size_t> serve_if_wanted() {
+    if (!worker_wanted()) {
+        return std::nullopt;
+    }
+    server s;
+    const int status = s.serve();
+    if (status != 0) {
+        std::exit(status);
+    }
+    return 0;
+}
+
+}  // namespace
+}  // namespace tare::gbench
+
+extern "C" {
+
+benchmark_family* __wrap__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE(
+    benchmark_family* b) {
+    tare::gbench::families().push_back(b);
+    return __real__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE(b);
+}
+
+size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEv() {
+    if (auto n = tare::gbench::serve_if_wanted())
+        return *n;
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksEv();
+}
+
+size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    std::string spec) {
+    if (auto n = tare::gbench::serve_if_wanted())
+        return *n;
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+        std::move(spec));
+}
+
+size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE(
+    ::benchmark::BenchmarkReporter* display) {
+    if (auto n = tare::gbench::serve_if_wanted())
+        return *n;
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE(display);
+}
+
+size_t
+__wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    ::benchmark::BenchmarkReporter* display, std::string spec) {
+    if (auto n = tare::gbench::serve_if_wanted())
+        return *n;
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+        display, std::move(spec));
+}
+
+size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_(
+    ::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file) {
+    if (auto n = tare::gbench::serve_if_wanted())
+        return *n;
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_(display, file);
+}
+
+size_t
+__wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    ::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file, std::string spec) {
+    if (auto n = tare::gbench::serve_if_wanted())
+        return *n;
+    return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+        display, file, std::move(spec));
+}
+
+}  // extern "C"

@@ -1,0 +1,237 @@
+// tare::gbench's worker mode (src/adapters/gbench/worker.cpp): a Google Benchmark suite with the
+// adapter linked serves tare compare's worker protocol, runs one benchmark at exactly the asked
+// iteration count with the timed region's memory, and tare compare drives it as it drives a tare
+// executable. A suite without the link options keeps the rounds of fresh processes.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "compare/protocol.hpp"
+#include "integration/run_process.hpp"
+#include "os/channel.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::run_process;
+
+constexpr bool accounting_expected = TARE_ACCOUNTING_EXPECTED != 0;
+constexpr bool exact_counts = accounting_expected && TARE_SANITIZED == 0;
+
+const std::string tare_cmd = TARE_COMMAND;
+
+// One worker, spoken to line by line as tare compare does.
+class worker {
+public:
+    explicit worker(const std::string& exe)
+        : child_(os::spawn_with_channel({exe}, std::nullopt, {}, std::nullopt, {"TARE_GBENCH_WORKER=1"})),
+          in_(child_.from_child) {}
+    worker(const worker&) = delete;
+    worker& operator=(const worker&) = delete;
+    worker(worker&&) = delete;
+    worker& operator=(worker&&) = delete;
+    ~worker() { os::finish_child(child_, 5.0); }
+
+    std::string line() {
+        std::string l;
+        EXPECT_EQ(in_.read_line(l, 60), os::read_status::ok);
+        return l;
+    }
+    void say(const std::string& l) { ASSERT_TRUE(os::write_all(child_.to_child, l + "\n")); }
+    json result() {
+        const std::string header = line();
+        auto n = compare::protocol::parse_count(header, "result ");
+        EXPECT_TRUE(n.has_value()) << header;
+        std::string text;
+        EXPECT_EQ(in_.read_bytes(n.value_or(0), text, 60), os::read_status::ok);
+        return json::parse(text).at("benchmarks").at(0);
+    }
+    os::child_result end() {
+        say("quit");
+        return os::finish_child(child_, 10.0);
+    }
+
+private:
+    os::channel_child child_;
+    os::line_reader in_;
+};
+
+TEST(gbench_worker, serves_the_protocol_and_runs_exactly_the_asked_iterations) {
+    worker w(TARE_GBENCH_ALLOC_COUNTS);
+    EXPECT_EQ(w.line(), std::string("tare-worker 1 accounting=") + (accounting_expected ? "1" : "0"));
+    w.say("list");
+    EXPECT_EQ(w.line(), "names 4");
+    for (const char* name : {"BM_allocs/0", "BM_allocs/1", "BM_allocs/3", "BM_retains"})
+        EXPECT_EQ(w.line(), name);
+
+    w.say("run 1000000 0 BM_allocs/3");
+    ASSERT_TRUE(compare::protocol::parse_count(w.line(), "calibrated ").has_value());
+    for (std::uint64_t n : {1U, 1000U, 777U}) {
+        w.say("sample " + std::to_string(n));
+        auto s = compare::protocol::parse_sample(w.line());
+        ASSERT_TRUE(s.has_value());
+        EXPECT_EQ(s->sample.iterations, n);  // the count asked for, not one Google Benchmark chose
+        EXPECT_GT(s->sample.elapsed_ns, 0);
+        if (exact_counts) {
+            EXPECT_EQ(s->sample.allocs, 3 * n);
+            EXPECT_EQ(s->sample.bytes, 192 * n);
+            EXPECT_EQ(s->sample.live_bytes_end, 0);
+            EXPECT_EQ(s->peak_live_bytes, 64);
+        }
+    }
+    w.say("stop");
+    const json r = w.result();
+    EXPECT_EQ(r.at("name"), "BM_allocs/3");
+    EXPECT_EQ(r.at("samples_ns").size(), 3U);
+    if (exact_counts) {
+        EXPECT_EQ(r.at("allocs_per_iter").get<double>(), 3.0);
+        EXPECT_EQ(r.at("bytes_per_iter").get<double>(), 192.0);
+    }
+
+    w.say("run 1000000 0 BM_nothing_of_this_name");
+    EXPECT_EQ(w.result().at("error").at("kind"), "not_found");
+    const auto end = w.end();
+    EXPECT_EQ(end.exit_code, 0) << os::describe_end(end);
+}
+
+TEST(gbench_worker, families_it_cannot_fix_by_the_public_api_run_at_the_asked_count) {
+    worker w(TARE_GBENCH_WORKER_SUITE);
+    ASSERT_EQ(w.line().rfind("tare-worker 1 ", 0), 0U);
+    // name -> iterations a sample of 100 runs (three repetitions: three runs of 100)
+    for (const auto& [name, ran] : {std::pair<std::string, std::uint64_t>{"BM_min_time/min_time:0.050", 100},
+                                    {"BM_repeated/repeats:3", 300},
+                                    {"BM_special(x)[1]+.*", 100},
+                                    {"BM_manual/manual_time", 100}}) {
+        SCOPED_TRACE(name);
+        w.say("run 1000000 0 " + name);
+        ASSERT_TRUE(compare::protocol::parse_count(w.line(), "calibrated ").has_value());
+        w.say("sample 100");
+        auto s = compare::protocol::parse_sample(w.line());
+        ASSERT_TRUE(s.has_value());
+        EXPECT_EQ(s->sample.iterations, ran);
+        if (exact_counts) {
+            EXPECT_EQ(s->sample.allocs, ran);
+            EXPECT_EQ(s->sample.bytes, 32 * ran);
+        }
+        if (name == "BM_manual/manual_time") {
+            EXPECT_NEAR(s->sample.elapsed_ns, 100e3, 1e-3);  // the manual time, not the clock's
+        }
+        w.say("stop");
+        const json r = w.result();
+        EXPECT_TRUE(r.at("error").is_null()) << r.dump();
+    }
+    w.say("run 1000000 0 BM_no_loop");
+    const json skipped = w.result();
+    EXPECT_EQ(skipped.at("error").at("kind"), "gbench_error");
+    EXPECT_EQ(skipped.at("error").at("message"), "nothing to measure");
+    EXPECT_EQ(w.end().exit_code, 0);
+}
+
+// `tare compare SUITE SUITE` with `flags`: its exit status, output and tare-compare/1 document.
+struct compared {
+    test::process_result run;
+    json doc;
+};
+
+compared compare_suite(const std::string& suite, const std::vector<std::string>& flags) {
+    const fs::path out = fs::temp_directory_path() / ("tare_gbw_" + std::to_string(::getpid()) + ".json");
+    std::vector<std::string> argv = {tare_cmd, "compare", suite, suite, "--json=" + out.string()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    compared c{run_process(argv), json()};
+    std::ifstream in(out);
+    if (in) {
+        c.doc = json::parse(in);
+    }
+    fs::remove(out);
+    return c;
+}
+
+const json& row_named(const json& doc, const std::string& name) {
+    for (const auto& row : doc.at("rows")) {
+        if (row.at("name") == name) {
+            return row;
+        }
+    }
+    static const json none;
+    ADD_FAILURE() << "no row " << name;
+    return none;
+}
+
+// The ground truth of the region hooks holds sample by sample: setup, pauses and fixtures are
+// outside, threads are counted per iteration of the run, and both sides measure the same counts.
+TEST(gbench_worker, tare_compare_drives_two_suites_sample_by_sample) {
+    auto c =
+        compare_suite(TARE_GBENCH_REGION, {"--rounds=3", "--min-time=0.15",
+                                           "--filter=^(BM_setup_and_pause|BM_setup_and_pause/iterations:4|"
+                                           "with_buffers/BM_fixture_loop|BM_threads/threads:4)$"});
+    ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
+    EXPECT_EQ(c.doc.at("context").at("mode"), "rounds");  // workers, not fresh processes
+    ASSERT_EQ(c.doc.at("rows").size(), 4U);
+    for (const auto& row : c.doc.at("rows")) {
+        SCOPED_TRACE(row.at("name").get<std::string>());
+        EXPECT_GE(row.at("base").at("samples").get<int>(), 3 * 4);  // at least a block a round
+        EXPECT_EQ(row.at("base").at("iterations"), row.at("head").at("iterations"));
+        EXPECT_EQ(row.at("base").at("round_ns").size(), 3U);
+        EXPECT_TRUE(row.at("change_pct").is_object());
+    }
+    if (exact_counts) {
+        const auto expect = [&](const std::string& name, double allocs, double bytes) {
+            const json& side = row_named(c.doc, name).at("base");
+            EXPECT_EQ(side.at("allocs_per_iter").get<double>(), allocs) << name;
+            EXPECT_EQ(side.at("bytes_per_iter").get<double>(), bytes) << name;
+        };
+        expect("BM_setup_and_pause", 1, 48);
+        expect("BM_setup_and_pause/iterations:4", 1, 48);
+        expect("with_buffers/BM_fixture_loop", 0, 0);
+        expect("BM_threads/threads:4", 10, 160);
+        // A suite's own ->Iterations(4) is kept: every sample is 4 iterations.
+        const json& fixed = row_named(c.doc, "BM_setup_and_pause/iterations:4").at("base");
+        EXPECT_EQ(fixed.at("iterations").get<int>(), 4 * fixed.at("samples").get<int>());
+    }
+    EXPECT_NE(c.run.out.find("timed region's alone"), std::string::npos) << c.run.out;
+}
+
+// A body that crashes is its own error row, by name, and the benchmarks after it still run.
+TEST(gbench_worker, a_crashing_benchmark_is_its_row_and_the_rest_run) {
+    auto c = compare_suite(TARE_GBENCH_WORKER_SUITE,
+                           {"--rounds=2", "--min-time=0.1", "--filter=^(BM_crash|BM_no_loop|BM_after)$"});
+    EXPECT_EQ(c.run.exit_code, 3) << c.run.err << c.run.out;  // as for a tare executable (docs/cli.md)
+    ASSERT_EQ(c.doc.at("rows").size(), 3U) << c.run.out;
+    const json& crash = row_named(c.doc, "BM_crash");
+    EXPECT_EQ(crash.at("verdict"), "error");
+    EXPECT_EQ(crash.at("base").at("error").at("kind"), "signal") << crash.dump();
+    EXPECT_EQ(row_named(c.doc, "BM_no_loop").at("base").at("error").at("kind"), "gbench_error");
+    const json& after = row_named(c.doc, "BM_after");
+    EXPECT_NE(after.at("verdict"), "error") << after.dump();
+    EXPECT_EQ(after.at("base").at("round_ns").size(), 2U);
+    if (exact_counts) {
+        EXPECT_EQ(after.at("base").at("allocs_per_iter").get<double>(), 1.0);
+    }
+}
+
+// A name holding every character special to Google Benchmark's filter is still selected exactly
+// when tare runs a suite a benchmark at a time ("\\]" and "\\}" do not compile there).
+TEST(gbench_worker, isolate_selects_a_name_of_regular_expression_characters) {
+    auto r = run_process(
+        {tare_cmd, "run", TARE_GBENCH_WORKER_SUITE, "--isolate", "--filter=special", "--min-time=0.01"});
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("BM_special(x)[1]+.*"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+}
+
+// Without tare::gbench's link options the suite cannot serve: tare compare runs it as before.
+TEST(gbench_worker, a_suite_without_the_link_options_is_compared_in_fresh_processes) {
+    auto c = compare_suite(TARE_GBENCH_UNWRAPPED,
+                           {"--rounds=2", "--samples=2", "--min-time=0.05", "--filter=^BM_allocs/1$"});
+    ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
+    EXPECT_EQ(c.doc.at("context").at("mode"), "process_rounds");
+}
+
+}  // namespace
+}  // namespace tare
