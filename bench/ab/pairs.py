@@ -3,7 +3,8 @@
 "Samples").
 
 An experiment controller that speaks the worker protocol of docs/compare.md (the executables'
-hidden --tare-worker mode) the way `tare compare` does — fresh processes per round, one iteration
+hidden --tare-worker mode; a gbw_* executable, a Google Benchmark suite with tare::gbench linked,
+is started in its worker mode instead) the way `tare compare` does — fresh processes per round, one iteration
 count for both sides, ABBA blocks, both workers on one CPU — but keeps every sample, so the
 spread of the round's change can be split into what lies inside a round (the noise of its pairs)
 and what lies between processes. Processes start in the kernel's layouts (no matched layouts).
@@ -40,8 +41,12 @@ class Worker:
             if cpu is not None:
                 os.sched_setaffinity(0, {cpu})
 
-        self.p = subprocess.Popen([exe, "--tare-worker=3,4"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  close_fds=False, preexec_fn=child)
+        # A Google Benchmark suite with tare::gbench linked serves when its environment says so.
+        gbench = os.path.basename(exe).startswith("gbw_")
+        argv = [exe] if gbench else [exe, "--tare-worker=3,4"]
+        env = dict(os.environ, TARE_GBENCH_WORKER="1") if gbench else None
+        self.p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  close_fds=False, preexec_fn=child, env=env)
         os.close(r1)
         os.close(w2)
         self.w = os.fdopen(w1, "w", buffering=1)
