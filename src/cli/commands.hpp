@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/run.hpp"
+#include "report/export/exports.hpp"
 
 namespace CLI {
 class App;
@@ -34,6 +35,7 @@ struct run_args {
     unsigned processes = 1;         // fresh processes of each executable, pooled into one result
     bool isolate = false;           // each benchmark in a process of its own
     std::optional<double> timeout;  // with isolate: a benchmark's process is stopped past it
+    std::vector<std::string> exports;  // --export=FORMAT:PATH, each checked by parse_export_request
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.
@@ -132,6 +134,30 @@ struct report_args {
 
 CLI::App* add_report_command(CLI::App& app, report_args& args);
 int report_command(const report_args& args);
+
+/// `tare export RESULTS --format=FORMAT [--output=PATH]` (docs/exports.md).
+struct export_args {
+    std::string results;
+    std::string format;
+    std::optional<std::string> output;  // standard output without it
+};
+
+CLI::App* add_export_command(CLI::App& app, export_args& args);
+int export_command(const export_args& args);
+
+/// One `--export=FORMAT:PATH` of `tare run`.
+struct export_request {
+    report::export_format format;
+    std::string path;
+};
+
+/// `spec` ("bmf:results.bmf.json") as a request, or why not.
+std::variant<export_request, std::string> parse_export_request(const std::string& spec);
+
+/// Renders `results` in `f` to `path` (atomically) or to standard output, with a note on standard
+/// error for each row the format leaves out; the error of writing, if any.
+std::optional<std::string> write_export(const run_results& results, report::export_format f,
+                                        const std::optional<std::string>& path);
 
 /// Prints "error: MESSAGE" to standard error and returns `status`.
 int fail(int status, const std::string& message);

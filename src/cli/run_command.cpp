@@ -43,6 +43,9 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->required();
     cmd->add_option("--filter", args.filter, "run only names that REGEX matches")->type_name("REGEX");
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
+    cmd->add_option("--export", args.exports,
+                    "also write the results as FORMAT (bmf, gab, gab-bigger, csv) to PATH; repeatable")
+        ->type_name("FORMAT:PATH");
     cmd->add_option("--min-time", args.min_time, "time budget per benchmark, seconds")
         ->type_name("SECONDS")
         ->check(positive_seconds());
@@ -381,6 +384,12 @@ int run_command(const run_args& args) {
                     "--timeout applies only with --isolate (a benchmark in the executable's process cannot "
                     "be stopped alone)");
     }
+    for (const auto& spec : args.exports) {
+        const auto request = parse_export_request(spec);
+        if (const auto* e = std::get_if<std::string>(&request)) {
+            return fail(exit_usage, *e);  // before anything runs: a typo costs no run
+        }
+    }
     const bool several = args.targets.size() > 1;
     run_results merged;
     bool have_results = false;
@@ -438,6 +447,15 @@ int run_command(const run_args& args) {
     if (args.json_path && have_results) {
         const std::string json = report::make_json_reporter<run_results>()->render(merged);
         if (auto e = io::write_file_atomically(*args.json_path, json)) {
+            return fail(exit_usage, *e);
+        }
+    }
+    for (const auto& spec : args.exports) {
+        if (!have_results) {
+            break;
+        }
+        const auto request = std::get<export_request>(parse_export_request(spec));  // checked up front
+        if (auto e = write_export(merged, request.format, request.path)) {
             return fail(exit_usage, *e);
         }
     }

@@ -4,5 +4,6 @@ set(tare_cli_sources
   src/cli/exec_command.cpp
   src/cli/compare_command.cpp
   src/cli/report_command.cpp
+  src/cli/export_command.cpp
   src/cli/target_kind.cpp
 )

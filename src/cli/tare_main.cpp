@@ -19,10 +19,12 @@ int dispatch(int argc, char** argv) {
     exec_args exec;
     compare_args cmp;
     report_args rep;
+    export_args exp;
     CLI::App* run_cmd = add_run_command(app, run);
     CLI::App* exec_cmd = add_exec_command(app, exec);
     CLI::App* cmp_cmd = add_compare_command(app, cmp);
     CLI::App* rep_cmd = add_report_command(app, rep);
+    CLI::App* exp_cmd = add_export_command(app, exp);
 
     tare::os::handle_interrupts();  // docs/cli.md, "Interrupting a run"
     try {
@@ -47,6 +49,9 @@ int dispatch(int argc, char** argv) {
     }
     if (rep_cmd->parsed()) {
         return report_command(rep);
+    }
+    if (exp_cmd->parsed()) {
+        return export_command(exp);
     }
     return exit_ok;
 }

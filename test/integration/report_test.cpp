@@ -1,10 +1,12 @@
 // `tare report RESULTS.json --html=PATH` end to end: a real run's results become one
-// self-contained page; unreadable input and a missing --html exit 2 (docs/cli.md).
+// self-contained page; unreadable input and a missing --html exit 2 (docs/cli.md). And `tare
+// export` / `tare run --export`, which render a run's results for the services (docs/exports.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "run_process.hpp"
@@ -133,6 +135,72 @@ TEST(tare_report, without_html_it_exits_2_and_says_why) {
     auto r = run_process({tare_cmd, "report", results.string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--html"), std::string::npos) << r.err;
+}
+
+// A run written as BMF and CSV beside its tare/1 file: every measured benchmark is in the BMF with
+// its latency interval and, with accounting, its memory; the error row is left out and named.
+TEST(tare_export, a_run_is_exported_with_every_memory_figure) {
+    const fs::path results = scratch("exp.json");
+    const fs::path bmf = scratch("exp.bmf.json");
+    const fs::path csv = scratch("exp.csv");
+    auto r = run_process({tare_cmd, "run", bench, "--filter=round_trip|throws", "--min-time=0.01",
+                          "--json=" + results.string(), "--export=bmf:" + bmf.string(),
+                          "--export=csv:" + csv.string()});
+    ASSERT_EQ(r.exit_code, 1) << r.err;  // the throwing benchmark
+    EXPECT_NE(r.err.find("is not in the export"), std::string::npos) << r.err;
+    const auto run = nlohmann::json::parse(read(results));
+    const auto doc = nlohmann::json::parse(read(bmf));
+    std::size_t measured = 0;
+    for (const auto& b : run.at("benchmarks")) {
+        const std::string name = b.at("name");
+        if (!b.at("error").is_null()) {
+            EXPECT_FALSE(doc.contains(name)) << name;
+            EXPECT_NE(read(csv).find(name), std::string::npos) << name;
+            continue;
+        }
+        ++measured;
+        ASSERT_TRUE(doc.contains(name)) << name;
+        const auto& m = doc.at(name);
+        EXPECT_EQ(m.at("latency").at("value").get<double>(), b.at("time_ns").at("mean").get<double>());
+        EXPECT_EQ(m.at("latency").at("lower_value").get<double>(), b.at("time_ns").at("ci_low").get<double>());
+        if (run.at("context").at("accounting").get<bool>()) {
+            EXPECT_EQ(m.at("allocs-per-iter").at("value").get<double>(), b.at("allocs_per_iter").get<double>());
+            EXPECT_TRUE(m.contains("peak-live-bytes"));
+            EXPECT_TRUE(m.contains("retained-bytes-per-iter"));
+        }
+        EXPECT_TRUE(m.contains("page-faults-per-iter"));
+    }
+    EXPECT_EQ(doc.size(), measured);
+
+    // tare export of the stored file writes the same bytes as the run did.
+    auto again = run_process({tare_cmd, "export", results.string(), "--format=bmf"});
+    EXPECT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(again.out, read(bmf));
+}
+
+TEST(tare_export, bad_requests_exit_2_before_anything_runs) {
+    const fs::path out = scratch("never.bmf.json");
+    auto r = run_process({tare_cmd, "run", bench, "--export=xml:" + out.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown format 'xml'"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << "nothing ran";
+    EXPECT_FALSE(fs::exists(out));
+
+    auto no_path = run_process({tare_cmd, "run", bench, "--export=bmf"});
+    EXPECT_EQ(no_path.exit_code, 2);
+    EXPECT_NE(no_path.err.find("expected FORMAT:PATH"), std::string::npos) << no_path.err;
+
+    const fs::path cmp = scratch("a.compare.json");
+    write(cmp, R"({"schema": "tare-compare/1", "rows": []})");
+    auto c = run_process({tare_cmd, "export", cmp.string(), "--format=csv"});
+    EXPECT_EQ(c.exit_code, 2);
+    EXPECT_NE(c.err.find("tare-compare/1"), std::string::npos) << c.err;
+
+    const fs::path bad = scratch("bad.json");
+    write(bad, "{\"schema\": \"tare/1\",\n  \"benchmarks\": [}");
+    auto b = run_process({tare_cmd, "export", bad.string(), "--format=bmf"});
+    EXPECT_EQ(b.exit_code, 2);
+    EXPECT_NE(b.err.find("bad.json:2:"), std::string::npos) << b.err;  // line and column
 }
 
 }  // namespace

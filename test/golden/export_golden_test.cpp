@@ -1,0 +1,117 @@
+// Golden tests of the exports (src/report/export): every fixture in every format, compared with
+// reviewed output in test/golden/approved/ (TARE_APPROVE=1 re-approves), and the properties the
+// services rely on: github-action-benchmark's entry shape, no figure invented for a missing one,
+// error rows left out of the JSON formats and kept, with their error, in CSV. BMF is checked
+// against Bencher's published schema by test/golden/bmf_schema_check.py.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "golden/fixtures.hpp"
+#include "golden/golden.hpp"
+#include "report/export/exports.hpp"
+
+namespace tare::golden {
+namespace {
+
+using nlohmann::json;
+using report::export_format;
+
+struct named_format {
+    export_format format;
+    const char* suffix;
+};
+constexpr named_format formats[] = {{export_format::bmf, ".bmf.json"},
+                                    {export_format::gab, ".gab.json"},
+                                    {export_format::gab_bigger, ".gab-bigger.json"},
+                                    {export_format::csv, ".csv"}};
+
+TEST(export_golden, every_fixture_in_every_format) {
+    for (const auto& fixture : all_fixtures()) {
+        SCOPED_TRACE(fixture.name);
+        const run_results results = fixture.make();
+        for (const auto& f : formats) {
+            expect_matches_approved(fixture.name + f.suffix, report::make_export_reporter(f.format)->render(results));
+        }
+    }
+}
+
+// The action's documented entry: {"name": string, "unit": string, "value": number, "range":
+// string (optional), "extra": string (optional)}, nothing else.
+TEST(export_golden, action_entries_have_the_documented_shape) {
+    for (const auto& fixture : all_fixtures()) {
+        SCOPED_TRACE(fixture.name);
+        for (auto f : {export_format::gab, export_format::gab_bigger}) {
+            const json doc = json::parse(report::make_export_reporter(f)->render(fixture.make()));
+            ASSERT_TRUE(doc.is_array());
+            for (const auto& e : doc) {
+                ASSERT_TRUE(e.is_object());
+                EXPECT_TRUE(e.at("name").is_string());
+                EXPECT_TRUE(e.at("unit").is_string());
+                EXPECT_TRUE(e.at("value").is_number());
+                for (const auto& [key, value] : e.items()) {
+                    EXPECT_TRUE(key == "name" || key == "unit" || key == "value" || key == "range" || key == "extra")
+                        << key;
+                    if (key == "range" || key == "extra") {
+                        EXPECT_TRUE(value.is_string()) << key;
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(export_golden, a_figure_not_measured_is_left_out_never_zero) {
+    const json doc = json::parse(report::make_export_reporter(export_format::bmf)->render(accounting_off_run()));
+    ASSERT_FALSE(doc.empty());
+    for (const auto& [name, measures] : doc.items()) {
+        EXPECT_TRUE(measures.contains("latency")) << name;
+        EXPECT_FALSE(measures.contains("allocs-per-iter")) << name;  // accounting was off
+        EXPECT_FALSE(measures.contains("bytes-per-iter")) << name;
+    }
+    // Non-finite figures: gone from the export, which stays strict JSON.
+    const std::string text = report::make_export_reporter(export_format::bmf)->render(non_finite_run());
+    EXPECT_EQ(text.find("NaN"), std::string::npos);
+    EXPECT_EQ(text.find("Infinity"), std::string::npos);
+    EXPECT_TRUE(json::accept(text));
+}
+
+TEST(export_golden, error_rows_are_left_out_of_json_and_kept_in_csv) {
+    const run_results run = findings_run();
+    std::string failed;
+    for (const auto& b : run.benchmarks) {
+        if (b.error)
+            failed = b.name;
+    }
+    ASSERT_FALSE(failed.empty());
+    const json bmf = json::parse(report::make_export_reporter(export_format::bmf)->render(run));
+    EXPECT_FALSE(bmf.contains(failed));
+    EXPECT_EQ(report::rows_left_out(run, export_format::bmf), std::vector<std::string>{failed});
+    EXPECT_TRUE(report::rows_left_out(run, export_format::csv).empty());
+    const std::string csv = report::make_export_reporter(export_format::csv)->render(run);
+    EXPECT_NE(csv.find(failed), std::string::npos);
+    EXPECT_NE(csv.find("exception: "), std::string::npos) << csv;  // kind: message, quoted
+    // One header and one record per benchmark; the multi-line message stays inside its quotes.
+    std::size_t records = 0;
+    bool quoted = false;
+    for (std::size_t i = 0; i < csv.size(); ++i) {
+        if (csv[i] == '"')
+            quoted = !quoted;
+        if (!quoted && csv.compare(i, 2, "\r\n") == 0)
+            ++records;
+    }
+    EXPECT_EQ(records, run.benchmarks.size() + 1);
+}
+
+TEST(export_golden, formats_are_named_as_the_flags_write_them) {
+    EXPECT_EQ(report::parse_export_format("bmf"), export_format::bmf);
+    EXPECT_EQ(report::parse_export_format("gab"), export_format::gab);
+    EXPECT_EQ(report::parse_export_format("gab-bigger"), export_format::gab_bigger);
+    EXPECT_EQ(report::parse_export_format("csv"), export_format::csv);
+    EXPECT_FALSE(report::parse_export_format("BMF").has_value());
+    EXPECT_FALSE(report::parse_export_format("").has_value());
+}
+
+}  // namespace
+}  // namespace tare::golden
