@@ -32,9 +32,9 @@ struct run_args {
     std::optional<std::string> json_path;
     std::optional<double> min_time;
     bool markdown = false;
-    unsigned processes = 1;         // fresh processes of each executable, pooled into one result
-    bool isolate = false;           // each benchmark in a process of its own
-    std::optional<double> timeout;  // with isolate: a benchmark's process is stopped past it
+    unsigned processes = 1;            // fresh processes of each executable, pooled into one result
+    bool isolate = false;              // each benchmark in a process of its own
+    std::optional<double> timeout;     // with isolate: a benchmark's process is stopped past it
     std::vector<std::string> exports;  // --export=FORMAT:PATH, each checked by parse_export_request
 };
 

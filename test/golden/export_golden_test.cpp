@@ -32,7 +32,8 @@ TEST(export_golden, every_fixture_in_every_format) {
         SCOPED_TRACE(fixture.name);
         const run_results results = fixture.make();
         for (const auto& f : formats) {
-            expect_matches_approved(fixture.name + f.suffix, report::make_export_reporter(f.format)->render(results));
+            expect_matches_approved(fixture.name + f.suffix,
+                                    report::make_export_reporter(f.format)->render(results));
         }
     }
 }
@@ -51,7 +52,8 @@ TEST(export_golden, action_entries_have_the_documented_shape) {
                 EXPECT_TRUE(e.at("unit").is_string());
                 EXPECT_TRUE(e.at("value").is_number());
                 for (const auto& [key, value] : e.items()) {
-                    EXPECT_TRUE(key == "name" || key == "unit" || key == "value" || key == "range" || key == "extra")
+                    EXPECT_TRUE(key == "name" || key == "unit" || key == "value" || key == "range" ||
+                                key == "extra")
                         << key;
                     if (key == "range" || key == "extra") {
                         EXPECT_TRUE(value.is_string()) << key;
@@ -63,7 +65,8 @@ TEST(export_golden, action_entries_have_the_documented_shape) {
 }
 
 TEST(export_golden, a_figure_not_measured_is_left_out_never_zero) {
-    const json doc = json::parse(report::make_export_reporter(export_format::bmf)->render(accounting_off_run()));
+    const json doc =
+        json::parse(report::make_export_reporter(export_format::bmf)->render(accounting_off_run()));
     ASSERT_FALSE(doc.empty());
     for (const auto& [name, measures] : doc.items()) {
         EXPECT_TRUE(measures.contains("latency")) << name;

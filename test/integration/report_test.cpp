@@ -162,9 +162,11 @@ TEST(tare_export, a_run_is_exported_with_every_memory_figure) {
         ASSERT_TRUE(doc.contains(name)) << name;
         const auto& m = doc.at(name);
         EXPECT_EQ(m.at("latency").at("value").get<double>(), b.at("time_ns").at("mean").get<double>());
-        EXPECT_EQ(m.at("latency").at("lower_value").get<double>(), b.at("time_ns").at("ci_low").get<double>());
+        EXPECT_EQ(m.at("latency").at("lower_value").get<double>(),
+                  b.at("time_ns").at("ci_low").get<double>());
         if (run.at("context").at("accounting").get<bool>()) {
-            EXPECT_EQ(m.at("allocs-per-iter").at("value").get<double>(), b.at("allocs_per_iter").get<double>());
+            EXPECT_EQ(m.at("allocs-per-iter").at("value").get<double>(),
+                      b.at("allocs_per_iter").get<double>());
             EXPECT_TRUE(m.contains("peak-live-bytes"));
             EXPECT_TRUE(m.contains("retained-bytes-per-iter"));
         }

@@ -76,12 +76,13 @@ public:
                 if (m.bigger_is_better != bigger_) {
                     continue;
                 }
-                nlohmann::ordered_json e = {{"name", r.name + " (" + m.slug + ")"}, {"unit", m.unit}, {"value", m.value}};
+                nlohmann::ordered_json e = {
+                    {"name", r.name + " (" + m.slug + ")"}, {"unit", m.unit}, {"value", m.value}};
                 if (m.lower && m.upper) {
                     e["range"] = "± " + number_text((*m.upper - *m.lower) / 2);
                 }
-                e["extra"] = std::to_string(r.iterations) + " iterations in " + std::to_string(r.samples_ns.size()) +
-                             " samples";
+                e["extra"] = std::to_string(r.iterations) + " iterations in " +
+                             std::to_string(r.samples_ns.size()) + " samples";
                 doc.push_back(std::move(e));
             }
         }
