@@ -17,6 +17,7 @@
 #include "cli/worker.hpp"
 #include "compare/protocol.hpp"
 #include "core/runner.hpp"
+#include "core/shard.hpp"
 #include "core/variants.hpp"
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"
@@ -37,6 +38,7 @@ struct bench_options {
     bool markdown = false;
     std::optional<std::string> exact;   // internal: the child of --isolate runs this instance
     std::optional<std::string> worker;  // internal: serve `tare compare` (src/cli/worker.hpp)
+    std::optional<std::string> shard;   // --shard=K/N (core/shard.hpp)
 };
 
 int fail_usage(const std::string& message) {
@@ -121,6 +123,8 @@ int drive(int argc, char** argv) {
         ->type_name("SECONDS")
         ->check(positive_seconds());
     app.add_flag("--md", opt.markdown, "print the table as Markdown");
+    app.add_option("--shard", opt.shard, "run only shard K of N: a stable 1/N of the benchmarks, by name")
+        ->type_name("K/N");
     app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {
@@ -140,6 +144,14 @@ int drive(int argc, char** argv) {
         return fail_usage("--filter: " + *e);
     }
     const core::name_filter& filter = std::get<core::name_filter>(parsed);
+    std::optional<core::shard> shard;
+    if (opt.shard) {
+        auto s = core::parse_shard(*opt.shard);
+        if (auto* e = std::get_if<std::string>(&s)) {
+            return fail_usage(*e);
+        }
+        shard = std::get<core::shard>(s);
+    }
 
     // Checked first, workers too: a name the protocol cannot carry is refused, not run wrong.
     if (std::string bad = core::check_names(core::expand(registered_benchmarks())); !bad.empty()) {
@@ -161,6 +173,9 @@ int drive(int argc, char** argv) {
     std::vector<core::run_unit> units = core::plan_units(all, variants.instances, filter);
     if (opt.exact) {
         std::erase_if(units, [&](const core::run_unit& u) { return u.name() != *opt.exact; });
+    }
+    if (shard) {  // by the unit's name: a comparison group is in one shard, whole
+        std::erase_if(units, [&](const core::run_unit& u) { return !core::in_shard(u.name(), *shard); });
     }
     if (opt.list) {
         for (const core::run_unit& u : units) {

@@ -36,6 +36,7 @@ struct run_args {
     bool isolate = false;              // each benchmark in a process of its own
     std::optional<double> timeout;     // with isolate: a benchmark's process is stopped past it
     std::vector<std::string> exports;  // --export=FORMAT:PATH, each checked by parse_export_request
+    std::optional<std::string> shard;  // --shard=K/N (core/shard.hpp), checked up front
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.
@@ -98,6 +99,7 @@ struct compare_args {
     std::string layout = "matched";
     double timeout = 60;  // seconds a worker may take to answer once
     std::string filter;
+    std::optional<std::string> shard;  // --shard=K/N: both sides alike (core/shard.hpp)
     double threshold_pct = 0;
     /// How the table's verdicts share their 5 %: "fdr" (Benjamini-Hochberg, default) or "fwer"
     /// (Bonferroni); docs/statistics.md, "Many rows".

@@ -18,6 +18,7 @@
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"
+#include "core/shard.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "os/interrupt.hpp"
@@ -55,6 +56,9 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->type_name("SECONDS")
         ->check(positive_seconds());
     cmd->add_option("--filter", args.filter, "compare only names that REGEX matches")->type_name("REGEX");
+    cmd->add_option("--shard", args.shard,
+                    "compare only shard K of N of the benchmarks (by name), on both sides")
+        ->type_name("K/N");
     cmd->add_option("--family", args.family,
                     "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
                     "default) or fwer (family-wise, Bonferroni)")
@@ -212,6 +216,17 @@ int compare_command(const compare_args& args) {
         return fail(exit_usage, "--filter: " + *e);
     }
     const core::name_filter& filter = std::get<core::name_filter>(parsed);
+    std::optional<core::shard> shard;
+    if (args.shard) {
+        auto s = core::parse_shard(*args.shard);
+        if (auto* e = std::get_if<std::string>(&s)) {
+            return fail(exit_usage, *e);
+        }
+        shard = std::get<core::shard>(s);
+    }
+    const auto selected = [&](const std::string& name) {
+        return filter.matches(name) && (!shard || core::in_shard(name, *shard));
+    };
     compare::verdict_options vo;
     vo.threshold_pct = args.threshold_pct;
     vo.family = args.family == "fwer" ? family_control::fwer : family_control::fdr;
@@ -228,7 +243,7 @@ int compare_command(const compare_args& args) {
             return fail(f->status, f->message);
         }
         for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
-            std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !filter.matches(b.name); });
+            std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !selected(b.name); });
         }
         results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
                                          args.base, args.head);
@@ -267,6 +282,7 @@ int compare_command(const compare_args& args) {
             ro.layout_seed = layout_seed(ro.base, ro.head);
         }
         ro.filter = filter;
+        ro.shard = shard;
         ro.timeout_seconds = args.timeout;
         if (isatty(fileno(stderr)) != 0) {
             ro.progress = [](const std::string& what) {
@@ -291,7 +307,8 @@ int compare_command(const compare_args& args) {
     results.tare_version = TARE_VERSION_STRING;
     results.host = os::host_name();
     results.date = os::utc_now_iso8601();
-    if (results.rows.empty()) {
+    // An empty shard is a runner with nothing to do (more runners than benchmarks), not an error.
+    if (results.rows.empty() && !shard) {
         // Nothing to compare is an input problem, never an empty "all clear".
         std::string message = "no benchmark is on both sides";
         if (!args.filter.empty()) {

@@ -21,6 +21,7 @@
 #include "compare/processes.hpp"
 #include "compare/protocol.hpp"
 #include "core/runner.hpp"
+#include "core/shard.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
@@ -43,6 +44,8 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->required();
     cmd->add_option("--filter", args.filter, "run only names that REGEX matches")->type_name("REGEX");
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
+    cmd->add_option("--shard", args.shard, "run only shard K of N of each executable's benchmarks (by name)")
+        ->type_name("K/N");
     cmd->add_option("--export", args.exports,
                     "also write the results as FORMAT (bmf, gab, gab-bigger, csv) to PATH; repeatable")
         ->type_name("FORMAT:PATH");
@@ -184,12 +187,47 @@ std::vector<std::string> gbench_argv(const std::string& target, const fs::path& 
     return argv;
 }
 
+// The names of GB executable `target` under --filter and in --shard, in its list's order.
+std::variant<std::vector<std::string>, run_failure> shard_names(const std::string& target,
+                                                                const run_args& args) {
+    auto listed =
+        compare::list_gbench_names(fs::absolute(target).string(), args.timeout.value_or(60), args.filter);
+    if (auto* f = std::get_if<compare::rounds_failure>(&listed)) {
+        return run_failure{f->status, f->message};
+    }
+    auto names = std::move(std::get<std::vector<std::string>>(listed));
+    if (args.shard) {
+        const auto s = std::get<core::shard>(core::parse_shard(*args.shard));  // checked up front
+        std::erase_if(names, [&](const std::string& n) { return !core::in_shard(n, s); });
+    }
+    return names;
+}
+
 // Runs the GB executable `target` with JSON output to a temporary file and reads it back
 // (filter and time budget from `args`).
 std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args) {
     std::error_code ec;
+    std::string filter = args.filter;
+    if (args.shard) {
+        // Google Benchmark has no shards: tare picks the shard's names from the executable's own
+        // list and selects exactly them.
+        auto listed = shard_names(target, args);
+        if (auto* f = std::get_if<run_failure>(&listed)) {
+            return *f;
+        }
+        const auto& names = std::get<std::vector<std::string>>(listed);
+        if (names.empty()) {
+            run_results none;
+            none.context.executable = target;
+            return none;
+        }
+        filter.clear();
+        for (const auto& n : names) {
+            filter += (filter.empty() ? "" : "|") + compare::exact_regex(n);
+        }
+    }
     const fs::path tmp = gbench_temp_json();
-    const std::vector<std::string> argv = gbench_argv(target, tmp, args.filter, args);
+    const std::vector<std::string> argv = gbench_argv(target, tmp, filter, args);
     os::child_options opts;
     opts.discard_stdout = true;  // its own report is reprinted as tare's table
     const os::child_result child = os::run_child(argv, opts);
@@ -221,10 +259,9 @@ benchmark_result error_row(const std::string& name, std::string kind, std::strin
 // same filter. The rows come in list order, as one run writes them.
 std::variant<run_results, run_failure> gbench_isolated_collect(const std::string& target,
                                                                const run_args& args) {
-    const std::string exe = fs::absolute(target).string();
-    auto listed = compare::list_gbench_names(exe, args.timeout.value_or(60), args.filter);
-    if (auto* f = std::get_if<compare::rounds_failure>(&listed)) {
-        return run_failure{f->status, f->message};
+    auto listed = shard_names(target, args);
+    if (auto* f = std::get_if<run_failure>(&listed)) {
+        return *f;
     }
     run_results out;
     bool have_context = false;
@@ -290,6 +327,9 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
     std::vector<std::string> argv{fs::absolute(target).string(), "--json=" + tmp.string()};
     if (!args.filter.empty()) {
         argv.push_back("--filter=" + args.filter);
+    }
+    if (args.shard) {
+        argv.push_back("--shard=" + *args.shard);
     }
     if (args.min_time) {
         argv.push_back("--min-time=" + std::to_string(*args.min_time));
@@ -383,6 +423,12 @@ int run_command(const run_args& args) {
         return fail(exit_usage,
                     "--timeout applies only with --isolate (a benchmark in the executable's process cannot "
                     "be stopped alone)");
+    }
+    if (args.shard) {
+        auto s = core::parse_shard(*args.shard);
+        if (const auto* e = std::get_if<std::string>(&s)) {
+            return fail(exit_usage, *e);
+        }
     }
     for (const auto& spec : args.exports) {
         const auto request = parse_export_request(spec);

@@ -140,7 +140,7 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
             return *f;
         }
         names[k] = std::move(std::get<std::vector<std::string>>(l));
-        std::erase_if(names[k], [&](const std::string& n) { return !o.filter.matches(n); });
+        std::erase_if(names[k], [&](const std::string& n) { return !selected(o, n); });
     }
     pair_names(names[0], names[1], data);
     const std::size_t rounds = std::max<std::size_t>(o.rounds, 1);

@@ -117,6 +117,10 @@ void measure_pair(side_state* order[2], const std::string& name, double sample_n
 
 }  // namespace
 
+bool selected(const rounds_options& o, const std::string& name) {
+    return o.filter.matches(name) && (!o.shard || core::in_shard(name, *o.shard));
+}
+
 void pair_names(const std::vector<std::string>& base, const std::vector<std::string>& head,
                 rounds_data& data) {
     auto in = [](const std::vector<std::string>& v, const std::string& n) {
@@ -189,7 +193,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                     return rounds_failure{3, f->message};
                 }
                 names[k] = std::move(std::get<std::vector<std::string>>(l));
-                std::erase_if(names[k], [&](const std::string& n) { return !o.filter.matches(n); });
+                std::erase_if(names[k], [&](const std::string& n) { return !selected(o, n); });
             }
             pair_names(names[base_side], names[head_side], data);
             data.base_accounting = sides[base_side].worker->accounting();

@@ -14,6 +14,7 @@
 
 #include "compare/worker_process.hpp"
 #include "core/runner.hpp"
+#include "core/shard.hpp"
 #include "model/run.hpp"
 
 namespace tare::compare {
@@ -63,8 +64,9 @@ struct rounds_options {
     /// rounded up to an even number); Google Benchmark processes run this many repetitions.
     /// `tare compare` sets 40 for workers and 4 for Google Benchmark (its --samples).
     std::size_t samples_per_round = 40;
-    core::name_filter filter;     // every name by default
-    double timeout_seconds = 60;  // the longest wait for any one reply of a worker
+    core::name_filter filter;          // every name by default
+    std::optional<core::shard> shard;  // with a value, only the names in it (both sides alike)
+    double timeout_seconds = 60;       // the longest wait for any one reply of a worker
     /// Every process of both sides runs on these CPUs alone; empty: wherever the system puts
     /// it. One CPU for both sides is the default of `tare compare` (docs/compare.md, "Pinning").
     std::vector<int> cpus;
@@ -93,6 +95,9 @@ struct rounds_failure {
 /// on a side becomes that side's error for the benchmark (the worker is restarted for the
 /// next one, and the benchmark is not retried in later rounds); the others still run.
 std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& options);
+
+/// Whether `name` is selected by `o`'s filter and shard.
+bool selected(const rounds_options& o, const std::string& name);
 
 /// Sorts two sides' benchmark names into data.rows (on both sides, in base's order) and
 /// data.only_in_base / only_in_head (shared by every way of running the sides).

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "compare/protocol.hpp"
@@ -231,6 +232,37 @@ TEST(gbench_worker, a_suite_without_the_link_options_is_compared_in_fresh_proces
                            {"--rounds=2", "--samples=2", "--min-time=0.05", "--filter=^BM_allocs/1$"});
     ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
     EXPECT_EQ(c.doc.at("context").at("mode"), "process_rounds");
+}
+
+// --shard on Google Benchmark suites, which have no shards of their own: tare picks each shard's
+// names from the suite's list, for tare run and on both sides of tare compare.
+TEST(gbench_worker, shards_split_a_suite_for_run_and_compare) {
+    std::set<std::string> seen;
+    for (const char* shard : {"1/2", "2/2"}) {
+        SCOPED_TRACE(shard);
+        const fs::path out =
+            fs::temp_directory_path() / ("tare_gbshard_" + std::to_string(::getpid()) + ".json");
+        auto r = run_process({tare_cmd, "run", TARE_GBENCH_ALLOC_COUNTS, std::string("--shard=") + shard,
+                              "--min-time=0.01", "--json=" + out.string()});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        std::ifstream in(out);
+        const json doc = json::parse(in);
+        fs::remove(out);
+        std::set<std::string> run_names;
+        for (const auto& b : doc.at("benchmarks")) {
+            EXPECT_TRUE(seen.insert(b.at("name").get<std::string>()).second)
+                << b.at("name") << " in two shards";
+            run_names.insert(b.at("name").get<std::string>());
+        }
+        auto c = compare_suite(TARE_GBENCH_ALLOC_COUNTS,
+                               {"--rounds=2", "--min-time=0.05", std::string("--shard=") + shard});
+        ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+        std::set<std::string> compared;
+        for (const auto& row : c.doc.at("rows"))
+            compared.insert(row.at("name").get<std::string>());
+        EXPECT_EQ(compared, run_names);  // one rule for both commands
+    }
+    EXPECT_EQ(seen, (std::set<std::string>{"BM_allocs/0", "BM_allocs/1", "BM_allocs/3", "BM_retains"}));
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "run_process.hpp"
 #include "scratch.hpp"
@@ -269,6 +271,32 @@ TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_noth
     ASSERT_EQ(doc["benchmarks"].size(), 2U);
     EXPECT_EQ(doc["benchmarks"][0]["name"], "first/round_trip/1");
     EXPECT_EQ(doc["benchmarks"][1]["name"], "contract_bench/round_trip/1000");
+}
+
+// tare run --shard passes the shard to a tare executable: the shards' results are disjoint and
+// together the whole suite; a malformed shard is refused before anything runs.
+TEST(tare_command, shards_of_a_run_cover_the_suite_once) {
+    auto listed = run_process({bench, "--list"});
+    ASSERT_EQ(listed.exit_code, 0);
+    std::multiset<std::string> all;
+    std::istringstream lines(listed.out);
+    for (std::string line; std::getline(lines, line);)
+        all.insert(line);
+    std::multiset<std::string> seen;
+    for (const char* shard : {"1/3", "2/3", "3/3"}) {
+        const fs::path out = scratch(std::string("shard") + shard[0] + ".json");
+        auto r = run_process({tare_cmd, "run", bench, std::string("--shard=") + shard, "--min-time=0.01",
+                              "--json=" + out.string()});
+        ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;  // the suite has a throwing benchmark
+        std::ifstream in(out);
+        const json doc = json::parse(in);  // named: a range-for over a temporary's member dangles
+        for (const auto& b : doc.at("benchmarks"))
+            seen.insert(b.at("name").get<std::string>());
+    }
+    EXPECT_EQ(seen, all);
+    auto bad = run_process({tare_cmd, "run", bench, "--shard=1/x"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_TRUE(bad.out.empty());
 }
 
 }  // namespace

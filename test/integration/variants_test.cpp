@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "run_process.hpp"
 
@@ -174,6 +175,41 @@ TEST_F(variants_run, allocations_differ_exactly) {
     EXPECT_EQ(memory["bytes_per_iter"]["member"].get<double>(), 3.0 * 64);
     EXPECT_EQ(memory["peak_live_bytes"]["member"].get<std::int64_t>(), 64);
     EXPECT_EQ(memory["peak_live_bytes"]["baseline"].get<std::int64_t>(), 0);
+}
+
+// --shard=K/N: the shards' lists are disjoint and together the whole list, and a comparison group
+// is in one shard, whole (its name decides).
+TEST(variants, a_shard_keeps_a_group_whole_and_the_shards_cover_the_suite) {
+    const auto list = [](const std::vector<std::string>& extra) {
+        std::vector<std::string> argv = {bench, "--list"};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        auto r = test::run_process(argv);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        std::vector<std::string> names;
+        std::istringstream in(r.out);
+        for (std::string line; std::getline(in, line);)
+            names.push_back(line);
+        return names;
+    };
+    const auto all = list({});
+    for (const int n : {1, 2, 3, 5}) {
+        std::map<std::string, int> shard_of;
+        for (int k = 1; k <= n; ++k) {
+            for (const auto& name : list({"--shard=" + std::to_string(k) + "/" + std::to_string(n)})) {
+                EXPECT_EQ(shard_of.count(name), 0U) << name << " in two shards of " << n;
+                shard_of[name] = k;
+            }
+        }
+        EXPECT_EQ(shard_of.size(), all.size()) << n;
+        for (const auto& [a, b] : {std::pair<std::string, std::string>{"no_allocs/3", "k_allocs/3"},
+                                   {"work_1x", "work_3x"},
+                                   {"same_a", "same_b"}}) {
+            EXPECT_EQ(shard_of[a], shard_of[b]) << a << " and " << b << " of one group, " << n << " shards";
+        }
+    }
+    auto bad = test::run_process({bench, "--list", "--shard=3/2"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--shard=3/2"), std::string::npos) << bad.err;
 }
 
 }  // namespace
