@@ -137,6 +137,16 @@ struct report_args {
 CLI::App* add_report_command(CLI::App& app, report_args& args);
 int report_command(const report_args& args);
 
+/// `tare merge FILE... --json=PATH`: a suite's shard files joined into one (docs/cli.md).
+struct merge_args {
+    std::vector<std::string> files;
+    std::optional<std::string> json_path;  // required; optional so its absence is a clear error
+    bool markdown = false;
+};
+
+CLI::App* add_merge_command(CLI::App& app, merge_args& args);
+int merge_command(const merge_args& args);
+
 /// `tare export RESULTS --format=FORMAT [--output=PATH]` (docs/exports.md).
 struct export_args {
     std::string results;

@@ -5,5 +5,6 @@ set(tare_cli_sources
   src/cli/compare_command.cpp
   src/cli/report_command.cpp
   src/cli/export_command.cpp
+  src/cli/merge_command.cpp
   src/cli/target_kind.cpp
 )

@@ -20,11 +20,13 @@ int dispatch(int argc, char** argv) {
     compare_args cmp;
     report_args rep;
     export_args exp;
+    merge_args mrg;
     CLI::App* run_cmd = add_run_command(app, run);
     CLI::App* exec_cmd = add_exec_command(app, exec);
     CLI::App* cmp_cmd = add_compare_command(app, cmp);
     CLI::App* rep_cmd = add_report_command(app, rep);
     CLI::App* exp_cmd = add_export_command(app, exp);
+    CLI::App* mrg_cmd = add_merge_command(app, mrg);
 
     tare::os::handle_interrupts();  // docs/cli.md, "Interrupting a run"
     try {
@@ -52,6 +54,9 @@ int dispatch(int argc, char** argv) {
     }
     if (exp_cmd->parsed()) {
         return export_command(exp);
+    }
+    if (mrg_cmd->parsed()) {
+        return merge_command(mrg);
     }
     return exit_ok;
 }

@@ -6,4 +6,5 @@ set(tare_compare_sources
   src/compare/aggregate.cpp
   src/compare/gbench_rounds.cpp
   src/compare/processes.cpp
+  src/compare/merge.cpp
 )

@@ -262,6 +262,7 @@ struct fields<run_context> {
         v("processes", c.processes);
         v("interrupted", c.interrupted);
         v("gbench_memory", c.gbench_memory);
+        v("merged_from", c.merged_from, omit_empty);  // tare merge's inputs (docs/json-schema.md)
     }
 };
 

@@ -120,6 +120,9 @@ struct run_context {
     /// for the rows that carry a `gbench_memory_run` warning. Empty: not Google Benchmark's, or
     /// no memory figures (docs/gbench.md).
     std::optional<std::string> gbench_memory = std::nullopt;
+    /// Results joined by `tare merge`: each input file's own context, in order (their own
+    /// `merged_from` empty); empty for a file that was not merged.
+    std::vector<run_context> merged_from = {};
 };
 
 /// One non-baseline member of a comparison group against the group's baseline. The memory

@@ -299,5 +299,44 @@ TEST(tare_command, shards_of_a_run_cover_the_suite_once) {
     EXPECT_TRUE(bad.out.empty());
 }
 
+// The CI workflow of docs/ci.md in miniature: shards recorded apart, merged into one file that
+// holds the whole suite and each shard's context, then exported; an overlap is refused.
+TEST(tare_command, shard_files_merge_into_the_whole_suite) {
+    std::vector<std::string> files;
+    for (const char* shard : {"1/2", "2/2"}) {
+        const fs::path out = scratch(std::string("part") + shard[0] + ".json");
+        auto r = run_process({tare_cmd, "run", bench, std::string("--shard=") + shard, "--min-time=0.01",
+                              "--json=" + out.string()});
+        ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+        files.push_back(out.string());
+    }
+    const fs::path merged = scratch("merged.json");
+    auto m = run_process({tare_cmd, "merge", files[0], files[1], "--json=" + merged.string()});
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_NE(m.out.find("round_trip/1000"), std::string::npos) << m.out;  // its table
+    std::ifstream in(merged);
+    const json doc = json::parse(in);
+    std::multiset<std::string> names;
+    for (const auto& b : doc.at("benchmarks"))
+        names.insert(b.at("name").get<std::string>());
+    auto listed = run_process({bench, "--list"});
+    std::multiset<std::string> all;
+    std::istringstream lines(listed.out);
+    for (std::string line; std::getline(lines, line);)
+        all.insert(line);
+    EXPECT_EQ(names, all);
+    EXPECT_EQ(doc.at("context").at("merged_from").size(), 2U);
+    auto exported = run_process({tare_cmd, "export", merged.string(), "--format=csv"});
+    EXPECT_EQ(exported.exit_code, 0) << exported.err;
+
+    auto twice =
+        run_process({tare_cmd, "merge", files[0], files[0], "--json=" + scratch("no.json").string()});
+    EXPECT_EQ(twice.exit_code, 2);
+    EXPECT_NE(twice.err.find("shards are disjoint"), std::string::npos) << twice.err;
+    EXPECT_FALSE(fs::exists(scratch("no.json")));
+    auto no_out = run_process({tare_cmd, "merge", files[0], files[1]});
+    EXPECT_EQ(no_out.exit_code, 2);
+}
+
 }  // namespace
 }  // namespace tare

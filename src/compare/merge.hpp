@@ -1,0 +1,30 @@
+#pragma once
+// `tare merge` (docs/cli.md, "tare merge"): the results files of one suite's shards, run on
+// several machines or at several times, joined into one, so that a later report, export or
+// comparison sees the whole suite.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/run.hpp"
+
+namespace tare::compare {
+
+/// One input of a merge: the file's name (for messages) and what it holds.
+struct merge_input {
+    std::string path;
+    run_results results;
+};
+
+/// Joins `inputs` in order: their benchmarks and comparison groups one file after the other, the
+/// first file's context with `merged_from` holding every input's own context (host, date,
+/// executable, accounting), `interrupted` if any was, `accounting` only if every one had it, and
+/// `gbench_memory` "mixed" where the files differ. Refused, with a message naming the files:
+/// fewer than two inputs, files written by different tare versions or by differently named
+/// executables (other suites: `tare run A B` runs several suites into one file), and a benchmark
+/// or comparison group in two files (shards are disjoint, so an overlap is two runs of the same
+/// shard, or of different suites).
+std::variant<run_results, std::string> merge_results(std::vector<merge_input> inputs);
+
+}  // namespace tare::compare
