@@ -521,7 +521,10 @@ TEST(io_json_roundtrip, non_finite_figures_come_back_as_the_same_nulls) {
 TEST(io_json_roundtrip, every_approved_json_file_reads_back_to_the_same_bytes) {
     std::size_t files = 0;
     for (const auto& entry : fs::directory_iterator(fs::path(TARE_GOLDEN_DIR) / "approved")) {
-        if (entry.path().extension() != ".json")
+        const std::string file = entry.path().filename().string();
+        // The exports (*.bmf.json, *.gab*.json) are other services' formats, not tare's to read.
+        if (entry.path().extension() != ".json" || file.find(".bmf.") != std::string::npos ||
+            file.find(".gab") != std::string::npos)
             continue;
         SCOPED_TRACE(entry.path().string());
         std::ifstream in(entry.path(), std::ios::binary);
