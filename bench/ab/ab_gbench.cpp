@@ -1,4 +1,5 @@
-// The A/B study's bodies under Google Benchmark (bench/ab/README.md), for compare.py. Built as
+// The A/B study's bodies under Google Benchmark (bench/ab/README.md), for compare.py and, linked
+// with tare::gbench (gbw_ab_*), for tare compare's worker mode. Built as
 // gb_ab_a1, gb_ab_a2 (identical), gb_ab_slow10, gb_ab_slow20, gb_ab_slow50.
 #include <benchmark/benchmark.h>
 
