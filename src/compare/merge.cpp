@@ -38,8 +38,13 @@ std::variant<run_results, std::string> merge_results(std::vector<merge_input> in
     std::map<std::string, const std::string*> group_owner;  // comparison name and member -> file
     for (merge_input& in : inputs) {
         run_context own = in.results.context;
-        own.merged_from.clear();
-        out.context.merged_from.push_back(own);
+        if (own.merged_from.empty()) {
+            out.context.merged_from.push_back(own);
+        } else {  // a merged file: its inputs, so merging in steps keeps every shard's context
+            out.context.merged_from.insert(out.context.merged_from.end(), own.merged_from.begin(),
+                                           own.merged_from.end());
+            own.merged_from.clear();
+        }
         out.context.interrupted = out.context.interrupted || own.interrupted;
         out.context.accounting = out.context.accounting && own.accounting;
         if (out.context.gbench_memory != own.gbench_memory) {

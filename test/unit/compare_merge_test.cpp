@@ -47,6 +47,19 @@ TEST(compare_merge, joins_shards_in_order_and_keeps_every_context) {
     EXPECT_EQ(io::write_run_json(std::get<run_results>(back)), text);
 }
 
+TEST(compare_merge, merging_a_merged_file_keeps_every_shards_context) {
+    auto ab = merge_results({{"a.json", shard_file("a", {"x"})}, {"b.json", shard_file("b", {"y"})}});
+    ASSERT_TRUE(std::holds_alternative<run_results>(ab));
+    auto abc = merge_results({{"ab.json", std::get<run_results>(ab)}, {"c.json", shard_file("c", {"z"})}});
+    ASSERT_TRUE(std::holds_alternative<run_results>(abc));
+    const auto& from = std::get<run_results>(abc).context.merged_from;
+    ASSERT_EQ(from.size(), 3U);
+    EXPECT_EQ(from[0].host, "a");
+    EXPECT_EQ(from[1].host, "b");
+    EXPECT_EQ(from[2].host, "c");
+    EXPECT_TRUE(from[0].merged_from.empty());
+}
+
 TEST(compare_merge, refuses_overlaps_other_suites_and_other_versions) {
     auto dup = merge_results({{"a.json", shard_file("a", {"x"})}, {"b.json", shard_file("b", {"x"})}});
     ASSERT_TRUE(std::holds_alternative<std::string>(dup));
