@@ -19,12 +19,12 @@ struct merge_input {
 
 /// Joins `inputs` in order: their benchmarks and comparison groups one file after the other, the
 /// first file's context with `merged_from` holding every input's own context (host, date,
-/// executable, accounting; an input that was itself merged gives its own inputs' contexts), `interrupted` if any was, `accounting` only if every one had it, and
-/// `gbench_memory` "mixed" where the files differ. Refused, with a message naming the files:
-/// fewer than two inputs, files written by different tare versions or by differently named
-/// executables (other suites: `tare run A B` runs several suites into one file), and a benchmark
-/// or comparison group in two files (shards are disjoint, so an overlap is two runs of the same
-/// shard, or of different suites).
+/// executable, accounting; an input that was itself merged gives its own inputs' contexts),
+/// `interrupted` if any was, `accounting` only if every one had it, and `gbench_memory` "mixed"
+/// where the files differ. Refused, with a message naming the files: fewer than two inputs, files
+/// written by different tare versions or by differently named executables (other suites: `tare
+/// run A B` runs several suites into one file), and a benchmark or comparison group in two files
+/// (shards are disjoint, so an overlap is two runs of the same shard, or of different suites).
 std::variant<run_results, std::string> merge_results(std::vector<merge_input> inputs);
 
 }  // namespace tare::compare
