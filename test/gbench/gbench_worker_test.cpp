@@ -195,7 +195,9 @@ TEST(gbench_worker, tare_compare_drives_two_suites_sample_by_sample) {
         const json& fixed = row_named(c.doc, "BM_setup_and_pause/iterations:4").at("base");
         EXPECT_EQ(fixed.at("iterations").get<int>(), 4 * fixed.at("samples").get<int>());
     }
-    EXPECT_NE(c.run.out.find("timed region's alone"), std::string::npos) << c.run.out;
+    if (accounting_expected) {  // without the interposer (ASan) there are no figures to describe
+        EXPECT_NE(c.run.out.find("timed region's alone"), std::string::npos) << c.run.out;
+    }
 }
 
 // A body that crashes is its own error row, by name, and the benchmarks after it still run.
