@@ -1,5 +1,7 @@
 #include "compare/gbench_rounds.hpp"
 
+#include "compare/protocol.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -117,16 +119,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
 }  // namespace
 
 std::string exact_regex(const std::string& name) {
-    std::string r = "^";
-    for (char c : name) {
-        // Google Benchmark compiles its filter as a POSIX extended expression (std::regex::extended),
-        // where "\\]" and "\\}" are errors: a lone ']' or '}' is an ordinary character there.
-        if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) {
-            r += '\\';
-        }
-        r += c;
-    }
-    return r + "$";
+    return "^" + protocol::gbench_literal(name) + "$";
 }
 
 std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options& o) {

@@ -44,6 +44,21 @@ inline constexpr std::string_view gbench_worker_env = "TARE_GBENCH_WORKER";
 /// Words only a Google Benchmark executable that can serve as a worker holds in its binary.
 inline constexpr std::string_view gbench_worker_marker = "tare gbench worker: protocol 1";
 
+/// `text` as a literal inside Google Benchmark's --benchmark_filter, which is a POSIX extended
+/// expression (std::regex::extended): its special characters escaped, but not ']' and '}', whose
+/// escapes are errors there (a lone ']' or '}' is ordinary). Shared by the controller's exact
+/// filters (compare::exact_regex) and the Google Benchmark worker, which links no tool code.
+inline std::string gbench_literal(std::string_view text) {
+    std::string r;
+    for (char c : text) {
+        if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) {
+            r += '\\';
+        }
+        r += c;
+    }
+    return r;
+}
+
 /// One measured sample as the worker reports it.
 struct sample_report {
     tare::sample sample;

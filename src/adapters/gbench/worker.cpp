@@ -154,18 +154,7 @@ std::vector<std::string> instance_names() {
     return names;
 }
 
-// As compare::exact_regex (the tool's; this library does not link it): Google Benchmark's filter
-// is a POSIX extended expression, where "\\]" and "\\}" are errors and a lone ']' or '}' is plain.
-std::string escaped(std::string_view s) {
-    std::string r;
-    for (char c : s) {
-        if (std::string_view("\\^$.|?*+()[{").find(c) != std::string_view::npos) {
-            r += '\\';
-        }
-        r += c;
-    }
-    return r;
-}
+using compare::protocol::gbench_literal;
 
 // The families an instance named `name` may belong to: those whose name is `name` or a prefix
 // of it ending at a '/' (family names may hold '/' themselves).
@@ -190,7 +179,8 @@ std::string fixed_spec(const std::string& name, ::benchmark::IterationCount iter
     bool first = true;
     for (std::size_t i = 0; i <= name.size(); ++i) {
         if (i == name.size() || name[i] == '/') {
-            spec += (first ? "" : "|") + escaped(name.substr(0, i)) + escaped(part) + escaped(name.substr(i));
+            spec += (first ? "" : "|") + gbench_literal(name.substr(0, i)) + gbench_literal(part) +
+                    gbench_literal(name.substr(i));
             first = false;
         }
     }
@@ -227,7 +217,7 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
                          (k != 0 && (name.find(part + "/") != std::string::npos || name.ends_with(part)));
     }
     std::vector<benchmark_family*> changed;
-    std::string spec = "^" + escaped(name) + "$";
+    std::string spec = "^" + gbench_literal(name) + "$";
     if (!fixed_by_suite) {
         for (benchmark_family* f : candidates) {
             auto& k = f->*member_of(iterations_member{});
