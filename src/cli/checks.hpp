@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace tare::cli {
@@ -34,6 +36,22 @@ inline CLI::Validator finite_number(double low, double high, bool low_open = fal
 /// Seconds: finite, above 0, at most 10^6 (11.5 days).
 inline CLI::Validator positive_seconds() {
     return finite_number(0, 1e6, /*low_open=*/true);
+}
+
+/// `--fail-on-regression[=PCT]` on `cmd`, held in `pct` when given (0 without a value). A flag with
+/// an optional "=PCT": an option with an optional value would swallow the next positional
+/// ("--fail-on-regression base head" would read "base" as PCT). Its value is held by the
+/// subcommand's callback (this sets it; the command has no other), which fills `pct`.
+inline void add_fail_on_regression(CLI::App* cmd, std::optional<double>& pct) {
+    auto value = std::make_shared<double>(0);
+    CLI::Option* flag = cmd->add_flag("--fail-on-regression{0}", *value,
+                                      "exit 1 when a benchmark is slower by more than PCT (=PCT; default 0)")
+                            ->type_name("[=PCT]");
+    cmd->callback([&pct, value, flag] {
+        if (flag->count() > 0) {
+            pct = *value;
+        }
+    });
 }
 
 /// `status`, or `failure` (when higher) after a message, if standard output failed. A table or

@@ -142,6 +142,7 @@ struct merge_args {
     std::vector<std::string> files;
     std::optional<std::string> json_path;  // required; optional so its absence is a clear error
     bool markdown = false;
+    std::optional<double> fail_on_regression;  // PCT; comparisons only
 };
 
 CLI::App* add_merge_command(CLI::App& app, merge_args& args);
@@ -151,6 +152,7 @@ int merge_command(const merge_args& args);
 struct export_args {
     std::string results;
     std::string format;
+    std::optional<std::string> side;    // "head" or "base": a comparison's side (default head)
     std::optional<std::string> output;  // standard output without it
 };
 

@@ -66,21 +66,9 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdicts, percent")
         ->type_name("PCT")
         ->check(finite_number(0, 1e6));
-    // A flag with an optional "=PCT": an option with an optional value would swallow the next
-    // positional ("--fail-on-regression base head" would read "base" as PCT). Its value is held
-    // by the subcommand's callback, which sets args.fail_on_regression when the flag was given.
-    auto fail_pct = std::make_shared<double>(0);
-    CLI::Option* fail_opt =
-        cmd->add_flag("--fail-on-regression{0}", *fail_pct,
-                      "exit 1 when a benchmark is slower by more than PCT (=PCT; default 0)")
-            ->type_name("[=PCT]");
+    add_fail_on_regression(cmd, args.fail_on_regression);
     cmd->add_option("--json", args.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
-    cmd->callback([&args, fail_pct, fail_opt] {
-        if (fail_opt->count() > 0) {
-            args.fail_on_regression = *fail_pct;
-        }
-    });
     return cmd;
 }
 

@@ -1,14 +1,15 @@
-// `tare export RESULTS --format=bmf|gab|gab-bigger|csv [--output=PATH]`: a results file (tare/1 or
-// Google Benchmark JSON) in the format a continuous-benchmarking service reads (docs/exports.md).
-// `tare run --export=FORMAT:PATH` writes the same from a run.
+// `tare export FILE --format=bmf|gab|gab-bigger|csv [--side=head|base] [--output=PATH]`: a results
+// file (tare/1 or Google Benchmark JSON) or a comparison (tare-compare/1) in the format a
+// continuous-benchmarking service reads (docs/exports.md). `tare run --export=FORMAT:PATH` writes
+// the same from a run.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 
 #include "cli/commands.hpp"
 #include "io/atomic_file.hpp"
+#include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
 #include "report/export/exports.hpp"
 
@@ -23,10 +24,15 @@ constexpr const char* format_names = "bmf, gab, gab-bigger or csv";
 CLI::App* add_export_command(CLI::App& app, export_args& args) {
     CLI::App* cmd = app.add_subcommand(
         "export", "write a results file as Bencher's BMF, github-action-benchmark's JSON or CSV");
-    cmd->add_option("results", args.results, "a results file (tare/1, Google Benchmark)")->required();
+    cmd->add_option("results", args.results,
+                    "a results file (tare/1, Google Benchmark) or a comparison (tare-compare/1)")
+        ->required();
     cmd->add_option("--format", args.format, std::string("the format: ") + format_names)
         ->type_name("FORMAT")
         ->required();
+    cmd->add_option("--side", args.side,
+                    "a comparison's side that bmf, gab and gab-bigger carry: head (default) or base")
+        ->check(CLI::IsMember({"head", "base"}));
     cmd->add_option("--output", args.output, "write to PATH instead of standard output")->type_name("PATH");
     return cmd;
 }
@@ -43,12 +49,13 @@ std::variant<export_request, std::string> parse_export_request(const std::string
     return export_request{*f, spec.substr(colon + 1)};
 }
 
-std::optional<std::string> write_export(const run_results& results, report::export_format f,
-                                        const std::optional<std::string>& path) {
-    const std::string text = report::make_export_reporter(f)->render(results);
-    for (const auto& name : report::rows_left_out(results, f)) {
-        std::fprintf(stderr, "note: %s is not in the export: it has no measured figures (an error row)\n",
-                     name.c_str());
+namespace {
+
+// The export's bytes to `path` (atomically) or to standard output, with a note for each row left out.
+std::optional<std::string> put_export(const std::string& text, const std::vector<std::string>& left_out,
+                                      const std::string& why, const std::optional<std::string>& path) {
+    for (const auto& name : left_out) {
+        std::fprintf(stderr, "note: %s is not in the export: %s\n", name.c_str(), why.c_str());
     }
     if (!path) {
         std::fputs(text.c_str(), stdout);
@@ -57,21 +64,55 @@ std::optional<std::string> write_export(const run_results& results, report::expo
     return io::write_file_atomically(*path, text);
 }
 
+}  // namespace
+
+std::optional<std::string> write_export(const run_results& results, report::export_format f,
+                                        const std::optional<std::string>& path) {
+    return put_export(report::make_export_reporter(f)->render(results), report::rows_left_out(results, f),
+                      "it has no measured figures (an error row)", path);
+}
+
 int export_command(const export_args& args) {
     auto f = report::parse_export_format(args.format);
     if (!f) {
         return fail(exit_usage, "tare export: unknown --format '" + args.format + "' (" + format_names + ")");
     }
-    // A comparison is two sides' figures and a change; its export is not a run's.
-    if (auto text = io::read_text_file(args.results); std::holds_alternative<std::string>(text)) {
-        const auto doc =
-            nlohmann::json::parse(std::get<std::string>(text), nullptr, /*allow_exceptions=*/false);
-        if (doc.is_object() && doc.contains("schema") && doc["schema"].is_string() &&
-            doc["schema"] != "tare/1") {
-            return fail(exit_usage, args.results + ": a " + doc["schema"].get<std::string>() +
-                                        " file; tare export takes results files (tare/1 or Google "
-                                        "Benchmark JSON): export each side's results instead");
+    if (args.side && args.side != "head" && *f == report::export_format::csv) {
+        // CSV carries both sides; a side asked for is a misunderstanding worth naming.
+        return fail(exit_usage,
+                    "tare export: --side picks the side of bmf, gab and gab-bigger; csv has both");
+    }
+    auto text = io::read_text_file(args.results);
+    if (const auto* e = std::get_if<io::read_error>(&text)) {
+        return fail(exit_usage, e->message);
+    }
+    const auto schema = io::document_schema(std::get<std::string>(text));
+    if (schema == "tare-compare/1") {
+        auto read = io::parse_compare_json(std::get<std::string>(text), args.results);
+        if (const auto* e = std::get_if<io::read_error>(&read)) {
+            return fail(exit_usage, e->message);
         }
+        const auto side = args.side == "base" ? report::compare_side::base : report::compare_side::head;
+        const auto& results = std::get<compare_results>(read);
+        if (auto e =
+                put_export(report::make_compare_export_reporter(*f, side)->render(results),
+                           report::rows_left_out(results, *f, side),
+                           "its " + args.side.value_or("head") + " side has no measured figures (it failed)",
+                           args.output)) {
+            return fail(exit_usage, *e);
+        }
+        std::fflush(stdout);
+        return exit_ok;
+    }
+    if (schema && *schema != "tare/1") {
+        return fail(exit_usage,
+                    args.results + ": a " + *schema +
+                        " file; tare export takes results files (tare/1 or Google Benchmark JSON) "
+                        "and comparisons (tare-compare/1)");
+    }
+    if (args.side) {
+        return fail(exit_usage,
+                    "tare export: --side applies to a comparison; " + args.results + " is a results file");
     }
     auto read = io::read_any_results_file(args.results);
     if (const auto* e = std::get_if<io::read_error>(&read)) {

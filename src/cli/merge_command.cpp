@@ -1,30 +1,97 @@
 // `tare merge A.json B.json ... --json=OUT`: the results files of one suite's shards joined into
-// one (compare/merge.hpp; docs/cli.md, "tare merge"), its table printed as `tare run` prints one.
+// one, its table printed as `tare run` prints one; or the comparisons of its shards (`tare
+// compare --shard=K/N`) joined and judged again as one family, their table printed as `tare
+// compare` prints one (compare/merge.hpp; docs/cli.md, "tare merge").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 #include <variant>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "compare/aggregate.hpp"
 #include "compare/merge.hpp"
 #include "io/atomic_file.hpp"
+#include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
 
 CLI::App* add_merge_command(CLI::App& app, merge_args& args) {
-    CLI::App* cmd = app.add_subcommand("merge", "join the results files of a suite's shards into one");
-    cmd->add_option("files", args.files, "results files (tare/1, Google Benchmark), two or more")->required();
-    cmd->add_option("--json", args.json_path, "write the merged tare/1 file to PATH")->type_name("PATH");
+    CLI::App* cmd = app.add_subcommand(
+        "merge", "join the results files, or the comparisons, of a suite's shards into one");
+    cmd->add_option("files", args.files,
+                    "results files (tare/1, Google Benchmark) or comparisons (tare-compare/1), two or more")
+        ->required();
+    cmd->add_option("--json", args.json_path, "write the merged file to PATH")->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    add_fail_on_regression(cmd, args.fail_on_regression);
     return cmd;
 }
+
+namespace {
+
+// The table of `results` to standard output and its JSON to `json_path`; the error of writing.
+template <class Results>
+std::optional<std::string> put(const Results& results, const std::string& json_path, bool markdown) {
+    if (auto e =
+            io::write_file_atomically(json_path, report::make_json_reporter<Results>()->render(results))) {
+        return e;
+    }
+    auto table =
+        markdown ? report::make_markdown_reporter<Results>() : report::make_console_reporter<Results>();
+    std::fputs(table->render(results).c_str(), stdout);
+    std::fflush(stdout);
+    return std::nullopt;
+}
+
+int merge_comparisons(const merge_args& args) {
+    std::vector<compare::compare_merge_input> inputs;
+    for (const auto& path : args.files) {
+        auto text = io::read_text_file(path);
+        if (const auto* e = std::get_if<io::read_error>(&text)) {
+            return fail(exit_usage, e->message);
+        }
+        if (io::document_schema(std::get<std::string>(text)) != "tare-compare/1") {
+            return fail(exit_usage, path + " is not a comparison (tare-compare/1) like " +
+                                        args.files.front() + ": merge joins files of one kind");
+        }
+        auto read = io::parse_compare_json(std::get<std::string>(text), path);
+        if (const auto* e = std::get_if<io::read_error>(&read)) {
+            return fail(exit_usage, e->message);
+        }
+        inputs.push_back({path, std::move(std::get<compare_results>(read))});
+    }
+    auto merged = compare::merge_comparisons(std::move(inputs));
+    if (const auto* e = std::get_if<std::string>(&merged)) {
+        return fail(exit_usage, *e);
+    }
+    const compare_results& results = std::get<compare_results>(merged);
+    if (auto e = put(results, *args.json_path, args.markdown)) {
+        return fail(exit_usage, *e);
+    }
+    if (args.fail_on_regression && compare::has_regression(results, *args.fail_on_regression)) {
+        return exit_regression;
+    }
+    return exit_ok;
+}
+
+}  // namespace
 
 int merge_command(const merge_args& args) {
     // The only output worth having: without it the command would print a table and keep nothing.
     if (!args.json_path || args.json_path->empty()) {
         return fail(exit_usage, "tare merge: --json=PATH is required (the merged file to write)");
+    }
+    if (auto first = io::read_text_file(args.files.front());
+        std::holds_alternative<std::string>(first) &&
+        io::document_schema(std::get<std::string>(first)) == "tare-compare/1") {
+        return merge_comparisons(args);
+    }
+    if (args.fail_on_regression) {
+        return fail(exit_usage,
+                    "tare merge: --fail-on-regression applies to comparisons (tare-compare/1 files)");
     }
     std::vector<compare::merge_input> inputs;
     for (const auto& path : args.files) {
@@ -38,15 +105,9 @@ int merge_command(const merge_args& args) {
     if (const auto* e = std::get_if<std::string>(&merged)) {
         return fail(exit_usage, *e);
     }
-    const run_results& results = std::get<run_results>(merged);
-    if (auto e = io::write_file_atomically(*args.json_path,
-                                           report::make_json_reporter<run_results>()->render(results))) {
+    if (auto e = put(std::get<run_results>(merged), *args.json_path, args.markdown)) {
         return fail(exit_usage, *e);
     }
-    auto table = args.markdown ? report::make_markdown_reporter<run_results>()
-                               : report::make_console_reporter<run_results>();
-    std::fputs(table->render(results).c_str(), stdout);
-    std::fflush(stdout);
     return exit_ok;
 }
 

@@ -1,7 +1,6 @@
 // `tare report RESULTS.json --html=PATH`: a results file (tare/1, tare-compare/1, tare-exec/1 or
 // Google Benchmark JSON) rendered as one self-contained HTML page (docs/cli.md).
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 
@@ -10,6 +9,7 @@
 #include "io/compare_mapping.hpp"
 #include "io/exec_mapping.hpp"
 #include "io/gbench_reader.hpp"
+#include "io/results_reader.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
@@ -33,9 +33,7 @@ std::variant<std::string, io::read_error> render(const std::string& path) {
     if (const auto* e = std::get_if<io::read_error>(&text)) {
         return *e;
     }
-    const auto doc = nlohmann::json::parse(std::get<std::string>(text), nullptr, /*allow_exceptions=*/false);
-    const auto schema = doc.is_object() ? doc.find("schema") : doc.end();
-    if (doc.is_object() && schema != doc.end() && schema->is_string()) {
+    if (const auto schema = io::document_schema(std::get<std::string>(text))) {
         if (*schema == "tare-compare/1") {
             auto r = io::parse_compare_json(std::get<std::string>(text), path);
             if (const auto* e = std::get_if<io::read_error>(&r)) {

@@ -272,6 +272,19 @@ void judge_rounds(compare_results& out, const std::vector<std::vector<double>>& 
         [&](std::size_t i, double level) { return stats::log_ratio_change(log_ratios[i], level); }, options);
 }
 
+void judge_stored(compare_results& out, const verdict_options& options) {
+    std::vector<std::optional<paired_change>> stored;
+    std::vector<bool> has_values;
+    for (const compare_row& row : out.rows) {
+        stored.push_back(row.change);
+        has_values.push_back(row.change.has_value() && !row.unjudged);
+    }
+    judge_family(
+        out, has_values,
+        [&](std::size_t i, double level) { return std::optional(stats::at_level(*stored[i], level)); },
+        options);
+}
+
 namespace {
 
 // Each process's median per-iteration time, when the file recorded two or more (the unit of

@@ -35,6 +35,13 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
 void judge_rounds(compare_results& out, const std::vector<std::vector<double>>& log_ratios,
                   const verdict_options& options);
 
+/// The family step on rows judged before, in other families (the shards of one comparison,
+/// each judged on its own): every row with a change and no `unjudged` reason is one of the
+/// family, its stored change remade at the family's level (stats::at_level, exact: the
+/// interval is a function of the mean, log_se and df the row keeps) and judged again. With the
+/// rows of one comparison it gives that comparison's intervals and verdicts back.
+void judge_stored(compare_results& out, const verdict_options& options);
+
 /// Comparison of two results files. When both were recorded in two or more processes
 /// (pairing::processes), each row's change is stats::welch_log_change on the processes' median
 /// times, its side figures the mean and Student t interval over them, with the same family

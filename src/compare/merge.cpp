@@ -1,7 +1,10 @@
 #include "compare/merge.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+
+#include "compare/aggregate.hpp"
 
 namespace tare::compare {
 
@@ -9,6 +12,35 @@ namespace {
 
 std::string suite_of(const run_context& c) {
     return std::filesystem::path(c.executable).filename().string();
+}
+
+const char* mode_name(pairing p) {
+    switch (p) {
+    case pairing::rounds:
+        return "rounds";
+    case pairing::process_rounds:
+        return "process_rounds";
+    case pairing::unpaired:
+        return "unpaired";
+    case pairing::processes:
+        break;
+    }
+    return "processes";
+}
+
+// The rule a comparison's verdicts were judged under; shards judged under different ones
+// cannot be one family.
+std::string rule_of(const compare_results& r) {
+    return std::string("alpha ") + std::to_string(r.alpha) + ", " +
+           (r.family == family_control::fdr ? "false discovery rate" : "family-wise error") + ", threshold " +
+           std::to_string(r.threshold_pct) + " %";
+}
+
+// A change whose interval has width but not what it is made of: written without log_se and df.
+bool cannot_relevel(const compare_row& row) {
+    const auto& c = row.change;
+    return c && !row.unjudged && c->interval_pct && c->interval_pct->low < c->interval_pct->high &&
+           !(c->log_se > 0 && c->df > 0);
 }
 
 }  // namespace
@@ -67,6 +99,64 @@ std::variant<run_results, std::string> merge_results(std::vector<merge_input> in
             out.comparisons.push_back(std::move(c));
         }
     }
+    return out;
+}
+
+std::variant<compare_results, std::string> merge_comparisons(std::vector<compare_merge_input> inputs) {
+    if (inputs.size() < 2) {
+        return std::string("tare merge needs at least two comparison files");
+    }
+    const compare_merge_input& first = inputs.front();
+    for (const compare_merge_input& in : inputs) {
+        if (in.results.tare_version != first.results.tare_version) {
+            return in.path + " was written by tare " + in.results.tare_version + ", " + first.path +
+                   " by tare " + first.results.tare_version +
+                   ": compare every shard with one version of tare";
+        }
+        if (in.results.mode != first.results.mode) {
+            return in.path + " is a comparison in mode " + mode_name(in.results.mode) + ", " + first.path +
+                   " in mode " + mode_name(first.results.mode) +
+                   ": merge joins the shards of one comparison, run alike";
+        }
+        if (rule_of(in.results) != rule_of(first.results)) {
+            return in.path + " was judged with " + rule_of(in.results) + ", " + first.path + " with " +
+                   rule_of(first.results) + ": give every shard the same --family and --threshold";
+        }
+        for (const compare_row& row : in.results.rows) {
+            if (cannot_relevel(row)) {
+                return in.path + ": row " + row.name +
+                       " has an interval but not its log_se and df, so it cannot be judged again with the "
+                       "other shards' rows: compare it again with this version of tare";
+            }
+        }
+    }
+    compare_results out = first.results;
+    out.rows.clear();
+    out.only_in_base.clear();
+    out.only_in_head.clear();
+    std::map<std::string, const std::string*> owner;  // benchmark name -> the file it came from
+    for (compare_merge_input& in : inputs) {
+        out.rounds = std::max(out.rounds, in.results.rounds);
+        out.interrupted = out.interrupted || in.results.interrupted;
+        for (compare_row& row : in.results.rows) {
+            auto [it, fresh] = owner.emplace(row.name, &in.path);
+            if (!fresh) {
+                return "benchmark " + row.name + " is in " + *it->second + " and in " + in.path +
+                       ": shards are disjoint, so these are two comparisons of one shard (or of different "
+                       "suites)";
+            }
+            out.rows.push_back(std::move(row));
+        }
+        out.only_in_base.insert(out.only_in_base.end(), in.results.only_in_base.begin(),
+                                in.results.only_in_base.end());
+        out.only_in_head.insert(out.only_in_head.end(), in.results.only_in_head.begin(),
+                                in.results.only_in_head.end());
+    }
+    verdict_options options;
+    options.alpha = first.results.alpha;
+    options.family = first.results.family;
+    options.threshold_pct = first.results.threshold_pct;
+    judge_stored(out, options);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/comparison.hpp"
 #include "model/run.hpp"
 
 namespace tare::compare {
@@ -26,5 +27,21 @@ struct merge_input {
 /// run A B` runs several suites into one file), and a benchmark or comparison group in two files
 /// (shards are disjoint, so an overlap is two runs of the same shard, or of different suites).
 std::variant<run_results, std::string> merge_results(std::vector<merge_input> inputs);
+
+/// One comparison to merge: the file's name and what it holds.
+struct compare_merge_input {
+    std::string path;
+    compare_results results;
+};
+
+/// Joins the comparisons of one suite's shards (`tare compare --shard=K/N`) into one: their rows
+/// and one-sided names in order, then every row judged again as one family (judge_stored), so
+/// that the table's error rate is the whole suite's, not each shard's. The first file's context
+/// (labels, host, date, pinning, layout); the most rounds any shard ran; interrupted if any
+/// was. Refused, naming the files: fewer than two inputs, files of different tare versions, of
+/// different modes, or judged under different rules (alpha, family control, threshold), and a
+/// benchmark in two files. Files whose rows lack what their intervals are made of (log_se and df
+/// of a change with an interval and spread) cannot be judged again and are refused too.
+std::variant<compare_results, std::string> merge_comparisons(std::vector<compare_merge_input> inputs);
 
 }  // namespace tare::compare

@@ -430,6 +430,11 @@ struct change_codec {
         }
         if (shape != change_shape::interval_only)
             v("p_value", c.p_value);
+        if (shape == change_shape::with_level_and_p_value) {
+            // What the interval is made of, so that `tare merge` can judge shards as one family.
+            v("log_se", c.log_se);
+            v("df", c.df);
+        }
     }
 
     static constexpr bool reads_null = true;
@@ -451,11 +456,19 @@ struct change_codec {
         paired_change out;
         reader r(j, path);
         map(r, out);
+        // The file keeps the change in percent; the model also holds its log, which the
+        // intervals and p-values are made of (stats/change.hpp).
+        if (out.change_pct > -100)
+            out.mean_log_ratio = std::log1p(out.change_pct / 100);
         check_interval(out.interval_pct, path);
         if (!(out.p_value >= 0 && out.p_value <= 1) && !std::isnan(out.p_value))
             throw field_error(child_path(path, "p_value"), "expected a number in [0, 1]");
         if (!(out.confidence > 0 && out.confidence < 1) && !std::isnan(out.confidence))
             throw field_error(child_path(path, "confidence"), "expected a number between 0 and 1");
+        if (!(out.log_se >= 0))
+            throw field_error(child_path(path, "log_se"), "expected a number >= 0");
+        if (!(out.df >= 0))
+            throw field_error(child_path(path, "df"), "expected a number >= 0");
         c = out;
     }
 };

@@ -1,6 +1,7 @@
 #include "io/results_reader.hpp"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "io/run_mapping.hpp"
@@ -66,6 +67,18 @@ std::optional<read_error> check_json_text(const std::string& text, const std::st
         }
     }
     return std::nullopt;
+}
+
+std::optional<std::string> document_schema(const std::string& text) {
+    const auto doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object()) {
+        return std::nullopt;
+    }
+    const auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_string()) {
+        return std::nullopt;
+    }
+    return schema->get<std::string>();
 }
 
 std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t limit) {

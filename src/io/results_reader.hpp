@@ -48,6 +48,11 @@ inline constexpr std::size_t max_results_file_bytes = std::size_t{512} << 20;
 std::variant<std::string, read_error> read_text_file(const std::string& path,
                                                      std::size_t limit = max_results_file_bytes);
 
+/// The "schema" string of `text` when it is a JSON object that names one ("tare/1",
+/// "tare-compare/1", ...); empty for anything else (a Google Benchmark file, malformed JSON:
+/// the reader that gets it names what is wrong).
+std::optional<std::string> document_schema(const std::string& text);
+
 /// Parses `text` (the contents of `origin`, used in messages) as a tare/1 results document.
 std::variant<run_results, read_error> parse_results(const std::string& text, const std::string& origin);
 

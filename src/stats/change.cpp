@@ -281,6 +281,21 @@ verdict judge(const paired_change& change, double threshold_pct) {
     return verdict::no_change;
 }
 
+paired_change at_level(const paired_change& change, double confidence) {
+    paired_change c = change;
+    if (!(confidence > 0 && confidence < 1)) {
+        return c;
+    }
+    c.confidence = confidence;
+    if (!c.interval_pct || !(c.log_se > 0) || !(c.df > 0)) {
+        return c;
+    }
+    const double half = student_t_quantile(0.5 + confidence / 2, c.df) * c.log_se;
+    c.interval_pct =
+        interval{100 * std::expm1(c.mean_log_ratio - half), 100 * std::expm1(c.mean_log_ratio + half)};
+    return c;
+}
+
 double band_p_value(const paired_change& change, double threshold_pct) {
     if (!change.interval_pct) {
         return 1;

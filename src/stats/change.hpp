@@ -68,6 +68,13 @@ verdict judge(const paired_change& change, double threshold_pct = 0);
 /// threshold_pct = 0 the usual p-value of "no change". 1 when there is no interval.
 double band_p_value(const paired_change& change, double threshold_pct = 0);
 
+/// `change` with its interval at `confidence` instead: mean +- t_{df} quantile * log_se on the
+/// log scale, back-transformed, exactly as the interval was made (log_ratio_change,
+/// welch_log_change). A change without an interval, or with no spread (log_se 0: the interval
+/// is the point), keeps its interval. What `tare merge` uses to judge the rows of several
+/// comparisons as one family (docs/cli.md, "tare merge").
+paired_change at_level(const paired_change& change, double confidence);
+
 /// Benjamini-Hochberg (1995, "Controlling the false discovery rate", JRSS B 57): the number R
 /// of hypotheses rejected at false-discovery rate q, the largest k with p_(k) <= k q / m.
 std::size_t benjamini_hochberg_count(std::span<const double> p_values, double q);

@@ -21,6 +21,7 @@ public:
         const auto r = run_process(full);
         exit_code_ = r.exit_code;
         err_ = r.err;
+        text_ = r.out;
         const auto doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
         if (doc.is_discarded() || !doc.contains("benchmarks")) {
             return;
@@ -36,6 +37,8 @@ public:
     }
 
     int exit_code() const { return exit_code_; }
+    /// The tare/1 document the executable wrote, as it wrote it.
+    const std::string& text() const { return text_; }
     const std::string& err() const { return err_; }
     const std::map<std::string, nlohmann::json>& all() const { return results_; }
 
@@ -87,6 +90,7 @@ public:
 private:
     int exit_code_ = -1;
     std::string err_;
+    std::string text_;
     std::map<std::string, nlohmann::json> results_;
     std::vector<nlohmann::json> comparisons_;
 };

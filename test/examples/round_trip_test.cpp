@@ -1,8 +1,13 @@
 // Seed case 000 (examples/round_trip): the output buffer cleared outside the loop is flagged as
-// retained growth, and its fix is not; the peak live heap tells the two builds apart.
+// retained growth, and its fix is not; the peak live heap tells the two builds apart. And its
+// results exported for Bencher and github-action-benchmark carry every one of those figures.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "example_results.hpp"
+#include "scratch.hpp"
 
 namespace tare::test {
 namespace {
@@ -67,7 +72,60 @@ TEST(round_trip, before_peaks_at_many_files_after_at_one) {
         EXPECT_GT(peak_before, 2 * peak_after) << writes[i];
     }
 }
+
 #endif
+
+// The figures that show the bug reach the services: every measured figure of every benchmark
+// is in the BMF export and in the action's formats, with the value of the results file.
+TEST(round_trip, the_exports_carry_every_figure_that_shows_the_bug) {
+    const auto file = scratch("round_trip_before.json");
+    {
+        std::ofstream out(file);
+        out << before().text();
+    }
+    auto export_as = [&](const char* format) {
+        auto r = run_process({TARE_COMMAND, "export", file.string(), std::string("--format=") + format});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    };
+    const auto bmf = export_as("bmf");
+    std::map<std::string, double> action;
+    for (const char* format : {"gab", "gab-bigger"}) {
+        for (const auto& e : export_as(format)) {
+            action[e["name"].get<std::string>()] = e["value"].get<double>();
+        }
+    }
+    const std::pair<const char*, const char*> figures[] = {
+        {"allocs-per-iter", "allocs_per_iter"},
+        {"bytes-per-iter", "bytes_per_iter"},
+        {"peak-live-bytes", "peak_live_bytes"},
+        {"retained-bytes-per-iter", "retained_bytes_per_iter"},
+        {"page-faults-per-iter", "page_faults_per_iter"}};
+    for (const auto& [name, b] : before().all()) {
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(bmf.contains(name));
+        EXPECT_EQ(bmf[name]["latency"]["value"].get<double>(), b.at("time_ns").at("mean").get<double>());
+        EXPECT_EQ(action[name + " (latency)"], b.at("time_ns").at("mean").get<double>());
+        for (const auto& [measure, field] : figures) {
+            if (b.at(field).is_null()) {
+                EXPECT_FALSE(TARE_ACCOUNTING_EXPECTED) << field;
+                continue;
+            }
+            EXPECT_EQ(bmf[name][measure]["value"].get<double>(), b.at(field).get<double>()) << measure;
+            EXPECT_EQ(action[name + " (" + measure + ")"], b.at(field).get<double>()) << measure;
+        }
+        // Throughput, declared by the suite in bytes: the bigger-is-better file's.
+        const double bytes_per_second = b.at("throughput").at("bytes_per_second").get<double>();
+        EXPECT_EQ(bmf[name]["throughput-bytes"]["value"].get<double>(), bytes_per_second);
+        EXPECT_EQ(action[name + " (throughput-bytes)"], bytes_per_second);
+    }
+#if TARE_ACCOUNTING_EXPECTED
+    // The bug itself: the writes' retained bytes per iteration, in both services' files.
+    for (const char* name : writes) {
+        EXPECT_GT(bmf[name]["retained-bytes-per-iter"]["value"].get<double>(), 24.0 * 1024) << name;
+    }
+#endif
+}
 
 }  // namespace
 }  // namespace tare::test

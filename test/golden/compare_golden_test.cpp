@@ -81,7 +81,7 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
             if (!row["change_pct"].is_null()) {
                 EXPECT_EQ(keys(row["change_pct"]),
                           (std::vector<std::string>{"mean", "ci_low", "ci_high", "confidence", "pairs",
-                                                    "p_value"}));
+                                                    "p_value", "log_se", "df"}));
             }
             for (const char* side : {"base", "head"}) {
                 EXPECT_EQ(keys(row[side]),

@@ -1,4 +1,5 @@
-// Golden tests of the exports (src/report/export): every fixture in every format, compared with
+// Golden tests of the exports (src/report/export): every fixture in every format, runs and
+// comparisons, compared with
 // reviewed output in test/golden/approved/ (TARE_APPROVE=1 re-approves), and the properties the
 // services rely on: github-action-benchmark's entry shape, no figure invented for a missing one,
 // error rows left out of the JSON formats and kept, with their error, in CSV. BMF is checked
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "golden/compare_fixtures.hpp"
 #include "golden/fixtures.hpp"
 #include "golden/golden.hpp"
 #include "report/export/exports.hpp"
@@ -114,6 +116,66 @@ TEST(export_golden, formats_are_named_as_the_flags_write_them) {
     EXPECT_EQ(report::parse_export_format("csv"), export_format::csv);
     EXPECT_FALSE(report::parse_export_format("BMF").has_value());
     EXPECT_FALSE(report::parse_export_format("").has_value());
+}
+
+TEST(export_golden, every_comparison_in_every_format) {
+    for (const auto& fixture : all_compare_fixtures()) {
+        SCOPED_TRACE(fixture.name);
+        const compare_results results = fixture.make();
+        for (const auto& f : formats) {
+            expect_matches_approved(
+                "compare_" + fixture.name + f.suffix,
+                report::make_compare_export_reporter(f.format, report::compare_side::head)->render(results));
+        }
+    }
+}
+
+// Of a comparison, BMF carries the side asked for and the change with its interval; the action's
+// formats the side alone; a row whose side failed is left out and named.
+TEST(export_golden, a_comparison_exports_one_side_and_the_change) {
+    const compare_results results = compare_rounds_run();
+    const json head =
+        json::parse(report::make_compare_export_reporter(export_format::bmf, report::compare_side::head)
+                        ->render(results));
+    const json base =
+        json::parse(report::make_compare_export_reporter(export_format::bmf, report::compare_side::base)
+                        ->render(results));
+    ASSERT_EQ(head.size(), results.rows.size());
+    for (const compare_row& row : results.rows) {
+        SCOPED_TRACE(row.name);
+        EXPECT_EQ(head.at(row.name).at("latency").at("value").get<double>(), row.head.time_ns);
+        EXPECT_EQ(base.at(row.name).at("latency").at("value").get<double>(), row.base.time_ns);
+        ASSERT_TRUE(row.change && row.change->interval_pct);
+        const auto& change = head.at(row.name).at("latency-change");
+        EXPECT_EQ(change.at("value").get<double>(), row.change->change_pct);
+        EXPECT_EQ(change.at("lower_value").get<double>(), row.change->interval_pct->low);
+        EXPECT_EQ(change.at("upper_value").get<double>(), row.change->interval_pct->high);
+        if (row.head.allocs_per_iter) {
+            EXPECT_EQ(head.at(row.name).at("allocs-per-iter").at("value").get<double>(),
+                      *row.head.allocs_per_iter);
+        }
+    }
+    const std::string gab =
+        report::make_compare_export_reporter(export_format::gab, report::compare_side::head)->render(results);
+    EXPECT_EQ(gab.find("latency-change"), std::string::npos);
+
+    const compare_results edges = compare_edges_run();
+    std::vector<std::string> failed;
+    for (const compare_row& row : edges.rows) {
+        if (row.head.error)
+            failed.push_back(row.name);
+    }
+    ASSERT_FALSE(failed.empty());
+    EXPECT_EQ(report::rows_left_out(edges, export_format::bmf, report::compare_side::head), failed);
+    EXPECT_TRUE(report::rows_left_out(edges, export_format::csv, report::compare_side::head).empty());
+    const json edges_bmf = json::parse(
+        report::make_compare_export_reporter(export_format::bmf, report::compare_side::head)->render(edges));
+    for (const auto& name : failed) {
+        EXPECT_FALSE(edges_bmf.contains(name)) << name;
+    }
+    const std::string csv =
+        report::make_compare_export_reporter(export_format::csv, report::compare_side::head)->render(edges);
+    EXPECT_NE(csv.find("head: "), std::string::npos) << csv;
 }
 
 }  // namespace

@@ -91,6 +91,59 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
 #endif
 }
 
+// A suite compared in shards on two runners, merged and judged as one family, then exported.
+TEST(compare, shards_of_a_comparison_merge_into_one_judged_table) {
+    std::vector<std::string> files;
+    std::size_t rows = 0;
+    for (const char* shard : {"1/2", "2/2"}) {
+        const fs::path out = scratch(std::string("cshard") + shard[0] + ".json");
+        auto r = run_process({tare_cmd, "compare", base, head, std::string("--shard=") + shard, "--rounds=2",
+                              "--min-time=0.05", "--samples=4", "--filter=spin|allocate",
+                              "--json=" + out.string()});
+        ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+        rows += read_json(out)["rows"].size();
+        files.push_back(out.string());
+    }
+    ASSERT_EQ(rows, 2U);
+    const fs::path merged = scratch("cmerged.json");
+    auto m = run_process({tare_cmd, "merge", files[0], files[1], "--json=" + merged.string(), "--md",
+                          "--fail-on-regression=50"});
+    EXPECT_EQ(m.exit_code, 1) << m.err << m.out;  // spin is three times slower
+    EXPECT_NE(m.out.find("| `spin`"), std::string::npos) << m.out;
+    const json doc = read_json(merged);
+    EXPECT_EQ(doc["schema"], "tare-compare/1");
+    ASSERT_EQ(doc["rows"].size(), 2U);
+    EXPECT_EQ(doc["context"]["comparisons"], 2);
+    const json* spin = row_named(doc, "spin");
+    ASSERT_NE(spin, nullptr);
+    EXPECT_EQ((*spin)["verdict"], "slower");
+    EXPECT_GT((*spin)["change_pct"]["log_se"].get<double>(), 0);
+
+    auto bmf = run_process({tare_cmd, "export", merged.string(), "--format=bmf"});
+    ASSERT_EQ(bmf.exit_code, 0) << bmf.err;
+    const json exported = json::parse(bmf.out);
+    EXPECT_EQ(exported["spin"]["latency"]["value"], (*spin)["head"]["time_ns"]["mean"]);
+    EXPECT_EQ(exported["spin"]["latency-change"]["value"], (*spin)["change_pct"]["mean"]);
+    auto based = run_process({tare_cmd, "export", merged.string(), "--format=gab", "--side=base"});
+    ASSERT_EQ(based.exit_code, 0) << based.err;
+    EXPECT_NE(based.out.find("spin (latency)"), std::string::npos) << based.out;
+
+    // A results file among comparisons is refused before anything is written.
+    const fs::path results = scratch("cresults.json");
+    auto run = run_process(
+        {tare_cmd, "run", base, "--filter=^spin$", "--min-time=0.01", "--json=" + results.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const fs::path none = scratch("cnone.json");
+    auto mixed = run_process({tare_cmd, "merge", files[0], results.string(), "--json=" + none.string()});
+    EXPECT_EQ(mixed.exit_code, 2);
+    EXPECT_NE(mixed.err.find("is not a comparison"), std::string::npos) << mixed.err;
+    EXPECT_FALSE(fs::exists(none));
+    auto runs_only = run_process({tare_cmd, "merge", results.string(), results.string(),
+                                  "--fail-on-regression", "--json=" + none.string()});
+    EXPECT_EQ(runs_only.exit_code, 2);
+    EXPECT_NE(runs_only.err.find("applies to comparisons"), std::string::npos) << runs_only.err;
+}
+
 TEST(compare, default_samples_come_in_equal_pairs_within_the_round_budget) {
     fs::path out = scratch("pairs.json");
     auto r = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.1", "--filter=^spin$",

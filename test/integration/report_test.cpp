@@ -192,11 +192,21 @@ TEST(tare_export, bad_requests_exit_2_before_anything_runs) {
     EXPECT_EQ(no_path.exit_code, 2);
     EXPECT_NE(no_path.err.find("expected FORMAT:PATH"), std::string::npos) << no_path.err;
 
-    const fs::path cmp = scratch("a.compare.json");
-    write(cmp, R"({"schema": "tare-compare/1", "rows": []})");
-    auto c = run_process({tare_cmd, "export", cmp.string(), "--format=csv"});
+    const fs::path exec = scratch("a.exec.json");
+    write(exec, R"({"schema": "tare-exec/1", "commands": []})");
+    auto c = run_process({tare_cmd, "export", exec.string(), "--format=csv"});
     EXPECT_EQ(c.exit_code, 2);
-    EXPECT_NE(c.err.find("tare-compare/1"), std::string::npos) << c.err;
+    EXPECT_NE(c.err.find("a tare-exec/1 file"), std::string::npos) << c.err;
+
+    // --side is a comparison's; CSV has both sides.
+    const fs::path results = scratch("side.json");
+    write(results, R"({"schema": "tare/1", "context": {}, "benchmarks": []})");
+    auto side = run_process({tare_cmd, "export", results.string(), "--format=bmf", "--side=base"});
+    EXPECT_EQ(side.exit_code, 2);
+    EXPECT_NE(side.err.find("--side applies to a comparison"), std::string::npos) << side.err;
+    auto csv_side = run_process({tare_cmd, "export", results.string(), "--format=csv", "--side=base"});
+    EXPECT_EQ(csv_side.exit_code, 2);
+    EXPECT_NE(csv_side.err.find("csv has both"), std::string::npos) << csv_side.err;
 
     const fs::path bad = scratch("bad.json");
     write(bad, "{\"schema\": \"tare/1\",\n  \"benchmarks\": [}");

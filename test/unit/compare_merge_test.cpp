@@ -1,9 +1,15 @@
-// compare/merge.hpp: shard files joined into one, and the files it refuses.
+// compare/merge.hpp: shard files joined into one, and the files it refuses; comparisons of
+// shards judged again as one family, exactly as one comparison of all their rows.
 #include "compare/merge.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "compare/aggregate.hpp"
+#include "io/compare_mapping.hpp"
 #include "io/run_mapping.hpp"
+#include "stats/random.hpp"
 
 namespace tare::compare {
 namespace {
@@ -78,6 +84,154 @@ TEST(compare_merge, refuses_overlaps_other_suites_and_other_versions) {
     EXPECT_NE(std::get<std::string>(versions).find("tare 0.0.9"), std::string::npos);
 
     EXPECT_TRUE(std::holds_alternative<std::string>(merge_results({{"a.json", shard_file("a", {"x"})}})));
+}
+
+// Rows of a rounds comparison with their per-round log-ratios: true changes from -6 % to +6 %,
+// some 0, round noise of 1.5 % (seeded), so some rows are judged and others not.
+struct rounds_rows {
+    std::vector<compare_row> rows;
+    std::vector<std::vector<double>> logs;
+};
+
+rounds_rows make_rows(std::size_t n, std::uint64_t seed) {
+    stats::xoshiro256ss random(seed);
+    rounds_rows out;
+    for (std::size_t i = 0; i < n; ++i) {
+        compare_row row;
+        row.name = "bench/" + std::to_string(i);
+        row.base.time_ns = 1000;
+        row.head.time_ns = 1000;
+        row.base.samples = row.head.samples = 40;
+        const double truth = i % 3 == 0 ? 0.0 : 0.01 * static_cast<double>(static_cast<int>(i % 13) - 6);
+        std::vector<double> l;
+        for (int r = 0; r < 8; ++r) {
+            l.push_back(std::log1p(truth) + 0.015 * stats::standard_normal_pair(random)[0]);
+        }
+        out.rows.push_back(std::move(row));
+        out.logs.push_back(std::move(l));
+    }
+    return out;
+}
+
+compare_results judged(const rounds_rows& rows, std::size_t from, std::size_t to, const verdict_options& o) {
+    compare_results r;
+    r.tare_version = "0.1.0";
+    r.rounds = 8;
+    r.rows.assign(rows.rows.begin() + static_cast<std::ptrdiff_t>(from),
+                  rows.rows.begin() + static_cast<std::ptrdiff_t>(to));
+    r.threshold_pct = o.threshold_pct;
+    judge_rounds(r,
+                 {rows.logs.begin() + static_cast<std::ptrdiff_t>(from),
+                  rows.logs.begin() + static_cast<std::ptrdiff_t>(to)},
+                 o);
+    return r;
+}
+
+// Through the file and back, as `tare merge` reads each shard's.
+compare_results through_json(const compare_results& r) {
+    auto back = io::parse_compare_json(io::write_compare_json(r), "shard.json");
+    EXPECT_TRUE(std::holds_alternative<compare_results>(back));
+    return std::get<compare_results>(back);
+}
+
+// The ground truth: one comparison of all rows. Three shards judged on their own, written and
+// read back, merged: the same family, the same level, the same intervals and verdicts.
+TEST(compare_merge, shards_of_a_comparison_are_judged_as_one_family) {
+    for (const auto family : {family_control::fdr, family_control::fwer}) {
+        for (const double threshold : {0.0, 1.0}) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(family)) + " threshold " +
+                         std::to_string(threshold));
+            verdict_options o;
+            o.family = family;
+            o.threshold_pct = threshold;
+            const rounds_rows rows = make_rows(24, 11);
+            const compare_results whole = judged(rows, 0, 24, o);
+            ASSERT_GT(whole.selected, 0U);
+            ASSERT_LT(whole.selected, 24U);
+            auto merged = merge_comparisons({{"c1.json", through_json(judged(rows, 0, 5, o))},
+                                             {"c2.json", through_json(judged(rows, 5, 17, o))},
+                                             {"c3.json", through_json(judged(rows, 17, 24, o))}});
+            ASSERT_TRUE(std::holds_alternative<compare_results>(merged)) << std::get<std::string>(merged);
+            const compare_results& m = std::get<compare_results>(merged);
+            EXPECT_EQ(m.comparisons, whole.comparisons);
+            EXPECT_EQ(m.selected, whole.selected);
+            EXPECT_DOUBLE_EQ(interval_level(m), interval_level(whole));
+            ASSERT_EQ(m.rows.size(), whole.rows.size());
+            for (std::size_t i = 0; i < m.rows.size(); ++i) {
+                SCOPED_TRACE(m.rows[i].name);
+                EXPECT_EQ(m.rows[i].name, whole.rows[i].name);
+                EXPECT_EQ(m.rows[i].verdict, whole.rows[i].verdict);
+                ASSERT_TRUE(m.rows[i].change && m.rows[i].change->interval_pct);
+                EXPECT_NEAR(m.rows[i].change->interval_pct->low, whole.rows[i].change->interval_pct->low,
+                            1e-9);
+                EXPECT_NEAR(m.rows[i].change->interval_pct->high, whole.rows[i].change->interval_pct->high,
+                            1e-9);
+                EXPECT_DOUBLE_EQ(m.rows[i].change->confidence, whole.rows[i].change->confidence);
+            }
+        }
+    }
+}
+
+// Why the merge judges again: a shard's own family is smaller, so its intervals are narrower
+// than the suite's; kept as they were, their verdicts would share 5 % per shard, not per suite.
+TEST(compare_merge, a_shards_own_intervals_are_narrower_than_the_suites) {
+    verdict_options o;
+    o.family = family_control::fwer;
+    const rounds_rows rows = make_rows(24, 11);
+    const compare_results shard = judged(rows, 0, 5, o);
+    const compare_results whole = judged(rows, 0, 24, o);
+    EXPECT_LT(interval_level(shard), interval_level(whole));
+    const auto width = [](const compare_row& r) {
+        return r.change->interval_pct->high - r.change->interval_pct->low;
+    };
+    EXPECT_LT(width(shard.rows[1]), width(whole.rows[1]));
+}
+
+TEST(compare_merge, comparisons_that_cannot_be_one_family_are_refused) {
+    verdict_options o;
+    const rounds_rows rows = make_rows(6, 3);
+    const auto a = judged(rows, 0, 3, o);
+    const auto b = judged(rows, 3, 6, o);
+    auto refused = [](std::vector<compare_merge_input> in, const std::string& words) {
+        auto m = merge_comparisons(std::move(in));
+        ASSERT_TRUE(std::holds_alternative<std::string>(m)) << words;
+        EXPECT_NE(std::get<std::string>(m).find(words), std::string::npos) << std::get<std::string>(m);
+    };
+    refused({{"a.json", a}}, "at least two");
+    refused({{"a.json", a}, {"a2.json", a}}, "bench/0 is in a.json and in a2.json");
+    auto other_version = b;
+    other_version.tare_version = "0.2.0";
+    refused({{"a.json", a}, {"b.json", other_version}}, "b.json was written by tare 0.2.0");
+    auto files = b;
+    files.mode = pairing::processes;
+    refused({{"a.json", a}, {"b.json", files}}, "mode processes");
+    auto banded = b;
+    banded.threshold_pct = 2;
+    refused({{"a.json", a}, {"b.json", banded}}, "the same --family and --threshold");
+    auto bonferroni = b;
+    bonferroni.family = family_control::fwer;
+    refused({{"a.json", a}, {"b.json", bonferroni}}, "the same --family and --threshold");
+    auto bare = b;
+    bare.rows[0].change->log_se = 0;  // as a file without log_se and df reads
+    bare.rows[0].change->df = 0;
+    refused({{"a.json", a}, {"b.json", bare}}, "cannot be judged again");
+}
+
+// Rows that are not in the family stay as they were: an error on a side, a row of one process.
+TEST(compare_merge, rows_outside_the_family_keep_their_state) {
+    verdict_options o;
+    const rounds_rows rows = make_rows(4, 5);
+    auto a = judged(rows, 0, 2, o);
+    auto b = judged(rows, 2, 4, o);
+    b.rows[0].head.error = error_info{"signal", "SIGSEGV"};
+    b.rows[0].change.reset();
+    b.only_in_head = {"new/1"};
+    auto merged = merge_comparisons({{"a.json", a}, {"b.json", b}});
+    ASSERT_TRUE(std::holds_alternative<compare_results>(merged));
+    const auto& m = std::get<compare_results>(merged);
+    EXPECT_EQ(m.comparisons, 3U);
+    EXPECT_EQ(m.rows[2].verdict, verdict::error);
+    EXPECT_EQ(m.only_in_head, std::vector<std::string>{"new/1"});
 }
 
 }  // namespace

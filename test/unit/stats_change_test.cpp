@@ -290,5 +290,32 @@ TEST(stats_change, band_p_value_is_where_the_verdict_starts) {
     EXPECT_EQ(judge(*log_ratio_change(down, 1 - pd * 0.999), 1.0), verdict::no_change);
 }
 
+// at_level gives the interval log_ratio_change and welch_log_change would have made at that level.
+TEST(stats_change, at_level_remakes_the_interval_at_another_level) {
+    const std::vector<double> logs = {0.031, 0.012, 0.025, 0.040, 0.018, 0.029, 0.022, 0.035};
+    const std::vector<double> base = {100, 103, 98, 101, 99};
+    const std::vector<double> head = {104, 108, 101, 103};
+    for (double level : {0.5, 0.9, 0.99, 0.999}) {
+        const auto paired = at_level(*log_ratio_change(logs, 0.95), level);
+        const auto direct = log_ratio_change(logs, level);
+        ASSERT_TRUE(paired.interval_pct && direct->interval_pct);
+        EXPECT_EQ(paired.confidence, level);
+        EXPECT_NEAR(paired.interval_pct->low, direct->interval_pct->low, 1e-12) << level;
+        EXPECT_NEAR(paired.interval_pct->high, direct->interval_pct->high, 1e-12) << level;
+        EXPECT_EQ(paired.p_value, direct->p_value);
+        const auto welch = at_level(*welch_log_change(base, head, 0.95), level);
+        const auto welch_direct = welch_log_change(base, head, level);
+        EXPECT_NEAR(welch.interval_pct->low, welch_direct->interval_pct->low, 1e-12) << level;
+        EXPECT_NEAR(welch.interval_pct->high, welch_direct->interval_pct->high, 1e-12) << level;
+    }
+    // One pair has no interval, and no level gives it one; no spread keeps the point.
+    const std::vector<double> one = {0.02};
+    EXPECT_FALSE(at_level(*log_ratio_change(one, 0.95), 0.99).interval_pct);
+    const std::vector<double> flat = {0.02, 0.02, 0.02};
+    const auto point = at_level(*log_ratio_change(flat, 0.95), 0.99);
+    ASSERT_TRUE(point.interval_pct);
+    EXPECT_EQ(point.interval_pct->low, point.interval_pct->high);
+}
+
 }  // namespace
 }  // namespace tare::stats

@@ -1,31 +1,18 @@
 #include "report/export/exports.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "report/export/formats.hpp"
 
 namespace tare::report {
 
-namespace {
+namespace exports {
 
-bool finite(double v) {
-    return std::isfinite(v);
-}
-
-void add(std::vector<measure>& out, const char* slug, const char* unit, const std::optional<double>& v,
-         bool bigger = false) {
-    if (v && finite(*v)) {
-        out.push_back({slug, unit, *v, std::nullopt, std::nullopt, bigger});
-    }
-}
-
-// Numbers as JSON writes them: the shortest text that reads back as the same double.
 std::string number_text(double v) {
     return nlohmann::json(v).dump();
 }
 
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\r\n") == std::string::npos) {
         return s;
@@ -40,66 +27,120 @@ std::string csv_field(const std::string& s) {
     return q + "\"";
 }
 
-class bmf_reporter final : public reporter<run_results> {
-public:
-    std::string render(const run_results& results) const override {
-        nlohmann::ordered_json doc = nlohmann::ordered_json::object();
-        for (const auto& r : results.benchmarks) {
-            const auto ms = measures_of(r);
-            if (ms.empty()) {
-                continue;
-            }
-            auto& bench = doc[r.name];
-            for (const auto& m : ms) {
-                nlohmann::ordered_json metric = {{"value", m.value}};
-                if (m.lower && m.upper) {
-                    metric["lower_value"] = *m.lower;
-                    metric["upper_value"] = *m.upper;
-                }
-                bench[m.slug] = std::move(metric);
-            }
+std::string render_bmf(const std::vector<export_row>& rows) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+    for (const auto& r : rows) {
+        if (r.measures.empty()) {
+            continue;
         }
-        return doc.dump(2) + "\n";
+        auto& bench = doc[r.name];
+        for (const auto& m : r.measures) {
+            nlohmann::ordered_json metric = {{"value", m.value}};
+            if (m.lower && m.upper) {
+                metric["lower_value"] = *m.lower;
+                metric["upper_value"] = *m.upper;
+            }
+            bench[m.slug] = std::move(metric);
+        }
     }
-};
+    return doc.dump(2) + "\n";
+}
 
 // github-action-benchmark's custom tools read an array of {name, unit, value, range?, extra?}
 // (its README, "Examples" of customSmallerIsBetter); one entry per benchmark and figure, named
 // "BENCHMARK (measure)" so that each figure has its own chart.
+std::string render_gab(const std::vector<export_row>& rows, bool bigger) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::array();
+    for (const auto& r : rows) {
+        for (const auto& m : r.measures) {
+            if (m.bigger_is_better != bigger) {
+                continue;
+            }
+            nlohmann::ordered_json e = {
+                {"name", r.name + " (" + m.slug + ")"}, {"unit", m.unit}, {"value", m.value}};
+            if (m.lower && m.upper) {
+                e["range"] = "± " + number_text((*m.upper - *m.lower) / 2);
+            }
+            e["extra"] = r.extra;
+            doc.push_back(std::move(e));
+        }
+    }
+    return doc.dump(2) + "\n";
+}
+
+std::string csv_cell(const std::vector<measure>& measures, std::string_view slug) {
+    for (const auto& m : measures) {
+        if (m.slug == slug) {
+            return number_text(m.value);
+        }
+        if (m.slug == "latency" && slug == "latency_low" && m.lower) {
+            return number_text(*m.lower);
+        }
+        if (m.slug == "latency" && slug == "latency_high" && m.upper) {
+            return number_text(*m.upper);
+        }
+    }
+    return {};
+}
+
+}  // namespace exports
+
+namespace {
+
+using exports::csv_field;
+using exports::number_text;
+
+bool finite(double v) {
+    return std::isfinite(v);
+}
+
+void add(std::vector<measure>& out, const char* slug, const char* unit, const std::optional<double>& v,
+         bool bigger = false) {
+    if (v && finite(*v)) {
+        out.push_back({slug, unit, *v, std::nullopt, std::nullopt, bigger});
+    }
+}
+
+// Latency first: the mean per iteration with its interval, when both ends are finite.
+measure latency_of(double mean, const std::optional<interval>& ci) {
+    measure latency{"latency", "ns", mean, std::nullopt, std::nullopt, false};
+    if (ci && finite(ci->low) && finite(ci->high)) {
+        latency.lower = ci->low;
+        latency.upper = ci->high;
+    }
+    return latency;
+}
+
+std::vector<exports::export_row> export_rows(const run_results& results) {
+    std::vector<exports::export_row> rows;
+    for (const auto& r : results.benchmarks) {
+        rows.push_back({r.name, measures_of(r),
+                        std::to_string(r.iterations) + " iterations in " +
+                            std::to_string(r.samples_ns.size()) + " samples"});
+    }
+    return rows;
+}
+
+class bmf_reporter final : public reporter<run_results> {
+public:
+    std::string render(const run_results& results) const override {
+        return exports::render_bmf(export_rows(results));
+    }
+};
+
 class gab_reporter final : public reporter<run_results> {
 public:
     explicit gab_reporter(bool bigger) : bigger_(bigger) {}
     std::string render(const run_results& results) const override {
-        nlohmann::ordered_json doc = nlohmann::ordered_json::array();
-        for (const auto& r : results.benchmarks) {
-            for (const auto& m : measures_of(r)) {
-                if (m.bigger_is_better != bigger_) {
-                    continue;
-                }
-                nlohmann::ordered_json e = {
-                    {"name", r.name + " (" + m.slug + ")"}, {"unit", m.unit}, {"value", m.value}};
-                if (m.lower && m.upper) {
-                    e["range"] = "± " + number_text((*m.upper - *m.lower) / 2);
-                }
-                e["extra"] = std::to_string(r.iterations) + " iterations in " +
-                             std::to_string(r.samples_ns.size()) + " samples";
-                doc.push_back(std::move(e));
-            }
-        }
-        return doc.dump(2) + "\n";
+        return exports::render_gab(export_rows(results), bigger_);
     }
 
 private:
     bool bigger_;
 };
 
-struct csv_column {
-    const char* slug;
-    const char* header;
-};
-
 // Every measure measures_of can give, in its order, and the interval of the time.
-constexpr csv_column csv_columns[] = {
+constexpr exports::csv_column csv_columns[] = {
     {"latency", "time (ns)"},
     {"latency_low", "time 95% low (ns)"},
     {"latency_high", "time 95% high (ns)"},
@@ -125,17 +166,7 @@ public:
             const auto ms = measures_of(r);
             out += csv_field(r.name);
             for (const auto& c : csv_columns) {
-                out += ",";
-                for (const auto& m : ms) {
-                    const std::string slug = c.slug;
-                    if (m.slug == slug) {
-                        out += number_text(m.value);
-                    } else if (m.slug == "latency" && slug == "latency_low" && m.lower) {
-                        out += number_text(*m.lower);
-                    } else if (m.slug == "latency" && slug == "latency_high" && m.upper) {
-                        out += number_text(*m.upper);
-                    }
-                }
+                out += "," + exports::csv_cell(ms, c.slug);
             }
             const bool measured = !r.error;
             out += "," + (measured ? std::to_string(r.iterations) : std::string());
@@ -154,12 +185,7 @@ std::vector<measure> measures_of(const benchmark_result& r) {
     if (r.error || r.samples_ns.empty() || !finite(r.time.mean)) {
         return out;
     }
-    measure latency{"latency", "ns", r.time.mean, std::nullopt, std::nullopt, false};
-    if (r.time.ci && finite(r.time.ci->low) && finite(r.time.ci->high)) {
-        latency.lower = r.time.ci->low;
-        latency.upper = r.time.ci->high;
-    }
-    out.push_back(latency);
+    out.push_back(latency_of(r.time.mean, r.time.ci));
     add(out, "allocs-per-iter", "allocs/iter", r.allocs_per_iter);
     add(out, "bytes-per-iter", "B/iter", r.bytes_per_iter);
     if (r.peak_live_bytes) {
@@ -170,6 +196,33 @@ std::vector<measure> measures_of(const benchmark_result& r) {
     add(out, "throughput", "items/s", r.items_per_second, true);
     add(out, "throughput-bytes", "B/s", r.bytes_per_second, true);
     return out;
+}
+
+std::vector<measure> measures_of(const side_figures& side) {
+    std::vector<measure> out;
+    if (side.error || side.samples == 0 || !finite(side.time_ns) || !(side.time_ns > 0)) {
+        return out;
+    }
+    out.push_back(latency_of(side.time_ns, side.time_ci));
+    add(out, "allocs-per-iter", "allocs/iter", side.allocs_per_iter);
+    add(out, "bytes-per-iter", "B/iter", side.bytes_per_iter);
+    if (side.peak_live_bytes) {
+        add(out, "peak-live-bytes", "B", static_cast<double>(*side.peak_live_bytes));
+    }
+    add(out, "page-faults-per-iter", "faults/iter", side.page_faults_per_iter);
+    return out;
+}
+
+std::optional<measure> change_measure_of(const compare_row& row) {
+    if (!row.change || !finite(row.change->change_pct)) {
+        return std::nullopt;
+    }
+    measure m{"latency-change", "%", row.change->change_pct, std::nullopt, std::nullopt, false};
+    if (const auto& ci = row.change->interval_pct; ci && finite(ci->low) && finite(ci->high)) {
+        m.lower = ci->low;
+        m.upper = ci->high;
+    }
+    return m;
 }
 
 std::optional<export_format> parse_export_format(const std::string& name) {

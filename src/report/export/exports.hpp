@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/comparison.hpp"
 #include "model/run.hpp"
 #include "report/reporter.hpp"
 
@@ -29,6 +30,14 @@ struct measure {
 /// missing or not finite is left out, never written as 0; an error row has none.
 std::vector<measure> measures_of(const benchmark_result& r);
 
+/// The same for one side of a comparison: latency (the side's time and interval as the
+/// comparison shows them), allocations, bytes, peak live heap and page faults.
+std::vector<measure> measures_of(const side_figures& side);
+
+/// The change of a comparison row as a measure: `latency-change`, in %, head against base, with
+/// its interval at the comparison's level; nothing when the row has no change.
+std::optional<measure> change_measure_of(const compare_row& row);
+
 enum class export_format {
     bmf,         // Bencher Metric Format: {benchmark: {measure: {value, lower_value, upper_value}}}
     gab,         // github-action-benchmark, customSmallerIsBetter: time and memory
@@ -42,8 +51,18 @@ std::optional<export_format> parse_export_format(const std::string& name);
 /// The export reporter for `f`.
 std::unique_ptr<reporter<run_results>> make_export_reporter(export_format f);
 
+/// Which side of a comparison the BMF and the action's exports carry (CSV carries both).
+enum class compare_side { base, head };
+
+/// The export reporter of a comparison (docs/exports.md, "Comparisons"): BMF and the action's
+/// formats carry `side`'s figures, BMF adds each row's `latency-change`; CSV has one record per
+/// row with the change, its interval and verdict, then both sides' figures.
+std::unique_ptr<reporter<compare_results>> make_compare_export_reporter(export_format f, compare_side side);
+
 /// The names of `results`' benchmarks that an export leaves out (error rows: BMF and the action's
 /// formats have no place for an error; CSV keeps them, with the error in its last column).
 std::vector<std::string> rows_left_out(const run_results& results, export_format f);
+/// The same for a comparison: rows whose exported side failed (CSV keeps every row).
+std::vector<std::string> rows_left_out(const compare_results& results, export_format f, compare_side side);
 
 }  // namespace tare::report
