@@ -45,9 +45,9 @@ void store(T& field, std::type_identity_t<T> value) noexcept {
 std::uint32_t next_epoch() noexcept {
     detail::region_state& s = detail::state;
     std::uint32_t epoch = s.flags.last_epoch + 1;
-    if (epoch == 0 || epoch >= detail::members_tag)
-        epoch = 1;  // 0 means "untagged", the top bits "allocated while paused" and "member region"; wraps
-                    // after 2^30 regions
+    if (epoch == 0 || epoch >= detail::sites_tag)
+        epoch = 1;  // 0 means "untagged", the top bits "allocated while paused", "member region" and
+                    // "sites region"; wraps after 2^29 regions
     s.flags.last_epoch = epoch;
     return epoch;
 }
@@ -130,6 +130,13 @@ void region_begin_members() noexcept {
     // No owner: every member counts on the shared tally (the owner's single-writer tally would
     // need one writer, and here there are several).
     open_region(stop_previous_region() | detail::members_tag);
+}
+
+void region_begin_sites(site_buffers buffers) noexcept {
+    const std::uint32_t epoch = stop_previous_region() | detail::sites_tag;
+    detail::set_site_buffers(buffers);  // before open_region() publishes the epoch with release
+    detail::owned_epoch = epoch;
+    open_region(epoch);
 }
 
 void join() noexcept {

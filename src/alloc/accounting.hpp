@@ -14,7 +14,9 @@
 // - pause()/resume() bracket the harness's own work between samples: allocations made while
 //   paused are not counted and are not tagged.
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace tare::alloc {
 
@@ -63,5 +65,55 @@ void join() noexcept;
 /// The calling thread stops counting in the member region: its later allocations are in no
 /// figure, and it frees its own region's blocks as a paused region does.
 void leave() noexcept;
+
+// ---- Allocation sites (docs/accounting.md, "Allocation sites") -----------------------------
+
+/// The most return addresses a site record keeps, innermost first.
+inline constexpr std::size_t max_site_frames = 40;
+
+/// One allocation counted in a sites region, with the call stack that made it.
+struct site_record {
+    const void* block = nullptr;  // the pointer the caller received
+    std::uint64_t size = 0;       // bytes requested
+    std::uint64_t thread = 0;     // 0: the region's owner; else the allocating thread's pthread_t
+    std::uint64_t seq = 0;        // order among the region's recorded allocations and frees
+    std::uint32_t depth = 0;      // frames[0, depth) are valid
+    void* frames[max_site_frames] = {};
+};
+
+/// A free (or the release half of a realloc) of a block a sites region recorded.
+struct free_record {
+    const void* block = nullptr;
+    std::uint64_t seq = 0;
+};
+
+/// Where a sites region writes its records: caller-owned memory, allocated before the region
+/// opens, so that recording allocates nothing.
+struct site_buffers {
+    std::span<site_record> allocs;
+    std::span<free_record> frees;
+};
+
+/// How many records a sites region made; past a buffer's capacity the rest are counted only.
+struct site_totals {
+    std::size_t allocs = 0;
+    std::size_t frees = 0;
+    std::size_t dropped_allocs = 0;
+    std::size_t dropped_frees = 0;
+};
+
+/// Makes the stack capture ready: its first use loads the unwinder (glibc's backtrace() opens
+/// libgcc_s, which allocates), so it must happen before a sites region opens, not inside one.
+void prepare_site_capture() noexcept;
+
+/// Opens a region like region_begin() in which every counted allocation also records its call
+/// stack (site_record) into `buffers`, and every free of such a block a free_record. The
+/// figures count as in any region; recording costs microseconds an allocation, so a sites
+/// region is a diagnostic pass, never a timed sample.
+void region_begin_sites(site_buffers buffers) noexcept;
+
+/// The records of the last sites region (read after it ended, or while paused with the other
+/// threads' calls finished, as snapshot()).
+site_totals sites_recorded() noexcept;
 
 }  // namespace tare::alloc

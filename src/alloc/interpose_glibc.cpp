@@ -149,6 +149,8 @@ TARE_ALLOC_HOOK void* publish(void* base, std::size_t offset, std::size_t counte
     unsigned char* user = bytes_of(base) + offset;
     const block_header h{counted, count_alloc(counted), magic};
     __builtin_memcpy(user - header_size, &h, header_size);
+    if (recorded_tag(h.epoch)) [[unlikely]]
+        record_site(user, counted, h.epoch);  // a diagnostic pass (--alloc-sites), never a timed sample
     return user;
 }
 
@@ -223,6 +225,8 @@ TARE_ALLOC_HOOK [[gnu::always_inline]] inline void release(void* p) noexcept {
         return;
     }
     count_free(h.epoch, h.size);
+    if (recorded_tag(h.epoch)) [[unlikely]]
+        record_free(p, h.epoch);
     under_free(base_of(p, h));
 }
 
@@ -239,6 +243,8 @@ TARE_ALLOC_HOOK void* reallocate(void* p, std::size_t n) noexcept {
             return nullptr;  // p untouched, nothing counted
         // Release first, then count: the peak sees the net change, as an in-place resize has.
         count_free(h.epoch, h.size);
+        if (recorded_tag(h.epoch)) [[unlikely]]
+            record_free(p, h.epoch);
         return publish(base, header_size, n, plain_magic);
     }
     // An aligned block: realloc promises only malloc's alignment, so the new block is a plain
@@ -248,6 +254,8 @@ TARE_ALLOC_HOOK void* reallocate(void* p, std::size_t n) noexcept {
         return nullptr;
     __builtin_memcpy(bytes_of(base) + header_size, p, h.size < n ? h.size : n);
     count_free(h.epoch, h.size);
+    if (recorded_tag(h.epoch)) [[unlikely]]
+        record_free(p, h.epoch);
     under_free(base_of(p, h));
     return publish(base, header_size, n, plain_magic);
 }

@@ -4,7 +4,7 @@
 # then allocates from TSan's heap through the runtime's __interceptor_malloc family (see
 # interpose_glibc.cpp); Clang's TSan runtime is not known to export those names under the
 # same spelling in every version, so a Clang TSan build goes without.
-set(tare_alloc_sources src/alloc/accounting.cpp)
+set(tare_alloc_sources src/alloc/accounting.cpp src/alloc/sites.cpp)
 if(TARE_SANITIZE MATCHES "address|memory"
    OR (TARE_SANITIZE MATCHES "thread" AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU"))
   list(APPEND tare_alloc_sources src/alloc/interpose_none.cpp)

@@ -127,6 +127,24 @@ inline constexpr std::uint32_t paused_tag = 0x8000'0000U;
 /// test it adds is on the other threads' path, which already pays read-modify-writes.
 inline constexpr std::uint32_t members_tag = 0x4000'0000U;
 
+/// Set in the epoch of a sites region (region_begin_sites()): every block it tags is recorded.
+/// Epochs stay below it as well; a tag with it and without paused_tag is a counted allocation
+/// of a sites region, one test on a value the hook already holds.
+inline constexpr std::uint32_t sites_tag = 0x2000'0000U;
+
+/// True for the tag of a block a sites region counted (and so recorded).
+TARE_ALLOC_HOOK constexpr bool recorded_tag(std::uint32_t tag) noexcept {
+    return (tag & (sites_tag | paused_tag)) == sites_tag;
+}
+
+/// Records the allocation of `block` (n bytes requested, tagged `epoch`) with its call stack
+/// (sites.cpp). Only for recorded_tag(epoch).
+void record_site(const void* block, std::size_t n, std::uint32_t epoch) noexcept;
+/// Records the free of a block whose tag is recorded_tag(), while its region is open.
+void record_free(const void* block, std::uint32_t tag) noexcept;
+/// Points the recording at `buffers` and zeroes its counts (region_begin_sites()).
+void set_site_buffers(site_buffers buffers) noexcept;
+
 /// True when this thread's allocations are outside the counting member region `epoch`.
 TARE_ALLOC_HOOK inline bool outside_members(std::uint32_t epoch) noexcept {
     return (epoch & members_tag) != 0 && member_epoch != epoch;

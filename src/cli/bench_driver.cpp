@@ -36,9 +36,10 @@ struct bench_options {
     bool isolate = false;
     std::optional<double> timeout;
     bool markdown = false;
-    std::optional<std::string> exact;   // internal: the child of --isolate runs this instance
-    std::optional<std::string> worker;  // internal: serve `tare compare` (src/cli/worker.hpp)
-    std::optional<std::string> shard;   // --shard=K/N (core/shard.hpp)
+    std::optional<std::string> exact;        // internal: the child of --isolate runs this instance
+    std::optional<std::string> worker;       // internal: serve `tare compare` (src/cli/worker.hpp)
+    std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp)
+    std::optional<std::size_t> alloc_sites;  // --alloc-sites[=N]: the top N sites (default 5)
 };
 
 int fail_usage(const std::string& message) {
@@ -125,6 +126,15 @@ int drive(int argc, char** argv) {
     app.add_flag("--md", opt.markdown, "print the table as Markdown");
     app.add_option("--shard", opt.shard, "run only shard K of N: a stable 1/N of the benchmarks, by name")
         ->type_name("K/N");
+    // A flag with an optional "=N" (as tare compare's --fail-on-regression): an option with an
+    // optional value would take the next argument as N.
+    std::size_t sites_top = 5;
+    CLI::Option* sites_flag =
+        app.add_flag("--alloc-sites{5}", sites_top,
+                     "after measuring, locate the timed region's allocations: the top N call sites (=N; "
+                     "default 5)")
+            ->type_name("[=N]")
+            ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
     app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {
@@ -134,6 +144,9 @@ int drive(int argc, char** argv) {
         return 0;
     } catch (const CLI::ParseError& e) {
         return fail_usage(e.what());
+    }
+    if (sites_flag->count() > 0) {
+        opt.alloc_sites = sites_top;
     }
     if (opt.timeout && !opt.isolate) {
         return fail_usage(
@@ -192,6 +205,16 @@ int drive(int argc, char** argv) {
     plan.budget_ns = opt.min_time * 1e9;
     plan.clock_overhead_ns = core::measure_clock_overhead(clock);
     detail::sample_plan overhead_plan = plan;
+    if (opt.alloc_sites) {
+        plan.alloc_sites = true;
+        plan.alloc_sites_top = *opt.alloc_sites;
+        if (!probe.accounting()) {
+            std::fputs(
+                "note: --alloc-sites finds nothing here: allocation accounting is off in this build "
+                "(docs/accounting.md, \"Availability\")\n",
+                stderr);
+        }
+    }
     overhead_plan.budget_ns = 0.02e9;
     const double loop_overhead = core::measure_loop_overhead(clock, probe, overhead_plan);
 
@@ -230,7 +253,8 @@ int drive(int argc, char** argv) {
             for (const core::instance& m : unit.group->members) {
                 members.push_back(m.name);
             }
-            run_results group = run_isolated_group(unit.name(), members, {opt.min_time, opt.timeout});
+            run_results group =
+                run_isolated_group(unit.name(), members, {opt.min_time, opt.timeout, opt.alloc_sites});
             for (benchmark_result& r : group.benchmarks) {
                 any_failed = any_failed || r.error.has_value();
                 results.benchmarks.push_back(std::move(r));
@@ -250,7 +274,8 @@ int drive(int argc, char** argv) {
             continue;
         }
         if (opt.isolate) {
-            results.benchmarks.push_back(run_isolated(inst.name, {opt.min_time, opt.timeout}));
+            results.benchmarks.push_back(
+                run_isolated(inst.name, {opt.min_time, opt.timeout, opt.alloc_sites}));
             if (const int signal = os::interrupted(); signal != 0 && results.benchmarks.back().error) {
                 // The child stopped because the run was interrupted, not because it failed.
                 results.benchmarks.back().error =

@@ -37,6 +37,7 @@ struct run_args {
     std::optional<double> timeout;     // with isolate: a benchmark's process is stopped past it
     std::vector<std::string> exports;  // --export=FORMAT:PATH, each checked by parse_export_request
     std::optional<std::string> shard;  // --shard=K/N (core/shard.hpp), checked up front
+    std::size_t alloc_sites_top = 0;   // --alloc-sites[=N]: N sites per list; 0: not asked
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.

@@ -38,9 +38,11 @@ std::variant<run_results, benchmark_result> run_child_step(const std::string& na
     static std::atomic<int> counter{0};
     const fs::path tmp = fs::temp_directory_path() / ("tare-isolate-" + std::to_string(::getpid()) + "-" +
                                                       std::to_string(counter++) + ".json");
-    const std::vector<std::string> argv{os::executable_path(), std::string(exact_flag) + "=" + name,
-                                        "--json=" + tmp.string(),
-                                        "--min-time=" + seconds_text(options.min_time)};
+    std::vector<std::string> argv{os::executable_path(), std::string(exact_flag) + "=" + name,
+                                  "--json=" + tmp.string(), "--min-time=" + seconds_text(options.min_time)};
+    if (options.alloc_sites) {
+        argv.push_back("--alloc-sites=" + std::to_string(*options.alloc_sites));
+    }
     os::child_options child_opts;
     child_opts.discard_stdout = true;
     child_opts.timeout_seconds = options.timeout_seconds;

@@ -15,6 +15,7 @@ inline constexpr const char* exact_flag = "--tare-exact";
 struct isolate_options {
     double min_time = 0.5;
     std::optional<double> timeout_seconds;
+    std::optional<std::size_t> alloc_sites;  // --alloc-sites=N for the child
 };
 
 /// Runs the instance `name` in a child of this executable and returns its result, or an

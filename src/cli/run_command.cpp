@@ -64,6 +64,13 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
     cmd->add_option("--timeout", args.timeout, "with --isolate: stop a benchmark running longer")
         ->type_name("SECONDS")
         ->check(positive_seconds());
+    // A flag with an optional "=N", as --fail-on-regression: the value is kept by the option
+    // itself; alloc_sites_given says whether it was given.
+    cmd->add_flag("--alloc-sites{5}", args.alloc_sites_top,
+                  "after measuring, locate the timed region's allocations: the top N call sites (=N; "
+                  "default 5; tare executables)")
+        ->type_name("[=N]")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
     return cmd;
 }
 
@@ -340,6 +347,9 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
     if (args.timeout) {
         argv.push_back("--timeout=" + std::to_string(*args.timeout));
     }
+    if (args.alloc_sites_top != 0) {
+        argv.push_back("--alloc-sites=" + std::to_string(args.alloc_sites_top));
+    }
     os::child_options opts;
     opts.discard_stdout = true;  // its table is reprinted from its results
     const os::child_result child = os::run_child(argv, opts);
@@ -376,6 +386,13 @@ collected collect(const std::string& target, const run_args& args) {
         return {std::move(std::get<run_results>(read))};
     }
     const bool gbench = k == target_kind::gbench_executable;
+    if (args.alloc_sites_top != 0 && (gbench || args.processes > 1)) {
+        return {run_failure{
+            exit_usage, target + ": --alloc-sites " +
+                            (gbench ? std::string("locates the allocations of tare executables; this is a "
+                                                  "Google Benchmark one")
+                                    : std::string("locates allocations in one process: drop --processes"))}};
+    }
     // Fresh processes one after the other, pooled (compare/processes.hpp): each is a replicate
     // of what a process of this executable measures. A process that fails fails the target, as
     // one run would: its figures would be missing from the replicates.

@@ -26,6 +26,20 @@ void system_probe::region_end() noexcept {
     alloc::region_end();
 }
 
+bool system_probe::region_begin_sites(alloc::site_buffers buffers) noexcept {
+    if (!alloc::available()) {
+        return false;
+    }
+    alloc::prepare_site_capture();
+    alloc::region_begin_sites(buffers);
+    alloc::pause();
+    return true;
+}
+
+alloc::site_totals system_probe::sites_recorded() noexcept {
+    return alloc::sites_recorded();
+}
+
 std::uint64_t system_probe::page_faults() noexcept {
     os::usage u = os::self_usage();
     return u.minor_faults + u.major_faults;

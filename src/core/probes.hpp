@@ -26,6 +26,14 @@ public:
     virtual void region_end() noexcept = 0;
     /// Minor plus major page faults of the process so far.
     virtual std::uint64_t page_faults() noexcept = 0;
+    /// Opens a region, paused, that records every counted allocation's stack into `buffers`
+    /// (alloc::region_begin_sites); false when this probe cannot (no accounting, a test's probe).
+    virtual bool region_begin_sites(alloc::site_buffers buffers) noexcept {
+        (void)buffers;
+        return false;
+    }
+    /// The records of the last sites region.
+    virtual alloc::site_totals sites_recorded() noexcept { return {}; }
 };
 
 /// The real probe: src/alloc's interposer and getrusage.
@@ -38,6 +46,8 @@ public:
     alloc::counters counters() noexcept override;
     void region_end() noexcept override;
     std::uint64_t page_faults() noexcept override;
+    bool region_begin_sites(alloc::site_buffers buffers) noexcept override;
+    alloc::site_totals sites_recorded() noexcept override;
 };
 
 }  // namespace tare::core

@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "core/alloc_sites.hpp"
 #include "core/metrics.hpp"
 #include "os/os.hpp"
 #include "tare/optimizer.hpp"
@@ -211,7 +212,24 @@ benchmark_result run_instance(const instance& inst, clock_source& clock, region_
     derive_time(loop, result);
     derive_memory(loop, result);
     add_harness_warnings(loop.optimized_away, loop_overhead_ns, result);
+    if (plan.alloc_sites && loop.accounting && controller == nullptr) {
+        add_sites(loop.sites, plan.alloc_sites_top, result);
+    }
     return result;
+}
+
+void add_sites(const detail::loop_outcome::sites_pass& pass, std::size_t top, benchmark_result& result) {
+    os::symbolizer& symbols = process_symbolizer();
+    tare::sites_pass s;
+    s.iterations = pass.iterations;
+    s.seconds = pass.elapsed_ns * 1e-9;
+    s.allocations = pass.totals.allocs + pass.totals.dropped_allocs;
+    s.dropped = pass.totals.dropped_allocs;
+    s.source_lines = symbols.reads_debug_info();
+    result.sites = s;
+    site_summary summary = summarize_sites(pass.allocs, pass.frees, pass.iterations, top, symbols);
+    result.alloc_sites = std::move(summary.alloc_sites);
+    result.retained_sites = std::move(summary.retained_sites);
 }
 
 detail::sample_plan plan_for(const benchmark& b, detail::sample_plan plan) {

@@ -64,6 +64,10 @@ benchmark_result run_instance(const instance& inst, clock_source& clock, region_
                               detail::sample_plan plan, double loop_overhead_ns,
                               detail::sample_controller* controller = nullptr);
 
+/// The sites of a diagnostic pass into `result` (sites, alloc_sites, retained_sites): the top
+/// `top` of each (docs/accounting.md, "Allocation sites").
+void add_sites(const detail::loop_outcome::sites_pass& pass, std::size_t top, benchmark_result& result);
+
 /// `plan` with the benchmark's own settings (->min_time, ->iterations, ->samples, ->input_chunk).
 detail::sample_plan plan_for(const benchmark& b, detail::sample_plan plan);
 

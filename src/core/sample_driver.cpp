@@ -160,7 +160,9 @@ void sample_driver::end_chunk() {
     cur_.bytes += c1.bytes - c0_.bytes;
     cur_.page_faults += faults1 >= faults0_ ? faults1 - faults0_ : 0;
     cur_.live_bytes_end = c1.live;
-    out_.peak_live_bytes = std::max(out_.peak_live_bytes, c1.peak);
+    if (phase_ != phase::diagnosing) {  // the pass is its own region: its peak is no figure
+        out_.peak_live_bytes = std::max(out_.peak_live_bytes, c1.peak);
+    }
     out_.total_iterations += chunk_;
     sample_left_ -= chunk_;
 }
@@ -195,6 +197,14 @@ std::uint64_t sample_driver::end_sample() {
     const double t = cur_.elapsed_ns;
     const std::uint64_t n = cur_.iterations;
     const double target = target_sample_ns();
+    if (phase_ == phase::diagnosing) {
+        out_.sites.elapsed_ns = t;
+        out_.sites.totals = probe_.sites_recorded();
+        out_.sites.allocs.resize(out_.sites.totals.allocs);
+        out_.sites.frees.resize(out_.sites.totals.frees);
+        phase_ = phase::done;
+        return 0;
+    }
     if (cur_.live_bytes_end > plan_.max_live_bytes) {
         out_.stopped_early = "the region's live heap passed the cap of " +
                              std::to_string(plan_.max_live_bytes >> 20) + " MiB after " +
@@ -258,14 +268,50 @@ std::uint64_t sample_driver::end_sample() {
         }
         if (done) {
             phase_ = phase::done;
-            return 0;
+            return begin_sites_pass();
         }
         return n;
     }
+    case phase::diagnosing:
     case phase::done:
         break;
     }
     return 0;
+}
+
+std::uint64_t sample_driver::begin_sites_pass() {
+    if (!plan_.alloc_sites || controller_ != nullptr || !out_.accounting || out_.samples.empty()) {
+        return 0;
+    }
+    std::uint64_t allocs = 0;
+    std::uint64_t iterations = 0;
+    for (const tare::sample& s : out_.samples) {
+        allocs += s.allocs;
+        iterations += s.iterations;
+    }
+    if (allocs == 0) {
+        return 0;  // nothing to locate
+    }
+    // As many iterations as the loop has run so far, so that a buffer the loop grows
+    // geometrically (a vector appended to and never cleared) reallocates at least once inside
+    // the pass and its site is found; fewer when their allocations would overflow the record
+    // buffer, so that every allocation of the pass is located, none only counted. The pass then
+    // takes about as long as the run did, plus the capture.
+    const double per_iteration = static_cast<double>(allocs) / static_cast<double>(iterations);
+    const auto fit =
+        static_cast<std::uint64_t>(static_cast<double>(plan_.site_capacity) / std::max(per_iteration, 1.0));
+    const std::uint64_t n = std::max<std::uint64_t>(1, std::min(out_.total_iterations, fit));
+    close_region();  // the measured region ends here; the pass opens its own
+    out_.sites.allocs.resize(plan_.site_capacity);
+    out_.sites.frees.resize(4 * plan_.site_capacity);
+    if (!probe_.region_begin_sites({out_.sites.allocs, out_.sites.frees})) {
+        out_.sites = {};
+        return 0;
+    }
+    region_open_ = true;
+    out_.sites.iterations = n;
+    phase_ = phase::diagnosing;
+    return n;
 }
 
 void sample_driver::close_region() {

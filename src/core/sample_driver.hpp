@@ -32,6 +32,12 @@ struct sample_plan {
     std::uint64_t input_chunk = 256;                      // largest batch of untimed inputs alive at once
     double clock_overhead_ns = 25;                        // one clock read; samples are kept far above it
     std::int64_t max_live_bytes = std::int64_t{2} << 30;  // stop a runaway leak here
+    /// After the measured samples, one diagnostic pass that records every allocation's stack
+    /// (--alloc-sites; docs/accounting.md, "Allocation sites"); false: none.
+    bool alloc_sites = false;
+    std::size_t alloc_sites_top = 5;  // sites reported per list (--alloc-sites=N)
+    /// The most allocations the pass records; its iterations are sized to fit.
+    std::size_t site_capacity = 16384;
 };
 
 /// The shortest a sample may be under `plan`: it must dwarf the two clock reads that bound it
@@ -54,6 +60,16 @@ struct loop_outcome {
     double items_per_iteration = 0;
     std::vector<std::pair<std::string, double>> counters;
     std::optional<error_info> error;
+
+    /// The diagnostic pass (sample_plan::alloc_sites): its iterations and time, and what it
+    /// recorded, in the order recorded. No pass: iterations 0.
+    struct sites_pass {
+        std::uint64_t iterations = 0;
+        double elapsed_ns = 0;  // the pass's chunks, capture included
+        alloc::site_totals totals;
+        std::vector<alloc::site_record> allocs;
+        std::vector<alloc::free_record> frees;
+    } sites;
 };
 
 /// Lets another party size the measured samples: `tare compare` runs both sides' workers in
@@ -95,7 +111,7 @@ public:
     std::uint64_t max_input_chunk() const noexcept { return plan_.input_chunk; }
 
 private:
-    enum class phase { calibrating, warming, measuring, done };
+    enum class phase { calibrating, warming, measuring, diagnosing, done };
 
     std::uint64_t begin_sample(std::uint64_t n, refill_fn refill, void* ctx);
     std::uint64_t begin_chunk(refill_fn refill, void* ctx);
@@ -103,6 +119,8 @@ private:
     // Records the finished sample and returns the next sample's size, or 0 when done.
     std::uint64_t end_sample();
     std::uint64_t next_calibration_size(std::uint64_t n, double elapsed_ns) const;
+    // The measured samples are over: the diagnostic pass's size, its region opened, or 0 for none.
+    std::uint64_t begin_sites_pass();
     double target_sample_ns() const noexcept;
     void close_region();
 

@@ -1,4 +1,5 @@
 set(tare_core_sources
+  src/core/alloc_sites.cpp
   src/core/clock.cpp
   src/core/metrics.cpp
   src/core/probes.cpp

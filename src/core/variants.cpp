@@ -263,8 +263,31 @@ std::vector<std::size_t> block_order(std::size_t members, std::size_t block) {
     return order;
 }
 
+namespace {
+
+// A member's sites (--alloc-sites): one call of its own, one sample at the group's size, then
+// the pass (sample_driver); in no figure of the comparison.
+void locate_sites(const instance& member, std::uint64_t iterations, clock_source& clock, region_probe& probe,
+                  const detail::sample_plan& plan, benchmark_result& row) {
+    detail::sample_plan p = plan_for(*member.bench, plan);
+    p.alloc_sites = true;
+    p.fixed_iterations = iterations;
+    p.fixed_samples = 1;
+    detail::loop_outcome call =
+        detail::sample_driver(clock, probe, p).run(member.name, member.args, member.bench->function());
+    if (!call.error && call.accounting) {
+        add_sites(call.sites, p.alloc_sites_top, row);
+    }
+}
+
+}  // namespace
+
 group_outcome run_group(const group_instance& g, clock_source& clock, region_probe& probe,
                         detail::sample_plan plan, double loop_overhead_ns) {
+    // The members' calls are blocks of the comparison: none of them ends in a sites pass. The
+    // members that measured get one call of their own for it at the end (locate_sites).
+    const bool sites = plan.alloc_sites;
+    plan.alloc_sites = false;
     const std::size_t m = g.members.size();
     const instance& base = g.members.front();
     // The baseline's settings (->min_time, ->iterations, ->samples) govern the whole group:
@@ -386,6 +409,9 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
         } else {
             out.members.push_back(
                 pooled_result(name, calls[k], k == 0 && calibration.optimized_away, loop_overhead_ns));
+            if (sites) {
+                locate_sites(g.members[k], schedule.iterations, clock, probe, plan, out.members.back());
+            }
         }
     }
     for (std::size_t k = 1; k < m; ++k) {

@@ -121,6 +121,9 @@ public:
         if constexpr (requires { value.empty(); }) {
             if (o.omit_empty && value.empty())
                 return;
+        } else if constexpr (requires { value.has_value(); }) {
+            if (o.omit_empty && !value.has_value())
+                return;
         }
         out_[std::string(key)] = o.write_null ? json(nullptr) : json(codec.write(value));
     }

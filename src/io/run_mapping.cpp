@@ -303,6 +303,49 @@ struct fields<outlier_counts> {
     }
 };
 
+template <>
+struct fields<stack_frame> {
+    template <class V, class F>
+    static void map(V& v, F& f) {
+        v("function", f.function, required);
+        v("file", f.file);
+        v("line", f.line);
+    }
+};
+
+template <>
+struct fields<alloc_site> {
+    template <class V, class S>
+    static void map(V& v, S& s) {
+        v("function", s.function, required);
+        v("file", s.file);
+        v("line", s.line);
+        v("allocs_per_iter", s.allocs_per_iter);
+        v("bytes_per_iter", s.bytes_per_iter);
+        v("share", s.share);
+        v("thread", s.thread);
+        v("stack", s.stack);
+    }
+    static void check(const alloc_site& s, const std::string& path) {
+        check_non_negative(s.allocs_per_iter, child_path(path, "allocs_per_iter"));
+        check_non_negative(s.bytes_per_iter, child_path(path, "bytes_per_iter"));
+        if (!(s.share >= 0 && s.share <= 1))
+            throw field_error(child_path(path, "share"), "expected a number in [0, 1]");
+    }
+};
+
+template <>
+struct fields<sites_pass> {
+    template <class V, class P>
+    static void map(V& v, P& p) {
+        v("iterations", p.iterations);
+        v("seconds", p.seconds);
+        v("allocations", p.allocations);
+        v("dropped", p.dropped);
+        v("source_lines", p.source_lines);
+    }
+};
+
 // A failed benchmark keeps every key, so readers see one shape, but its figures are null:
 // whatever the runner had gathered before the failure is not a measurement. Counters and
 // warnings stay, as containers, since a warning can explain the failure.
@@ -336,6 +379,11 @@ struct fields<benchmark_result> {
             t("items_per_second", b.items_per_second);
         });
         v("processes", b.processes, processes_codec{&b.samples_ns}, omit_empty);
+        // --alloc-sites: present, the lists perhaps empty, when the pass was asked for.
+        const field_options sites = b.sites ? field_options{} : omit_empty;
+        v("alloc_sites_pass", b.sites, omit_empty);
+        v("alloc_sites", b.alloc_sites, sites);
+        v("retained_sites", b.retained_sites, sites);
     }
     // retained_bytes_per_iter may be negative (a heap that shrinks); no other figure may.
     static void check(const benchmark_result& b, const std::string& path) {

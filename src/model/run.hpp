@@ -67,6 +67,35 @@ struct process_figures {
     double median_ns = 0;     // median per-iteration time of those samples
 };
 
+/// One frame of an allocation's call stack, as the diagnostic pass found it.
+struct stack_frame {
+    std::string function;               // demangled, no parameters; "module+0xOFFSET" when unknown
+    std::optional<std::string> file;    // empty without debug information
+    std::optional<std::uint32_t> line;  // likewise
+};
+
+/// Where the timed region allocates (--alloc-sites; docs/reading-results.md, "Allocation
+/// sites"): one call stack, folded and cut as that page says, and its share of the region.
+struct alloc_site {
+    std::string function;  // the innermost frame outside tare and the allocation path
+    std::optional<std::string> file;
+    std::optional<std::uint32_t> line;
+    double allocs_per_iter = 0;  // alloc_sites: allocation calls; retained_sites: blocks still live
+    double bytes_per_iter = 0;   // alloc_sites: bytes requested; retained_sites: bytes still live
+    double share = 0;            // of the pass's allocations (alloc_sites) or retained bytes (retained_sites)
+    std::uint32_t thread = 0;    // 0: the benchmark's own thread; N: the N-th other thread that allocated
+    std::vector<stack_frame> stack;  // innermost first, up to the benchmark's body
+};
+
+/// The diagnostic pass that found the sites, after the timed samples.
+struct sites_pass {
+    std::uint64_t iterations = 0;   // of the body, with every allocation's stack captured
+    double seconds = 0;             // the pass's wall time, capture included
+    std::uint64_t allocations = 0;  // allocation calls recorded
+    std::uint64_t dropped = 0;      // beyond the pass's record buffer: counted, not located
+    bool source_lines = false;      // debug information could be read (libdw found)
+};
+
 /// Everything measured for one benchmark instance.
 struct benchmark_result {
     std::string name;
@@ -95,6 +124,11 @@ struct benchmark_result {
     std::optional<error_info> error;
     /// The processes it was measured in, in order; empty: one process (docs/json-schema.md).
     std::vector<process_figures> processes;
+    /// --alloc-sites: the pass, the top sites by allocations and by bytes, and the sites of the
+    /// blocks the pass left live. Empty without the flag.
+    std::optional<tare::sites_pass> sites;
+    std::vector<alloc_site> alloc_sites;
+    std::vector<alloc_site> retained_sites;
 };
 
 /// Where and how a run happened.

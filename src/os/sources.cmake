@@ -4,4 +4,5 @@ set(tare_os_sources
   src/os/channel_linux.cpp
   src/os/layout_linux.cpp
   src/os/interrupt_linux.cpp
+  src/os/symbolize_linux.cpp
 )

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -373,6 +374,103 @@ table::grid grid_of(std::vector<column> columns) {
 
 }  // namespace
 
+std::string short_function(std::string_view name) {
+    std::string out;
+    constexpr std::string_view anonymous = "(anonymous namespace)::";
+    for (std::size_t i = 0; i < name.size();) {
+        if (name.substr(i, anonymous.size()) == anonymous) {
+            i += anonymous.size();
+            continue;
+        }
+        if (name[i] == '<' && (i == 0 || name[i - 1] != '<') &&
+            name.substr(0, i).find("operator") == std::string_view::npos) {
+            int depth = 0;
+            std::size_t j = i;
+            for (; j < name.size(); ++j) {
+                depth += name[j] == '<' ? 1 : name[j] == '>' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (j < name.size() && j - i > 30) {
+                out += "<…>";
+                i = j + 1;
+                continue;
+            }
+        }
+        out += name[i++];
+    }
+    return one_line(out);
+}
+
+std::string site_location(const alloc_site& site) {
+    if (!site.file)
+        return {};
+    const auto slash = site.file->rfind('/');
+    std::string out = one_line(slash == std::string::npos ? *site.file : site.file->substr(slash + 1));
+    if (site.line)
+        out += ":" + std::to_string(*site.line);
+    return out;
+}
+
+namespace {
+
+// A site as one line: "3.00 allocs/iter, 1.17 KiB/iter (75.0%): body → helper at file.cpp:61",
+// the stack from the body in, at most four frames (the body, "…", the two innermost), then
+// where the innermost allocates; "thread N" for another thread's.
+std::string site_text(const alloc_site& site, bool retained) {
+    std::string where;
+    const auto& stack = site.stack;
+    for (std::size_t k = stack.size(); k-- > 0;) {
+        if (stack.size() > 4 && k < stack.size() - 1 && k > 1) {
+            if (k == 2)
+                where += " → …";
+            continue;
+        }
+        where += (where.empty() ? "" : " → ") + short_function(stack[k].function);
+    }
+    if (where.empty())
+        where = short_function(site.function);
+    if (const std::string at = site_location(site); !at.empty())
+        where += " at " + at;
+    std::string figures = retained ? format_bytes(site.bytes_per_iter) + "/iter still live"
+                                   : format_count(site.allocs_per_iter) + " allocs/iter, " +
+                                         format_bytes(site.bytes_per_iter) + "/iter";
+    figures += " (" + format_percent(100 * site.share) + ")";
+    if (site.thread != 0)
+        figures += " in thread " + std::to_string(site.thread);
+    return figures + ": " + where;
+}
+
+// Where each benchmark of an --alloc-sites run allocates, and, where its heap grows, what
+// holds the growth (docs/reading-results.md, "Allocation sites").
+table::item_list site_items(const run_results& results) {
+    table::item_list items;
+    for (const auto& b : results.benchmarks) {
+        if (!b.sites || failed(b))
+            continue;
+        for (const alloc_site& site : b.alloc_sites)
+            items.items.push_back(
+                {"site", {{one_line(b.name), table::style::code}, {": " + site_text(site, false)}}});
+        const bool grows = std::any_of(b.warnings.begin(), b.warnings.end(),
+                                       [](const warning& w) { return w.kind == "retained_growth"; });
+        if (grows) {
+            for (const alloc_site& site : b.retained_sites)
+                items.items.push_back(
+                    {"retained", {{one_line(b.name), table::style::code}, {": " + site_text(site, true)}}});
+        }
+        if (b.sites->dropped > 0) {
+            items.items.push_back(
+                {"note",
+                 {{one_line(b.name), table::style::code},
+                  {": " + std::to_string(b.sites->dropped) + " of " + std::to_string(b.sites->allocations) +
+                   " allocations of the pass were counted but not located"}}});
+        }
+    }
+    return items;
+}
+
+}  // namespace
+
 table::document run_document(const run_results& results) {
     table::document doc;
     doc.add(lines_of(context_lines(results.context)));
@@ -394,6 +492,8 @@ table::document run_document(const run_results& results) {
     }
     if (!findings.items.empty())
         doc.add(std::move(findings));
+    if (table::item_list sites = site_items(results); !sites.items.empty())
+        doc.add(std::move(sites));
     return doc;
 }
 

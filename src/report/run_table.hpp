@@ -4,6 +4,7 @@
 // construction; the HTML report reuses the columns and the findings.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/run.hpp"
@@ -17,6 +18,14 @@ using table::column;
 /// The whole report of a run: its context, the benchmark table, the comparison groups' table
 /// with its note, then every warning and error.
 table::document run_document(const run_results& results);
+
+/// A function's name as a line of text shows it: "(anonymous namespace)::" dropped, and a
+/// template argument list longer than 30 characters as "<…>" (the JSON keeps the whole name).
+std::string short_function(std::string_view name);
+
+/// Where a site is, as "file.cpp:61" (the file's name without its directory), or "" without
+/// debug information.
+std::string site_location(const alloc_site& site);
 
 /// The columns for `results`, in display order: benchmark, time/iter (mean ± half-width of the
 /// 95 % interval, relative), samples × iterations per sample, allocs/iter, bytes/iter, peak heap,

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,19 @@
 #include "run_process.hpp"
 
 namespace tare::test {
+
+/// The line of `file` (under examples/) that holds `text`, 0 when none does: how a test names
+/// the line an allocation site must point at without copying its number.
+inline int line_holding(const std::string& file, const std::string& text) {
+    std::ifstream in(std::string(TARE_EXAMPLES_DIR) + "/" + file);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++n;
+        if (line.find(text) != std::string::npos)
+            return n;
+    }
+    return 0;
+}
 
 class example_results {
 public:

@@ -127,5 +127,22 @@ TEST(round_trip, the_exports_carry_every_figure_that_shows_the_bug) {
 #endif
 }
 
+#if TARE_ACCOUNTING_EXPECTED
+// --alloc-sites turns the retained_growth warning into the line that grows the buffer.
+TEST(round_trip, alloc_sites_name_the_line_that_grows_the_heap) {
+    const example_results r(
+        {TARE_BENCH_ROUND_TRIP_BEFORE, "--min-time=0.05", "--filter=^write/int32_plain$", "--alloc-sites"});
+    ASSERT_EQ(r.exit_code(), 0) << r.err();
+    const auto& b = r.get("write/int32_plain");
+    ASSERT_EQ(b["retained_sites"].size(), 1U) << b.dump(1);
+    const auto& kept = b["retained_sites"][0];
+    EXPECT_EQ(kept["function"].get<std::string>().rfind("std::vector<unsigned char", 0), 0U) << kept.dump(1);
+    EXPECT_NE(kept["function"].get<std::string>().find("::resize"), std::string::npos) << kept.dump(1);
+    EXPECT_EQ(kept["line"], line_holding("round_trip/column_file.cpp", "out.resize(at + n * 4);"));
+    EXPECT_EQ(kept["share"], 1.0);
+    EXPECT_GT(kept["bytes_per_iter"].get<double>(), 24.0 * 1024);
+}
+#endif
+
 }  // namespace
 }  // namespace tare::test

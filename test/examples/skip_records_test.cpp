@@ -79,5 +79,26 @@ TEST(skip_records, fresh_allocates_once_per_call_and_reused_never) {
 }
 #endif
 
+#if TARE_ACCOUNTING_EXPECTED
+// --alloc-sites names the allocation of the report: the fresh bitmap's vector, at its line.
+TEST(skip_records, alloc_sites_point_at_the_fresh_bitmap) {
+    const example_results r({TARE_BENCH_SKIP_RECORDS_BENCH, "--min-time=0.02",
+                             "--filter=Repetition:0/BatchSize:1000$", "--alloc-sites"});
+    ASSERT_EQ(r.exit_code(), 0) << r.err();
+    const auto& fresh = r.get(name("skip_fresh", 0, 1000));
+    ASSERT_EQ(fresh["alloc_sites"].size(), 1U) << fresh.dump(1);
+    const auto& site = fresh["alloc_sites"][0];
+    EXPECT_EQ(site["function"].get<std::string>().rfind("std::vector<unsigned char", 0), 0U) << site.dump(1);
+    EXPECT_NE(site["file"].get<std::string>().find("record_skipper.cpp"), std::string::npos);
+    EXPECT_EQ(site["line"],
+              line_holding("skip_records/record_skipper.cpp", "the allocation of PARQUET-2423"));
+    EXPECT_EQ(site["allocs_per_iter"], 1.0);
+    EXPECT_EQ(site["share"], 1.0);
+    const auto& reused = r.get(name("skip_reused", 0, 1000));
+    EXPECT_EQ(reused["alloc_sites"], nlohmann::json::array());
+    EXPECT_EQ(reused["alloc_sites_pass"]["iterations"], 0);
+}
+#endif
+
 }  // namespace
 }  // namespace tare::test

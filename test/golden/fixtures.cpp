@@ -280,6 +280,81 @@ run_results variants_run() {
     return run;
 }
 
+run_results sites_run() {
+    run_results run;
+    run.context = typical_context("./build/examples/round_trip_before");
+    run.context.executable = "./build/examples/round_trip/round_trip_before";
+
+    auto growing = timed("write/int32_plain", 2.05e6, 0.03, 10, 1);
+    set_memory(growing, 5.04, 1.09 * mib, 22LL * 1024 * 1024, 585.2 * kib, 264);
+    growing.warnings.push_back({"retained_growth", "live heap grows by 585.2 KiB per iteration"});
+    const std::string file = "/src/examples/round_trip/column_file.cpp";
+    const stack_frame body{"(anonymous namespace)::write_int32_plain",
+                           "/src/examples/round_trip/round_trip_bench.cpp", 89};
+    const stack_frame bench{
+        "(anonymous namespace)::write_bench<std::vector<int, std::allocator<int> >, void "
+        "(*)(std::vector<int, std::allocator<int> > const&, std::vector<unsigned char, "
+        "std::allocator<unsigned char> >&)>",
+        "/src/examples/round_trip/round_trip_bench.cpp", 81};
+    const stack_frame writer{"column_file::write_int32_plain", file, 118};
+    alloc_site page{"std::vector<unsigned int, std::allocator<unsigned int> >::push_back",
+                    file,
+                    58,
+                    5,
+                    124,
+                    0.993,
+                    0,
+                    {}};
+    page.stack = {
+        {page.function, file, 58},
+        {"page<column_file::write_int32_plain(const std::vector<int>&, bytes&)::<lambda()> >", file, 58},
+        writer,
+        bench,
+        body};
+    alloc_site resize{"std::vector<unsigned char, std::allocator<unsigned char> >::resize",
+                      file,
+                      80,
+                      0.0345,
+                      1.04 * mib,
+                      0.007,
+                      0,
+                      {}};
+    resize.stack = {
+        {resize.function, file, 80}, {"column_file::put_plain_int32", file, 80}, writer, bench, body};
+    growing.sites = sites_pass{29, 0.061, 146, 0, true};
+    growing.alloc_sites = {page, resize};
+    alloc_site kept = resize;
+    kept.allocs_per_iter = 0.0345;
+    kept.share = 1;
+    growing.retained_sites = {kept};
+
+    // A thread of the benchmark's own and no debug information: module and offset, no line.
+    auto pool = timed("pool/submit", 8.4e3, 0.02, 10, 100);
+    set_memory(pool, 2, 96, 4096, 0, 0);
+    alloc_site task{"std::function<void ()>::function<(anonymous namespace)::submit(int)::<lambda()> >",
+                    std::nullopt,
+                    std::nullopt,
+                    1,
+                    32,
+                    0.5,
+                    0,
+                    {}};
+    task.stack = {{task.function, std::nullopt, std::nullopt},
+                  {"(anonymous namespace)::submit", std::nullopt, std::nullopt}};
+    alloc_site worker{"libpool.so+0x1a2b", std::nullopt, std::nullopt, 1, 64, 0.5, 1, {}};
+    worker.stack = {{worker.function, std::nullopt, std::nullopt}};
+    pool.sites = sites_pass{1000, 0.004, 2000, 0, false};
+    pool.alloc_sites = {task, worker};
+
+    // No allocation in the loop: no pass ran.
+    auto quiet = timed("hash/crc32", 812, 0.01, 10, 1000);
+    set_memory(quiet, 0, 0, 0, 0, 0);
+    quiet.sites = sites_pass{};
+
+    run.benchmarks = {std::move(growing), std::move(pool), std::move(quiet)};
+    return run;
+}
+
 run_results empty_run() {
     run_results run;
     run.context = typical_context("./build/examples/round_trip_bench");
@@ -290,6 +365,7 @@ std::vector<named_fixture> all_fixtures() {
     return {
         {"typical", typical_run},       {"findings", findings_run}, {"accounting_off", accounting_off_run},
         {"non_finite", non_finite_run}, {"variants", variants_run}, {"empty", empty_run},
+        {"sites", sites_run},
     };
 }
 

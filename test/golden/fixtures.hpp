@@ -33,6 +33,10 @@ run_results variants_run();
 /// A run that matched no benchmarks.
 run_results empty_run();
 
+/// --alloc-sites: a growing heap with its sites and retained site (debug information), another
+/// thread's site without debug information, and a benchmark whose loop allocated nothing.
+run_results sites_run();
+
 struct named_fixture {
     std::string name;  // file stem of the approved outputs
     run_results (*make)();

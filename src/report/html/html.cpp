@@ -375,6 +375,35 @@ std::string findings(const benchmark_result& b) {
     return out + "</ul>\n";
 }
 
+// A table of sites (--alloc-sites): one row a call stack, the stack itself folded under the
+// function's name, the whole names kept there.
+std::string sites_table(const std::vector<alloc_site>& sites, bool retained) {
+    std::string out = fmt::format(
+        "<table class=\"sites\">\n<caption>{}</caption>\n<thead><tr><th>share</th><th>allocs/iter</th>"
+        "<th>bytes/iter</th><th>thread</th><th>site</th><th>at</th></tr></thead>\n<tbody>\n",
+        retained
+            ? "Retained: the call stacks of the blocks the diagnostic pass left live, per iteration"
+            : "Allocation sites: where the timed region allocates, per iteration of the diagnostic pass");
+    for (const alloc_site& site : sites) {
+        std::string stack;
+        for (const stack_frame& f : site.stack) {
+            std::string where =
+                f.file ? html_escape(*f.file) + (f.line ? ":" + std::to_string(*f.line) : "") : "";
+            stack += fmt::format("<li><code>{}</code>{}</li>", html_escape(f.function),
+                                 where.empty() ? "" : " " + where);
+        }
+        out += fmt::format(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary><code>{}</code></summary>"
+            "<ol>{}</ol></details></td><td>{}</td></tr>\n",
+            html_escape(format_percent(100 * site.share)), html_escape(format_count(site.allocs_per_iter)),
+            html_escape(format_bytes(site.bytes_per_iter)),
+            site.thread == 0 ? "main" : std::to_string(site.thread),
+            html_escape(detail::short_function(site.function)), stack,
+            html_escape(detail::site_location(site)));
+    }
+    return out + "</tbody>\n</table>\n";
+}
+
 std::string benchmark_section(const benchmark_result& b, std::size_t index) {
     std::string out = fmt::format("<section class=\"benchmark\" id=\"{}\">\n<h2><code>{}</code></h2>\n",
                                   section_id(index), html_escape(one_line(b.name)));
@@ -385,6 +414,10 @@ std::string benchmark_section(const benchmark_result& b, std::size_t index) {
             out += time_plot(b);
         if (!b.samples.empty() && b.sample_heap_measured)
             out += heap_plot(b);
+        if (!b.alloc_sites.empty())
+            out += sites_table(b.alloc_sites, false);
+        if (!b.retained_sites.empty())
+            out += sites_table(b.retained_sites, true);
     }
     return out + "</section>\n";
 }

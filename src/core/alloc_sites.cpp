@@ -1,0 +1,287 @@
+#include "core/alloc_sites.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+
+namespace tare::core {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+// The last component of a qualified name, template arguments ignored: "std::vector<int>::_M_x"
+// -> "_M_x".
+std::string_view last_component(std::string_view name) {
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '<') {
+            ++depth;
+        } else if (name[i] == '>') {
+            --depth;
+        } else if (depth == 0 && name[i] == ':' && i + 1 < name.size() && name[i + 1] == ':') {
+            start = i + 2;
+        }
+    }
+    return name.substr(start);
+}
+
+// A frame of the allocation path: tare's hook, the C library's allocation functions, operator
+// new, and the standard library's allocators and the container internals that call them
+// (members named _M_... or __..., by libstdc++'s convention for its implementation details).
+bool allocation_path(std::string_view f) {
+    if (starts_with(f, "tare::alloc::") || starts_with(f, "operator new") ||
+        starts_with(f, "operator delete")) {
+        return true;
+    }
+    for (std::string_view c : {"malloc", "calloc", "realloc", "reallocarray", "aligned_alloc",
+                               "posix_memalign", "memalign", "valloc", "pvalloc", "__libc_malloc",
+                               "__libc_calloc", "__libc_realloc", "backtrace", "__GI___backtrace"}) {
+        if (f == c) {
+            return true;
+        }
+    }
+    if (starts_with(f, "std::") || starts_with(f, "__gnu_cxx::")) {
+        const std::string_view last = last_component(f);
+        return starts_with(last, "_M_") || starts_with(last, "__") || last == "allocate" ||
+               starts_with(f, "std::allocator") || starts_with(f, "std::__new_allocator") ||
+               starts_with(f, "__gnu_cxx::new_allocator") || starts_with(f, "std::allocator_traits");
+    }
+    return false;
+}
+
+bool standard_library(std::string_view f) {
+    return starts_with(f, "std::") || starts_with(f, "__gnu_cxx::");
+}
+
+// Where the harness called the body, or a thread began: the stack ends before it.
+bool outside_body(std::string_view f) {
+    return starts_with(f, "tare::") || f == "start_thread" || f == "clone" || f == "clone3" ||
+           f == "execute_native_thread_routine" || f == "__libc_start_main" ||
+           f == "__libc_start_call_main" || f == "main";
+}
+
+// The plumbing between the harness (or a thread's start) and the body: std::function's and
+// std::thread's invokers.
+bool plumbing(std::string_view f) {
+    return starts_with(f, "std::_Function_handler") || starts_with(f, "std::function") ||
+           starts_with(f, "std::__invoke") || starts_with(f, "std::thread::_State_impl") ||
+           starts_with(f, "std::thread::_Invoker") || starts_with(f, "std::__future_base");
+}
+
+stack_frame to_stack_frame(const os::source_frame& f) {
+    stack_frame s;
+    s.function = f.function;
+    if (!f.file.empty()) {
+        s.file = f.file;
+    }
+    if (f.line != 0) {
+        s.line = f.line;
+    }
+    return s;
+}
+
+using stack_key = std::vector<std::tuple<std::string, std::string, std::uint32_t>>;
+
+stack_key key_of(const std::vector<stack_frame>& stack) {
+    stack_key k;
+    for (const stack_frame& f : stack) {
+        k.emplace_back(f.function, f.file.value_or(""), f.line.value_or(0));
+    }
+    return k;
+}
+
+struct tally {
+    std::vector<stack_frame> stack;
+    std::uint32_t thread = 0;
+    std::uint64_t allocs = 0;
+    std::uint64_t bytes = 0;
+};
+
+alloc_site to_site(const tally& t, double iterations, double share) {
+    alloc_site s;
+    if (!t.stack.empty()) {
+        s.function = t.stack.front().function;
+        s.file = t.stack.front().file;
+        s.line = t.stack.front().line;
+    } else {
+        s.function = "(unknown)";
+    }
+    s.allocs_per_iter = static_cast<double>(t.allocs) / iterations;
+    s.bytes_per_iter = static_cast<double>(t.bytes) / iterations;
+    s.share = share;
+    s.thread = t.thread;
+    s.stack = t.stack;
+    return s;
+}
+
+// The `top` by allocations and the `top` by bytes, as one list, most allocations first.
+std::vector<const tally*> top_of(const std::vector<tally>& all, std::size_t top) {
+    std::vector<const tally*> by_allocs;
+    for (const tally& t : all) {
+        by_allocs.push_back(&t);
+    }
+    auto by_bytes = by_allocs;
+    auto name = [](const tally* t) { return t->stack.empty() ? std::string() : t->stack.front().function; };
+    std::stable_sort(by_allocs.begin(), by_allocs.end(), [&](const tally* a, const tally* b) {
+        return std::make_tuple(b->allocs, b->bytes, name(a)) < std::make_tuple(a->allocs, a->bytes, name(b));
+    });
+    std::stable_sort(by_bytes.begin(), by_bytes.end(), [&](const tally* a, const tally* b) {
+        return std::make_tuple(b->bytes, b->allocs, name(a)) < std::make_tuple(a->bytes, a->allocs, name(b));
+    });
+    std::vector<const tally*> out(
+        by_allocs.begin(), by_allocs.begin() + static_cast<std::ptrdiff_t>(std::min(top, by_allocs.size())));
+    for (std::size_t i = 0; i < std::min(top, by_bytes.size()); ++i) {
+        if (std::find(out.begin(), out.end(), by_bytes[i]) == out.end()) {
+            out.push_back(by_bytes[i]);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [&](const tally* a, const tally* b) {
+        return std::make_tuple(b->allocs, b->bytes, name(a)) < std::make_tuple(a->allocs, a->bytes, name(b));
+    });
+    return out;
+}
+
+}  // namespace
+
+std::vector<stack_frame> user_stack(std::span<void* const> frames, os::symbolizer& symbols) {
+    std::vector<os::source_frame> logical;
+    for (void* pc : frames) {
+        for (os::source_frame& f : symbols.frames_at(reinterpret_cast<std::uintptr_t>(pc))) {
+            logical.push_back(std::move(f));
+        }
+    }
+    std::size_t begin = 0;
+    while (begin < logical.size() && allocation_path(logical[begin].function)) {
+        ++begin;
+    }
+    std::size_t end = begin;
+    while (end < logical.size() && !outside_body(logical[end].function)) {
+        ++end;
+    }
+    while (end > begin && plumbing(logical[end - 1].function)) {
+        --end;
+    }
+    std::vector<stack_frame> out;
+    // A run of standard-library frames at the inner end is the library function the code
+    // called (vector::push_back, not the emplace_back it inlines): one frame, at the line of
+    // the caller that called it, where the user can change something.
+    std::size_t library = begin;
+    while (library < end && standard_library(logical[library].function)) {
+        ++library;
+    }
+    if (library > begin && library < end) {
+        stack_frame called = to_stack_frame(logical[library - 1]);
+        const stack_frame caller = to_stack_frame(logical[library]);
+        called.file = caller.file;
+        called.line = caller.line;
+        out.push_back(std::move(called));
+        begin = library;
+    }
+    for (std::size_t i = begin; i < end; ++i) {
+        out.push_back(to_stack_frame(logical[i]));
+    }
+    return out;
+}
+
+site_summary summarize_sites(std::span<const alloc::site_record> allocs,
+                             std::span<const alloc::free_record> frees, std::uint64_t iterations,
+                             std::size_t top, os::symbolizer& symbols) {
+    site_summary out;
+    if (allocs.empty() || iterations == 0) {
+        return out;
+    }
+    // Other threads by the order of their first recorded allocation: 1, 2, ...
+    std::map<std::uint64_t, std::uint32_t> thread_number;
+    std::vector<std::size_t> order(allocs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return allocs[a].seq < allocs[b].seq; });
+    for (std::size_t i : order) {
+        if (allocs[i].thread != 0) {
+            thread_number.try_emplace(allocs[i].thread, static_cast<std::uint32_t>(thread_number.size() + 1));
+        }
+    }
+    // Every record's stack, grouped by stack and thread.
+    std::map<std::pair<stack_key, std::uint32_t>, std::size_t> index;
+    std::vector<tally> tallies;
+    std::vector<std::size_t> tally_of(allocs.size());
+    for (std::size_t i = 0; i < allocs.size(); ++i) {
+        const alloc::site_record& r = allocs[i];
+        std::vector<stack_frame> stack = user_stack({r.frames, r.depth}, symbols);
+        const std::uint32_t thread = r.thread == 0 ? 0 : thread_number[r.thread];
+        auto [it, fresh] = index.try_emplace({key_of(stack), thread}, tallies.size());
+        if (fresh) {
+            tallies.push_back({std::move(stack), thread, 0, 0});
+        }
+        tally& t = tallies[it->second];
+        ++t.allocs;
+        t.bytes += r.size;
+        tally_of[i] = it->second;
+    }
+    const auto n = static_cast<double>(iterations);
+    const auto total = static_cast<double>(allocs.size());
+    for (const tally* t : top_of(tallies, top)) {
+        out.alloc_sites.push_back(to_site(*t, n, static_cast<double>(t->allocs) / total));
+    }
+
+    // What the pass left live: its allocations and frees in the order they happened.
+    struct event {
+        std::uint64_t seq;
+        const void* block;
+        std::size_t alloc;  // index of the record; SIZE_MAX for a free
+    };
+    std::vector<event> events;
+    for (std::size_t i = 0; i < allocs.size(); ++i) {
+        events.push_back({allocs[i].seq, allocs[i].block, i});
+    }
+    for (const alloc::free_record& f : frees) {
+        events.push_back({f.seq, f.block, SIZE_MAX});
+    }
+    std::sort(events.begin(), events.end(), [](const event& a, const event& b) { return a.seq < b.seq; });
+    std::unordered_map<const void*, std::size_t> live;
+    for (const event& e : events) {
+        if (e.alloc == SIZE_MAX) {
+            live.erase(e.block);
+        } else {
+            live[e.block] = e.alloc;
+        }
+    }
+    std::vector<tally> retained(tallies.size());
+    std::uint64_t retained_bytes = 0;
+    for (const auto& [block, i] : live) {
+        tally& t = retained[tally_of[i]];
+        ++t.allocs;
+        t.bytes += allocs[i].size;
+        retained_bytes += allocs[i].size;
+    }
+    std::vector<tally> kept;
+    for (std::size_t i = 0; i < retained.size(); ++i) {
+        if (retained[i].allocs > 0) {
+            retained[i].stack = tallies[i].stack;
+            retained[i].thread = tallies[i].thread;
+            kept.push_back(std::move(retained[i]));
+        }
+    }
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const tally& a, const tally& b) { return b.bytes < a.bytes; });
+    for (std::size_t i = 0; i < std::min(top, kept.size()); ++i) {
+        out.retained_sites.push_back(
+            to_site(kept[i], n, static_cast<double>(kept[i].bytes) / static_cast<double>(retained_bytes)));
+    }
+    return out;
+}
+
+os::symbolizer& process_symbolizer() {
+    static const std::unique_ptr<os::symbolizer> s = os::make_symbolizer();
+    return *s;
+}
+
+}  // namespace tare::core

@@ -1,0 +1,180 @@
+// core/alloc_sites.hpp with a symbolizer that knows the answer: which frames are folded away
+// and where a stack is cut, how records become sites (grouping, threads, the top N by
+// allocations and by bytes), and which blocks the pass left live. And the name helpers of
+// os/symbolize.hpp, and the real symbolizer on a function of this program.
+#include "core/alloc_sites.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace tare::core {
+namespace {
+
+// Addresses 1, 2, 3, ... stand for frames; each maps to the logical frames given.
+class fake_symbolizer final : public os::symbolizer {
+public:
+    fake_symbolizer();
+    std::map<std::uintptr_t, std::vector<os::source_frame>> frames;
+    std::vector<os::source_frame> frames_at(std::uintptr_t return_address) override {
+        return frames.at(return_address);
+    }
+    bool reads_debug_info() const noexcept override { return true; }
+};
+
+os::source_frame at(std::string function, std::string file = "", std::uint32_t line = 0) {
+    return {std::move(function), std::move(file), line, "bench"};
+}
+
+std::vector<void*> addresses(std::initializer_list<std::uintptr_t> pcs) {
+    std::vector<void*> out;
+    for (auto pc : pcs)
+        out.push_back(reinterpret_cast<void*>(pc));
+    return out;
+}
+
+fake_symbolizer::fake_symbolizer() {
+    auto& s = *this;
+    s.frames[1] = {at("tare::alloc::detail::record_site")};
+    s.frames[2] = {at("tare::alloc::detail::(anonymous namespace)::publish")};
+    s.frames[3] = {at("operator new")};
+    // One return address inside user code, with the standard library's calls inlined into it.
+    s.frames[4] = {at("std::__new_allocator<int>::allocate", "new_allocator.h", 137),
+                   at("std::_Vector_base<int>::_M_allocate", "stl_vector.h", 378),
+                   at("std::vector<int>::_M_realloc_insert<int>", "vector.tcc", 453),
+                   at("std::vector<int>::emplace_back<int>", "vector.tcc", 123),
+                   at("std::vector<int>::push_back", "stl_vector.h", 1294),
+                   at("encode", "encoder.cpp", 61)};
+    s.frames[5] = {at("(anonymous namespace)::body", "bench.cpp", 20)};
+    s.frames[6] = {at("std::_Function_handler<void (tare::State&), void (*)(tare::State&)>::_M_invoke")};
+    s.frames[7] = {at("tare::detail::sample_driver::run")};
+    s.frames[8] = {at("main")};
+    s.frames[9] = {at("malloc")};
+    s.frames[10] = {at("helper", "other.cpp", 7)};
+    s.frames[11] = {at("worker_loop", "bench.cpp", 40)};
+    s.frames[12] = {at("std::thread::_State_impl<std::thread::_Invoker<std::tuple<F> > >::_M_run")};
+    s.frames[13] = {at("execute_native_thread_routine")};
+    s.frames[14] = {at("start_thread")};
+}
+
+TEST(core_alloc_sites, a_stack_runs_from_the_call_the_code_made_to_the_body) {
+    fake_symbolizer s;
+    const auto pcs = addresses({1, 2, 3, 4, 5, 6, 7, 8});
+    const std::vector<stack_frame> stack = user_stack(pcs, s);
+    ASSERT_EQ(stack.size(), 3U);
+    // The allocator's frames are gone; the library call the code made is one frame, at the
+    // line of the code that made it.
+    EXPECT_EQ(stack[0].function, "std::vector<int>::push_back");
+    EXPECT_EQ(stack[0].file, "encoder.cpp");
+    EXPECT_EQ(stack[0].line, 61U);
+    EXPECT_EQ(stack[1].function, "encode");
+    EXPECT_EQ(stack[1].line, 61U);
+    EXPECT_EQ(stack[2].function, "(anonymous namespace)::body");  // std::function's invoker cut
+}
+
+TEST(core_alloc_sites, a_threads_stack_ends_where_the_thread_began) {
+    fake_symbolizer s;
+    const std::vector<stack_frame> stack = user_stack(addresses({1, 2, 9, 10, 11, 12, 13, 14}), s);
+    ASSERT_EQ(stack.size(), 2U);
+    EXPECT_EQ(stack[0].function, "helper");
+    EXPECT_EQ(stack[0].file, "other.cpp");
+    EXPECT_EQ(stack[1].function, "worker_loop");
+}
+
+alloc::site_record record(const void* block, std::uint64_t size, std::uint64_t seq,
+                          std::initializer_list<std::uintptr_t> pcs, std::uint64_t thread = 0) {
+    alloc::site_record r;
+    r.block = block;
+    r.size = size;
+    r.seq = seq;
+    r.thread = thread;
+    for (auto pc : pcs)
+        r.frames[r.depth++] = reinterpret_cast<void*>(pc);
+    return r;
+}
+
+// Ten iterations: push_back 3 times (4 B each) an iteration from encode, helper once (100 B)
+// from the body, and once (8 B) from another thread; two threads' ids reused.
+TEST(core_alloc_sites, records_become_sites_per_iteration_with_their_share) {
+    fake_symbolizer s;
+    s.frames[15] = {at("helper", "other.cpp", 9)};
+    std::vector<alloc::site_record> allocs;
+    std::vector<char> blocks(100);
+    std::uint64_t seq = 0;
+    for (int i = 0; i < 10; ++i) {
+        for (int k = 0; k < 3; ++k)
+            allocs.push_back(record(&blocks[static_cast<std::size_t>(k)], 4, seq++, {1, 2, 3, 4, 5, 6, 7}));
+        allocs.push_back(record(&blocks[10], 100, seq++, {1, 9, 15, 5, 6, 7}));
+        allocs.push_back(record(&blocks[20], 8, seq++, {1, 9, 10, 11, 12, 13}, 0xabc));
+    }
+    const site_summary sum = summarize_sites(allocs, {}, 10, 5, s);
+    ASSERT_EQ(sum.alloc_sites.size(), 3U);
+    EXPECT_EQ(sum.alloc_sites[0].function, "std::vector<int>::push_back");
+    EXPECT_EQ(sum.alloc_sites[0].allocs_per_iter, 3.0);
+    EXPECT_EQ(sum.alloc_sites[0].bytes_per_iter, 12.0);
+    EXPECT_DOUBLE_EQ(sum.alloc_sites[0].share, 0.6);
+    EXPECT_EQ(sum.alloc_sites[0].thread, 0U);
+    // Ties on allocations: more bytes first.
+    EXPECT_EQ(sum.alloc_sites[1].function, "helper");
+    EXPECT_EQ(sum.alloc_sites[1].line, 9U);
+    EXPECT_EQ(sum.alloc_sites[1].bytes_per_iter, 100.0);
+    EXPECT_EQ(sum.alloc_sites[2].function, "helper");
+    EXPECT_EQ(sum.alloc_sites[2].thread, 1U);
+    EXPECT_EQ(sum.alloc_sites[2].line, 7U);
+
+    // Top 1: the most allocations (push_back) and the most bytes (helper from the body).
+    const site_summary one = summarize_sites(allocs, {}, 10, 1, s);
+    ASSERT_EQ(one.alloc_sites.size(), 2U);
+    EXPECT_EQ(one.alloc_sites[0].function, "std::vector<int>::push_back");
+    EXPECT_EQ(one.alloc_sites[1].bytes_per_iter, 100.0);
+}
+
+// The pass's allocations and frees replayed in order: a block freed and its address reused
+// by a later allocation that stays live is retained once; a freed one is not.
+TEST(core_alloc_sites, retained_sites_are_what_the_pass_left_live) {
+    fake_symbolizer s;
+    char a = 0;
+    char b = 0;
+    std::vector<alloc::site_record> allocs{
+        record(&a, 64, 0, {1, 2, 3, 4, 5, 6, 7}),  // freed at 1
+        record(&a, 64, 2, {1, 9, 10, 5, 6, 7}),    // the same address again, kept
+        record(&b, 32, 3, {1, 2, 3, 4, 5, 6, 7}),  // kept
+        record(&b, 16, 5, {1, 2, 3, 4, 5, 6, 7}),  // b reused after its free at 4, kept
+    };
+    std::vector<alloc::free_record> frees{{&a, 1}, {&b, 4}};
+    const site_summary sum = summarize_sites(allocs, frees, 2, 5, s);
+    ASSERT_EQ(sum.retained_sites.size(), 2U);
+    EXPECT_EQ(sum.retained_sites[0].function, "helper");  // 64 B, then push_back's 16 B
+    EXPECT_EQ(sum.retained_sites[0].bytes_per_iter, 32.0);
+    EXPECT_EQ(sum.retained_sites[0].allocs_per_iter, 0.5);
+    EXPECT_DOUBLE_EQ(sum.retained_sites[0].share, 0.8);
+    EXPECT_EQ(sum.retained_sites[1].function, "std::vector<int>::push_back");
+    EXPECT_EQ(sum.retained_sites[1].bytes_per_iter, 8.0);
+}
+
+TEST(core_alloc_sites, names_lose_their_parameters_and_return_type) {
+    EXPECT_EQ(os::without_parameters("ns::f<int>(int, char const*) const"), "ns::f<int>");
+    EXPECT_EQ(os::without_parameters("void (anonymous namespace)::g<std::vector<int> >(int&)"),
+              "(anonymous namespace)::g<std::vector<int> >");
+    EXPECT_EQ(os::without_parameters("S::operator()(int) &&"), "S::operator()");
+    EXPECT_EQ(os::without_parameters("operator new(unsigned long)"), "operator new");
+    EXPECT_EQ(
+        os::without_parameters(
+            "std::vector<void (*)(int), std::allocator<void (*)(int)> >::push_back(void (* const&)(int))"),
+        "std::vector<void (*)(int), std::allocator<void (*)(int)> >::push_back");
+    EXPECT_EQ(os::without_parameters("main"), "main");
+}
+
+__attribute__((noinline)) void marker_function() {
+    asm volatile("");
+}
+
+TEST(core_alloc_sites, the_process_symbolizer_names_a_function_of_this_program) {
+    const auto address = reinterpret_cast<std::uintptr_t>(&marker_function);
+    const auto frames = process_symbolizer().frames_at(address + 1);
+    ASSERT_FALSE(frames.empty());
+    EXPECT_EQ(frames.back().function, "tare::core::(anonymous namespace)::marker_function");
+}
+
+}  // namespace
+}  // namespace tare::core
