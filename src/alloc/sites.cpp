@@ -50,9 +50,9 @@ void set_site_buffers(site_buffers buffers) noexcept {
     __atomic_store_n(&sites.seq, 0, order_relaxed);
 }
 
-TARE_ALLOC_HOOK void record_site(const void* block, std::size_t n, std::uint32_t epoch) noexcept {
+TARE_ALLOC_HOOK void* record_site(void* block, std::size_t n, std::uint32_t epoch) noexcept {
     if (capturing)
-        return;  // the unwinder's own allocation, inside a capture of this thread
+        return block;  // the unwinder's own allocation, inside a capture of this thread
     capturing = true;
     const std::uint64_t seq = __atomic_fetch_add(&sites.seq, 1, order_relaxed);
     const std::size_t i = __atomic_fetch_add(&sites.alloc_count, 1, order_relaxed);
@@ -65,6 +65,7 @@ TARE_ALLOC_HOOK void record_site(const void* block, std::size_t n, std::uint32_t
         r.depth = static_cast<std::uint32_t>(backtrace(r.frames, static_cast<int>(max_site_frames)));
     }
     capturing = false;
+    return block;
 }
 
 TARE_ALLOC_HOOK void record_free(const void* block, std::uint32_t tag) noexcept {

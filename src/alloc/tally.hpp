@@ -138,10 +138,11 @@ TARE_ALLOC_HOOK constexpr bool recorded_tag(std::uint32_t tag) noexcept {
 }
 
 /// Records the allocation of `block` (n bytes requested, tagged `epoch`) with its call stack
-/// (sites.cpp). Only for recorded_tag(epoch).
-void record_site(const void* block, std::size_t n, std::uint32_t epoch) noexcept;
+/// (sites.cpp), and returns `block`, so that the hook reaches it by a tail call. Only for
+/// recorded_tag(epoch).
+[[gnu::cold]] void* record_site(void* block, std::size_t n, std::uint32_t epoch) noexcept;
 /// Records the free of a block whose tag is recorded_tag(), while its region is open.
-void record_free(const void* block, std::uint32_t tag) noexcept;
+[[gnu::cold]] void record_free(const void* block, std::uint32_t tag) noexcept;
 /// Points the recording at `buffers` and zeroes its counts (region_begin_sites()).
 void set_site_buffers(site_buffers buffers) noexcept;
 

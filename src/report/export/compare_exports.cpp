@@ -4,7 +4,7 @@
 // which no history of single runs can give. CSV is a table for people: one record per row with
 // the change, its interval and verdict, then both sides' figures.
 
-#include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "report/export/exports.hpp"
 #include "report/export/formats.hpp"
@@ -67,16 +67,12 @@ private:
     bool bigger_;
 };
 
-// A side's columns, each header prefixed with "base " or "head ".
-constexpr exports::csv_column side_columns[] = {
-    {"latency", "time (ns)"},
-    {"latency_low", "time 95% low (ns)"},
-    {"latency_high", "time 95% high (ns)"},
-    {"allocs-per-iter", "allocs/iter"},
-    {"bytes-per-iter", "bytes/iter (B)"},
-    {"peak-live-bytes", "peak live heap (B)"},
-    {"page-faults-per-iter", "page faults/iter"},
-};
+// A side's columns, each header prefixed with "base " or "head ": the run's, less the figures a
+// comparison does not keep.
+bool side_column(const exports::csv_column& c) {
+    const std::string_view slug = c.slug;
+    return slug != "retained-bytes-per-iter" && slug != "throughput" && slug != "throughput-bytes";
+}
 
 std::string error_text(const compare_row& row) {
     std::string out;
@@ -94,10 +90,12 @@ public:
     std::string render(const compare_results& results) const override {
         std::string out = "name,verdict,change (%),change low (%),change high (%),change level";
         for (const char* label : {"base ", "head "}) {
-            for (const auto& c : side_columns) {
-                out += ",";
-                out += label;
-                out += c.header;
+            for (const auto& c : exports::csv_columns) {
+                if (side_column(c)) {
+                    out += ",";
+                    out += label;
+                    out += c.header;
+                }
             }
         }
         out += ",not judged,error\r\n";
@@ -110,8 +108,10 @@ public:
             out += "," + (change && change->lower ? number_text(row.change->confidence) : std::string());
             for (const side_figures* side : {&row.base, &row.head}) {
                 const auto ms = measures_of(*side);
-                for (const auto& c : side_columns) {
-                    out += "," + exports::csv_cell(ms, c.slug);
+                for (const auto& c : exports::csv_columns) {
+                    if (side_column(c)) {
+                        out += "," + exports::csv_cell(ms, c.slug);
+                    }
                 }
             }
             out += "," + csv_field(row.unjudged.value_or(""));

@@ -139,8 +139,10 @@ private:
     bool bigger_;
 };
 
+}  // namespace
+
 // Every measure measures_of can give, in its order, and the interval of the time.
-constexpr exports::csv_column csv_columns[] = {
+const exports::csv_column exports::csv_columns[] = {
     {"latency", "time (ns)"},
     {"latency_low", "time 95% low (ns)"},
     {"latency_high", "time 95% high (ns)"},
@@ -153,11 +155,13 @@ constexpr exports::csv_column csv_columns[] = {
     {"throughput-bytes", "bytes/s (B/s)"},
 };
 
+namespace {
+
 class csv_reporter final : public reporter<run_results> {
 public:
     std::string render(const run_results& results) const override {
         std::string out = "name";
-        for (const auto& c : csv_columns) {
+        for (const auto& c : exports::csv_columns) {
             out += ",";
             out += c.header;
         }
@@ -165,7 +169,7 @@ public:
         for (const auto& r : results.benchmarks) {
             const auto ms = measures_of(r);
             out += csv_field(r.name);
-            for (const auto& c : csv_columns) {
+            for (const auto& c : exports::csv_columns) {
                 out += "," + exports::csv_cell(ms, c.slug);
             }
             const bool measured = !r.error;

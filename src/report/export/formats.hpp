@@ -39,6 +39,10 @@ struct csv_column {
     const char* header;
 };
 
+/// The run's CSV columns after `name`: every measure measures_of() can give, in its order,
+/// latency's interval after it.
+extern const csv_column csv_columns[10];
+
 /// The cell of column `slug` for a benchmark with `measures`: the figure's text, or empty when
 /// it was not measured.
 std::string csv_cell(const std::vector<measure>& measures, std::string_view slug);
