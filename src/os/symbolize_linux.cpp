@@ -314,6 +314,11 @@ std::string without_parameters(const std::string& name) {
 
 std::string parameters_removed(const std::string& name) {
     std::string s = name;
+    // GCC's clones of a function ("f(int) [clone .cold]", "[clone .isra.0]") are that function.
+    for (std::size_t at = s.rfind(" [clone "); at != std::string::npos && s.back() == ']';
+         at = s.rfind(" [clone ")) {
+        s.resize(at);
+    }
     // Trailing qualifiers of a member function: " const", " volatile", " &", " &&".
     for (bool trimmed = true; trimmed;) {
         trimmed = false;
@@ -326,7 +331,7 @@ std::string parameters_removed(const std::string& name) {
         }
     }
     if (s.empty() || s.back() != ')') {
-        return name;
+        return s;
     }
     int depth = 0;
     for (std::size_t i = s.size(); i-- > 0;) {
@@ -334,10 +339,10 @@ std::string parameters_removed(const std::string& name) {
             ++depth;
         } else if (s[i] == '(' && --depth == 0) {
             // "operator()" keeps its own parentheses: the list is the one after them.
-            return i == 0 ? name : s.substr(0, i);
+            return i == 0 ? s : s.substr(0, i);
         }
     }
-    return name;
+    return s;
 }
 
 std::unique_ptr<symbolizer> make_symbolizer() {

@@ -163,6 +163,8 @@ TEST(core_alloc_sites, names_lose_their_parameters_and_return_type) {
             "std::vector<void (*)(int), std::allocator<void (*)(int)> >::push_back(void (* const&)(int))"),
         "std::vector<void (*)(int), std::allocator<void (*)(int)> >::push_back");
     EXPECT_EQ(os::without_parameters("main"), "main");
+    EXPECT_EQ(os::without_parameters("operator new(unsigned long) [clone .cold]"), "operator new");
+    EXPECT_EQ(os::without_parameters("ns::f(int) [clone .isra.0] [clone .cold]"), "ns::f");
 }
 
 __attribute__((noinline)) void marker_function() {
