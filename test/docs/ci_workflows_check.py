@@ -35,7 +35,7 @@ DOC, TARE, BASE_EXE, HEAD_EXE, SCHEMA, ACCOUNTING = sys.argv[1:7]
 ACCOUNTING = ACCOUNTING == "1"
 SHORT = {
     "RUN_FLAGS": "--processes=2 --min-time=0.02",
-    "COMPARE_FLAGS": "--threshold=1 --rounds=2 --min-time=0.05 --samples=4",
+    "COMPARE_FLAGS": "--threshold=1 --rounds=4 --min-time=0.08 --samples=4",
 }
 MEMORY = ["allocs-per-iter", "bytes-per-iter", "peak-live-bytes", "retained-bytes-per-iter"]
 failures = []
