@@ -23,7 +23,8 @@ constexpr const char* format_names = "bmf, gab, gab-bigger or csv";
 
 CLI::App* add_export_command(CLI::App& app, export_args& args) {
     CLI::App* cmd = app.add_subcommand(
-        "export", "write a results file as Bencher's BMF, github-action-benchmark's JSON or CSV");
+        "export",
+        "write a results file or a comparison as Bencher's BMF, github-action-benchmark's JSON or CSV");
     cmd->add_option("results", args.results,
                     "a results file (tare/1, Google Benchmark) or a comparison (tare-compare/1)")
         ->required();
