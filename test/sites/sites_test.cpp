@@ -18,6 +18,8 @@ using nlohmann::json;
 using test::run_process;
 
 const std::string bench = TARE_SITES_BENCH;
+
+#if TARE_ACCOUNTING_EXPECTED
 const std::string source = TARE_SITES_SOURCE;
 const std::string tare_cmd = TARE_COMMAND;
 
@@ -51,7 +53,6 @@ const json& row(const json& doc, const std::string& name) {
     return none;
 }
 
-#if TARE_ACCOUNTING_EXPECTED
 const json& with_sites() {
     static const json doc = run({"--alloc-sites"});
     return doc;
