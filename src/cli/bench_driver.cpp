@@ -23,6 +23,7 @@
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "report/reporter.hpp"
+#include "tare/version.hpp"
 
 namespace tare::cli {
 
@@ -111,6 +112,7 @@ int drive(int argc, char** argv) {
     CLI::App app{
         "A tare benchmark executable: runs the benchmarks registered in it and reports time and "
         "memory of each timed region."};
+    app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
     app.add_flag("--list", opt.list, "print the benchmark names, one a line, and exit");
     app.add_option("--filter", opt.filter, "run only names that REGEX (ECMAScript, search) matches")
         ->type_name("REGEX");
@@ -141,6 +143,9 @@ int drive(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
         std::fputs(app.help().c_str(), stdout);
+        return 0;
+    } catch (const CLI::CallForVersion&) {
+        std::puts("tare " TARE_VERSION_STRING);
         return 0;
     } catch (const CLI::ParseError& e) {
         return fail_usage(e.what());

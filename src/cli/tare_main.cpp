@@ -11,7 +11,7 @@ namespace {
 
 int dispatch(int argc, char** argv) {
     using namespace tare::cli;
-    CLI::App app{"tare: time and memory of the timed region, and honest comparisons"};
+    CLI::App app{"tare: time and memory of the timed region, and honest comparisons", "tare"};
     app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
     app.require_subcommand(1);
 
@@ -29,6 +29,11 @@ int dispatch(int argc, char** argv) {
     CLI::App* mrg_cmd = add_merge_command(app, mrg);
 
     tare::os::handle_interrupts();  // docs/cli.md, "Interrupting a run"
+    if (argc <= 1) {
+        // Bare `tare`: what it can do, not only what is missing.
+        std::fputs(app.help().c_str(), stderr);
+        return fail(exit_usage, "a subcommand is required (run, compare, exec, report, export or merge)");
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -37,6 +37,20 @@ TEST(tare_command, version_and_help) {
     auto h = run_process({tare_cmd, "--help"});
     EXPECT_EQ(h.exit_code, 0);
     EXPECT_NE(h.out.find("compare"), std::string::npos);
+    // A benchmark executable says its tare version too.
+    auto bv = run_process({bench, "--version"});
+    EXPECT_EQ(bv.exit_code, 0) << bv.err;
+    EXPECT_EQ(bv.out, v.out);
+}
+
+// Bare `tare` lists what it can do, then the error (status 2: no subcommand).
+TEST(tare_command, bare_tare_lists_the_subcommands) {
+    auto r = run_process({tare_cmd});
+    EXPECT_EQ(r.exit_code, 2);
+    for (const char* sub : {"run", "compare", "exec", "report", "export", "merge"}) {
+        EXPECT_NE(r.err.find(std::string("\n  ") + sub), std::string::npos) << sub << "\n" << r.err;
+    }
+    EXPECT_NE(r.err.find("error: a subcommand is required"), std::string::npos) << r.err;
 }
 
 TEST(tare_command, run_an_executable_prints_the_table_and_writes_json) {
