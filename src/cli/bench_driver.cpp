@@ -113,6 +113,7 @@ int drive(int argc, char** argv) {
         "A tare benchmark executable: runs the benchmarks registered in it and reports time and "
         "memory of each timed region."};
     app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
+    app.formatter(std::make_shared<help_formatter>());
     app.add_flag("--list", opt.list, "print the benchmark names, one a line, and exit");
     app.add_option("--filter", opt.filter, "run only names that REGEX (ECMAScript, search) matches")
         ->type_name("REGEX");
@@ -136,7 +137,7 @@ int drive(int argc, char** argv) {
                      "after measuring, locate the timed region's allocations: the top N call sites (=N; "
                      "default 5)")
             ->type_name("[=N]")
-            ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+            ->check(whole_number(1, 1000));
     app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {

@@ -10,33 +10,89 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tare::cli {
 
 /// A finite number in [low, high] (or (low, high] when `low_open`). CLI11's PositiveNumber and
 /// Range compare with < and >, which NaN passes (`--min-time=nan` ran forever) and infinity
-/// passes for an open upper end: this rejects both, and says what the flag takes.
+/// passes for an open upper end: this rejects both, and says what the flag takes in words
+/// ("must be > 0"). Its description is empty, so --help shows the flag's own type name
+/// (SECONDS) rather than CLI11's "NUMBER in (0, 1e+06]"; the range is in the flag's text.
 inline CLI::Validator finite_number(double low, double high, bool low_open = false) {
-    const std::string range = std::string(low_open ? "(" : "[") + CLI::detail::to_string(low) + ", " +
-                              CLI::detail::to_string(high) + "]";
     return CLI::Validator(
-        [low, high, low_open, range](std::string& text) -> std::string {
+        [low, high, low_open](std::string& text) -> std::string {
             double v = 0;
             if (!CLI::detail::lexical_cast(text, v))
                 return "'" + text + "' is not a number";
             if (!std::isfinite(v))
                 return "'" + text + "' is not a finite number";
-            if (v < low || v > high || (low_open && v == low))
-                return text + " is outside " + range;
+            if (low_open && v <= low)
+                return "must be > " + CLI::detail::to_string(low) + " (got " + text + ")";
+            if (v < low)
+                return "must be >= " + CLI::detail::to_string(low) + " (got " + text + ")";
+            if (v > high)
+                return "must be at most " + CLI::detail::to_string(high) + " (got " + text + ")";
             return {};
         },
-        "NUMBER in " + range);
+        "");
+}
+
+/// A whole number in [low, high], said in words as finite_number() does ("must be >= 1"),
+/// with no description of its own in --help (CLI11's Range shows "UINT:INT in [1 - 100000]").
+inline CLI::Validator whole_number(long long low, long long high) {
+    return CLI::Validator(
+        [low, high](std::string& text) -> std::string {
+            long long v = 0;
+            if (!CLI::detail::lexical_cast(text, v))
+                return "'" + text + "' is not a whole number";
+            if (v < low)
+                return "must be >= " + std::to_string(low) + " (got " + text + ")";
+            if (v > high)
+                return "must be at most " + std::to_string(high) + " (got " + text + ")";
+            return {};
+        },
+        "");
+}
+
+/// One of `names`, as CLI::IsMember checks, without its "TEXT:{a,b}" in --help: the flag's
+/// type name lists them ("fdr|fwer").
+inline CLI::Validator one_of(std::vector<std::string> names) {
+    return CLI::Validator(
+        [names](std::string& text) -> std::string {
+            for (const auto& n : names) {
+                if (text == n)
+                    return {};
+            }
+            std::string list;
+            for (const auto& n : names)
+                list += (list.empty() ? "" : ", ") + n;
+            return "'" + text + "' is not one of " + list;
+        },
+        "");
 }
 
 /// Seconds: finite, above 0, at most 10^6 (11.5 days).
 inline CLI::Validator positive_seconds() {
     return finite_number(0, 1e6, /*low_open=*/true);
 }
+
+/// CLI11's help less its own syntax: a flag with an optional value is declared with its
+/// default in braces ("--fail-on-regression{0}"), which --help would print as the flag's name.
+/// Set on an app before its subcommands are added, which copy it.
+class help_formatter final : public CLI::Formatter {
+public:
+    std::string make_option_name(const CLI::Option* opt, bool is_positional) const override {
+        std::string name = CLI::Formatter::make_option_name(opt, is_positional);
+        for (auto open = name.find('{'); open != std::string::npos; open = name.find('{')) {
+            const auto close = name.find('}', open);
+            if (close == std::string::npos)
+                break;
+            name.erase(open, close - open + 1);
+        }
+        return name;
+    }
+};
 
 /// `--fail-on-regression[=PCT]` on `cmd`, held in `pct` when given (0 without a value). A flag with
 /// an optional "=PCT": an option with an optional value would swallow the next positional

@@ -36,14 +36,16 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("base", args.base, "the base: a benchmark executable or a results file")->required();
     cmd->add_option("head", args.head, "the head: of the same kind as the base")->required();
     cmd->add_option("--rounds", args.rounds, "rounds of fresh processes of both sides (default 20)")
-        ->check(CLI::Range(1, 100000));
+        ->type_name("N")
+        ->check(whole_number(1, 100000));
     cmd->add_option("--min-time", args.min_time,
                     "measured seconds per benchmark and side, all rounds (default 1)")
         ->type_name("SECONDS")
         ->check(positive_seconds());
     cmd->add_option("--samples", args.samples,
                     "samples per side in each round (default 40; Google Benchmark: repetitions, default 4)")
-        ->check(CLI::Range(2, 100000));
+        ->type_name("N")
+        ->check(whole_number(2, 100000));
     cmd->add_option("--cpu", args.cpu,
                     "CPUs every worker of both sides runs on: auto (one CPU, default), none, or a list "
                     "like 3 or 0-3,6")
@@ -51,7 +53,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--layout", args.layout,
                     "address-space layouts: matched (both sides of a round in one random layout, a new "
                     "one each round; default) or kernel (each process its own)")
-        ->check(CLI::IsMember({"matched", "kernel"}));
+        ->type_name("matched|kernel")
+        ->check(one_of({"matched", "kernel"}));
     cmd->add_option("--timeout", args.timeout, "seconds a worker may take to answer (default 60)")
         ->type_name("SECONDS")
         ->check(positive_seconds());
@@ -62,7 +65,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--family", args.family,
                     "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
                     "default) or fwer (family-wise, Bonferroni)")
-        ->check(CLI::IsMember({"fdr", "fwer"}));
+        ->type_name("fdr|fwer")
+        ->check(one_of({"fdr", "fwer"}));
     cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdicts, percent")
         ->type_name("PCT")
         ->check(finite_number(0, 1e6));

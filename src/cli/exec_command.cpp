@@ -16,7 +16,9 @@ namespace tare::cli {
 CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
     CLI::App* cmd = app.add_subcommand("exec", "time whole processes: wall, user, sys, RSS, faults");
     cmd->add_option("command", args.command, "the command (head), after --")->required();
-    cmd->add_option("--runs", args.runs, "runs per command (default 10)")->check(CLI::Range(1, 1000000));
+    cmd->add_option("--runs", args.runs, "runs per command (default 10)")
+        ->type_name("N")
+        ->check(whole_number(1, 1000000));
     cmd->add_option("--vs", args.vs, "base command to compare against, one quoted string")->type_name("CMD");
     cmd->add_option("--warmup", args.warmup, "untimed runs of each command first (default 1)");
     cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdict, percent")

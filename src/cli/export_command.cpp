@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
@@ -33,7 +34,8 @@ CLI::App* add_export_command(CLI::App& app, export_args& args) {
         ->required();
     cmd->add_option("--side", args.side,
                     "a comparison's side that bmf, gab and gab-bigger carry: head (default) or base")
-        ->check(CLI::IsMember({"head", "base"}));
+        ->type_name("head|base")
+        ->check(one_of({"head", "base"}));
     cmd->add_option("--output", args.output, "write to PATH instead of standard output")->type_name("PATH");
     return cmd;
 }

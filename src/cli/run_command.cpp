@@ -57,7 +57,7 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                     "run each executable in N fresh processes, one after the other, and record every "
                     "process: a results file a later tare compare can judge (default 1)")
         ->type_name("N")
-        ->check(CLI::Range(1U, 10000U));
+        ->check(whole_number(1, 10000));
     cmd->add_flag("--isolate", args.isolate,
                   "run each benchmark in a process of its own: one that crashes, hangs or exits is its "
                   "own error row");
@@ -70,7 +70,7 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                   "after measuring, locate the timed region's allocations: the top N call sites (=N; "
                   "default 5; tare executables)")
         ->type_name("[=N]")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+        ->check(whole_number(1, 1000));
     return cmd;
 }
 

@@ -13,6 +13,7 @@ int dispatch(int argc, char** argv) {
     using namespace tare::cli;
     CLI::App app{"tare: time and memory of the timed region, and honest comparisons", "tare"};
     app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
+    app.formatter(std::make_shared<help_formatter>());
     app.require_subcommand(1);
 
     run_args run;

@@ -43,6 +43,26 @@ TEST(tare_command, version_and_help) {
     EXPECT_EQ(bv.out, v.out);
 }
 
+// Help in words, not in CLI11's syntax; range errors say what the flag takes.
+TEST(tare_command, help_and_range_errors_read_as_words) {
+    for (const char* sub : {"run", "compare", "exec", "report", "export", "merge"}) {
+        auto h = run_process({tare_cmd, sub, "--help"});
+        EXPECT_EQ(h.exit_code, 0) << sub;
+        for (const char* leak : {"{0}", "{5}", " in [", " in (", "TEXT:{", "UINT:", ":NUMBER"}) {
+            EXPECT_EQ(h.out.find(leak), std::string::npos) << sub << " help shows " << leak << "\n" << h.out;
+        }
+    }
+    auto bench_help = run_process({bench, "--help"});
+    EXPECT_EQ(bench_help.out.find("{5}"), std::string::npos) << bench_help.out;
+    auto zero = run_process({tare_cmd, "compare", "a", "b", "--min-time=0"});
+    EXPECT_EQ(zero.exit_code, 2);
+    EXPECT_NE(zero.err.find("--min-time: must be > 0 (got 0)"), std::string::npos) << zero.err;
+    auto rounds = run_process({tare_cmd, "compare", "a", "b", "--rounds=0"});
+    EXPECT_NE(rounds.err.find("--rounds: must be >= 1 (got 0)"), std::string::npos) << rounds.err;
+    auto family = run_process({tare_cmd, "compare", "a", "b", "--family=x"});
+    EXPECT_NE(family.err.find("'x' is not one of fdr, fwer"), std::string::npos) << family.err;
+}
+
 // Bare `tare` lists what it can do, then the error (status 2: no subcommand).
 TEST(tare_command, bare_tare_lists_the_subcommands) {
     auto r = run_process({tare_cmd});
