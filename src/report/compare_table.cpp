@@ -190,6 +190,47 @@ std::vector<column> build_compare_columns(const compare_results& r) {
     return columns;
 }
 
+namespace {
+
+// The whole comparison in one line, first, so a pull request's reader sees it before the table:
+// "2 faster, 1 slower, 9 no change; memory: 3 rows changed". A row's memory changed when a
+// figure both sides measured differs (allocations, bytes or peak: counts, exact on each side).
+line summary_line(const compare_results& r) {
+    std::size_t faster = 0, slower = 0, same = 0, unjudged = 0, failed = 0, memory = 0;
+    for (const compare_row& row : r.rows) {
+        if (row.verdict == verdict::error) {
+            ++failed;
+            continue;
+        }
+        if (row.unjudged) {
+            ++unjudged;
+        } else if (row.verdict == verdict::faster) {
+            ++faster;
+        } else if (row.verdict == verdict::slower) {
+            ++slower;
+        } else {
+            ++same;
+        }
+        const auto differs = [](const auto& a, const auto& b) { return a && b && *a != *b; };
+        if (differs(row.base.allocs_per_iter, row.head.allocs_per_iter) ||
+            differs(row.base.bytes_per_iter, row.head.bytes_per_iter) ||
+            differs(row.base.peak_live_bytes, row.head.peak_live_bytes)) {
+            ++memory;
+        }
+    }
+    std::string time = fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
+    if (unjudged > 0) {
+        time += fmt::format(", {} not judged", unjudged);
+    }
+    if (failed > 0) {
+        time += fmt::format(", {} failed", failed);
+    }
+    return {{time, style::strong},
+            {fmt::format("; memory: {} row{} changed", memory, memory == 1 ? "" : "s")}};
+}
+
+}  // namespace
+
 std::vector<line> compare_header_lines(const compare_results& r) {
     std::vector<line> lines;
     lines.push_back({{"tare compare: base "},
@@ -334,6 +375,9 @@ std::vector<compare_finding> collect_compare_findings(const compare_results& r) 
 
 table::document compare_document(const compare_results& r) {
     table::document doc;
+    if (!r.rows.empty()) {
+        doc.add(table::paragraph{{summary_line(r)}});
+    }
     doc.add(table::paragraph{compare_header_lines(r)});
     if (r.rows.empty()) {
         doc.add(table::paragraph{{{{"no benchmark is on both sides", style::note}}}});

@@ -261,5 +261,17 @@ TEST(compare_golden, missing_change_and_memory_are_null) {
     EXPECT_TRUE(off["rows"][0]["base"]["peak_live_bytes"].is_null());
 }
 
+// The first line counts the verdicts and the rows whose memory changed.
+TEST(compare_golden, the_first_line_sums_up_the_comparison) {
+    const auto first_line = [](const compare_results& r) {
+        const std::string text = report::make_reporter<compare_results>(report::format::console)->render(r);
+        return text.substr(0, text.find('\n'));
+    };
+    EXPECT_EQ(first_line(compare_rounds_run()), "2 faster, 1 slower, 1 no change; memory: 2 rows changed");
+    EXPECT_EQ(first_line(compare_edges_run()),
+              "0 faster, 1 slower, 2 no change, 1 failed; memory: 1 row changed");
+    EXPECT_EQ(first_line(compare_unpaired_run()).substr(0, 40), "0 faster, 0 slower, 0 no change, 2 not j");
+}
+
 }  // namespace
 }  // namespace tare::golden
