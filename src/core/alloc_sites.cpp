@@ -105,18 +105,14 @@ struct tally {
 
 alloc_site to_site(const tally& t, double iterations, double share) {
     alloc_site s;
-    if (!t.stack.empty()) {
-        s.function = t.stack.front().function;
-        s.file = t.stack.front().file;
-        s.line = t.stack.front().line;
-    } else {
-        s.function = "(unknown)";
+    s.stack = t.stack;
+    if (s.stack.empty()) {  // every frame was the allocation path's or the harness's
+        s.stack.push_back({"(unknown)", std::nullopt, std::nullopt});
     }
     s.allocs_per_iter = static_cast<double>(t.allocs) / iterations;
     s.bytes_per_iter = static_cast<double>(t.bytes) / iterations;
     s.share = share;
     s.thread = t.thread;
-    s.stack = t.stack;
     return s;
 }
 

@@ -317,16 +317,19 @@ template <>
 struct fields<alloc_site> {
     template <class V, class S>
     static void map(V& v, S& s) {
-        v("function", s.function, required);
-        v("file", s.file);
-        v("line", s.line);
+        // The site is its stack's first frame: written for readers, not read back.
+        v.derived("function", [&] { return json(s.stack.front().function); });
+        v.derived("file", [&] { return s.stack.front().file ? json(*s.stack.front().file) : json(nullptr); });
+        v.derived("line", [&] { return s.stack.front().line ? json(*s.stack.front().line) : json(nullptr); });
         v("allocs_per_iter", s.allocs_per_iter);
         v("bytes_per_iter", s.bytes_per_iter);
         v("share", s.share);
         v("thread", s.thread);
-        v("stack", s.stack);
+        v("stack", s.stack, required);
     }
     static void check(const alloc_site& s, const std::string& path) {
+        if (s.stack.empty())
+            throw field_error(child_path(path, "stack"), "expected at least one frame");
         check_non_negative(s.allocs_per_iter, child_path(path, "allocs_per_iter"));
         check_non_negative(s.bytes_per_iter, child_path(path, "bytes_per_iter"));
         if (!(s.share >= 0 && s.share <= 1))

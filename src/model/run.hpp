@@ -75,16 +75,14 @@ struct stack_frame {
 };
 
 /// Where the timed region allocates (--alloc-sites; docs/reading-results.md, "Allocation
-/// sites"): one call stack, folded and cut as that page says, and its share of the region.
+/// sites"): one call stack, folded and cut as that page says, and its share of the region. The
+/// site is the stack's first frame: the innermost outside tare and the allocation path.
 struct alloc_site {
-    std::string function;  // the innermost frame outside tare and the allocation path
-    std::optional<std::string> file;
-    std::optional<std::uint32_t> line;
     double allocs_per_iter = 0;  // alloc_sites: allocation calls; retained_sites: blocks still live
     double bytes_per_iter = 0;   // alloc_sites: bytes requested; retained_sites: bytes still live
     double share = 0;            // of the pass's allocations (alloc_sites) or retained bytes (retained_sites)
     std::uint32_t thread = 0;    // 0: the benchmark's own thread; N: the N-th other thread that allocated
-    std::vector<stack_frame> stack;  // innermost first, up to the benchmark's body
+    std::vector<stack_frame> stack;  // innermost first, up to the benchmark's body; never empty
 };
 
 /// The diagnostic pass that found the sites, after the timed samples.

@@ -403,12 +403,13 @@ std::string short_function(std::string_view name) {
 }
 
 std::string site_location(const alloc_site& site) {
-    if (!site.file)
+    const stack_frame& at = site.stack.front();
+    if (!at.file)
         return {};
-    const auto slash = site.file->rfind('/');
-    std::string out = one_line(slash == std::string::npos ? *site.file : site.file->substr(slash + 1));
-    if (site.line)
-        out += ":" + std::to_string(*site.line);
+    const auto slash = at.file->rfind('/');
+    std::string out = one_line(slash == std::string::npos ? *at.file : at.file->substr(slash + 1));
+    if (at.line)
+        out += ":" + std::to_string(*at.line);
     return out;
 }
 
@@ -428,8 +429,6 @@ std::string site_text(const alloc_site& site, bool retained) {
         }
         where += (where.empty() ? "" : " → ") + short_function(stack[k].function);
     }
-    if (where.empty())
-        where = short_function(site.function);
     if (const std::string at = site_location(site); !at.empty())
         where += " at " + at;
     std::string figures = retained ? format_bytes(site.bytes_per_iter) + "/iter still live"

@@ -109,23 +109,23 @@ TEST(core_alloc_sites, records_become_sites_per_iteration_with_their_share) {
     }
     const site_summary sum = summarize_sites(allocs, {}, 10, 5, s);
     ASSERT_EQ(sum.alloc_sites.size(), 3U);
-    EXPECT_EQ(sum.alloc_sites[0].function, "std::vector<int>::push_back");
+    EXPECT_EQ(sum.alloc_sites[0].stack.front().function, "std::vector<int>::push_back");
     EXPECT_EQ(sum.alloc_sites[0].allocs_per_iter, 3.0);
     EXPECT_EQ(sum.alloc_sites[0].bytes_per_iter, 12.0);
     EXPECT_DOUBLE_EQ(sum.alloc_sites[0].share, 0.6);
     EXPECT_EQ(sum.alloc_sites[0].thread, 0U);
     // Ties on allocations: more bytes first.
-    EXPECT_EQ(sum.alloc_sites[1].function, "helper");
-    EXPECT_EQ(sum.alloc_sites[1].line, 9U);
+    EXPECT_EQ(sum.alloc_sites[1].stack.front().function, "helper");
+    EXPECT_EQ(sum.alloc_sites[1].stack.front().line, 9U);
     EXPECT_EQ(sum.alloc_sites[1].bytes_per_iter, 100.0);
-    EXPECT_EQ(sum.alloc_sites[2].function, "helper");
+    EXPECT_EQ(sum.alloc_sites[2].stack.front().function, "helper");
     EXPECT_EQ(sum.alloc_sites[2].thread, 1U);
-    EXPECT_EQ(sum.alloc_sites[2].line, 7U);
+    EXPECT_EQ(sum.alloc_sites[2].stack.front().line, 7U);
 
     // Top 1: the most allocations (push_back) and the most bytes (helper from the body).
     const site_summary one = summarize_sites(allocs, {}, 10, 1, s);
     ASSERT_EQ(one.alloc_sites.size(), 2U);
-    EXPECT_EQ(one.alloc_sites[0].function, "std::vector<int>::push_back");
+    EXPECT_EQ(one.alloc_sites[0].stack.front().function, "std::vector<int>::push_back");
     EXPECT_EQ(one.alloc_sites[1].bytes_per_iter, 100.0);
 }
 
@@ -144,11 +144,11 @@ TEST(core_alloc_sites, retained_sites_are_what_the_pass_left_live) {
     std::vector<alloc::free_record> frees{{&a, 1}, {&b, 4}};
     const site_summary sum = summarize_sites(allocs, frees, 2, 5, s);
     ASSERT_EQ(sum.retained_sites.size(), 2U);
-    EXPECT_EQ(sum.retained_sites[0].function, "helper");  // 64 B, then push_back's 16 B
+    EXPECT_EQ(sum.retained_sites[0].stack.front().function, "helper");  // 64 B, then push_back's 16 B
     EXPECT_EQ(sum.retained_sites[0].bytes_per_iter, 32.0);
     EXPECT_EQ(sum.retained_sites[0].allocs_per_iter, 0.5);
     EXPECT_DOUBLE_EQ(sum.retained_sites[0].share, 0.8);
-    EXPECT_EQ(sum.retained_sites[1].function, "std::vector<int>::push_back");
+    EXPECT_EQ(sum.retained_sites[1].stack.front().function, "std::vector<int>::push_back");
     EXPECT_EQ(sum.retained_sites[1].bytes_per_iter, 8.0);
 }
 

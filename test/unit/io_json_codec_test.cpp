@@ -138,6 +138,24 @@ TEST(io_json_codec, sample_columns_must_line_up) {
               "r.json: benchmarks[0].sample_live_bytes: given without sample_iterations_before");
 }
 
+// A site is its stack's first frame: a site without a stack, or a share beyond 1, is named.
+TEST(io_json_codec, an_allocation_site_needs_its_stack) {
+    EXPECT_EQ(run_error(R"([{"name": "a", "alloc_sites": [{"share": 0.5, "stack": []}]}])"),
+              "r.json: benchmarks[0].alloc_sites[0].stack: expected at least one frame");
+    EXPECT_EQ(run_error(R"([{"name": "a", "alloc_sites": [{"share": 0.5}]}])"),
+              "r.json: benchmarks[0].alloc_sites[0].stack: missing");
+    EXPECT_EQ(run_error(R"([{"name": "a", "retained_sites": [{"share": 2, "stack": [{"function": "f"}]}]}])"),
+              "r.json: benchmarks[0].retained_sites[0].share: expected a number in [0, 1]");
+    const auto read = io::parse_run_json(
+        R"({"schema": "tare/1", "benchmarks": [{"name": "a", "alloc_sites": [{"function": "ignored", "share": 1,
+            "stack": [{"function": "f", "file": "a.cpp", "line": 3}]}]}]})",
+        "r.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << error_of(read);
+    const auto& site = std::get<run_results>(read).benchmarks[0].alloc_sites.at(0);
+    EXPECT_EQ(site.stack.front().function, "f");  // the site is its stack's, not a key of its own
+    EXPECT_EQ(site.stack.front().line, 3U);
+}
+
 // A file's processes partition its samples, each with the median of its share: what a later
 // comparison replicates on cannot disagree with the samples the file holds.
 TEST(io_json_codec, processes_must_partition_the_samples) {

@@ -398,7 +398,7 @@ std::string sites_table(const std::vector<alloc_site>& sites, bool retained) {
             html_escape(format_percent(100 * site.share)), html_escape(format_count(site.allocs_per_iter)),
             html_escape(format_bytes(site.bytes_per_iter)),
             site.thread == 0 ? "main" : std::to_string(site.thread),
-            html_escape(detail::short_function(site.function)), stack,
+            html_escape(detail::short_function(site.stack.front().function)), stack,
             html_escape(detail::site_location(site)));
     }
     return out + "</tbody>\n</table>\n";
