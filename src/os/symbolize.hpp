@@ -43,8 +43,4 @@ std::unique_ptr<symbolizer> make_symbolizer();
 /// "void ns::f<int>(int) const" -> "ns::f<int>".
 std::string without_parameters(const std::string& name);
 
-/// `name` without its parameter list and trailing qualifiers only: "ns::f<int>(int) const" ->
-/// "ns::f<int>". Names without one are returned as they are.
-std::string parameters_removed(const std::string& name);
-
 }  // namespace tare::os

@@ -306,12 +306,8 @@ std::string without_return_type(const std::string& name) {
     return name.substr(start);
 }
 
-}  // namespace
-
-std::string without_parameters(const std::string& name) {
-    return without_return_type(parameters_removed(name));
-}
-
+// `name` without its parameter list and trailing qualifiers only: "ns::f<int>(int) const" ->
+// "ns::f<int>".
 std::string parameters_removed(const std::string& name) {
     std::string s = name;
     // GCC's clones of a function ("f(int) [clone .cold]", "[clone .isra.0]") are that function.
@@ -343,6 +339,12 @@ std::string parameters_removed(const std::string& name) {
         }
     }
     return s;
+}
+
+}  // namespace
+
+std::string without_parameters(const std::string& name) {
+    return without_return_type(parameters_removed(name));
 }
 
 std::unique_ptr<symbolizer> make_symbolizer() {

@@ -20,7 +20,9 @@ const side_figures& side_of(const compare_row& row, compare_side side) {
     return side == compare_side::head ? row.head : row.base;
 }
 
-std::vector<exports::export_row> export_rows(const compare_results& results, compare_side side) {
+// Each row's `side` figures, and with `with_change` the change tare measured (BMF's only).
+std::vector<exports::export_row> export_rows(const compare_results& results, compare_side side,
+                                             bool with_change) {
     std::vector<exports::export_row> rows;
     for (const compare_row& row : results.rows) {
         const side_figures& s = side_of(row, side);
@@ -28,7 +30,7 @@ std::vector<exports::export_row> export_rows(const compare_results& results, com
                               std::string(side == compare_side::head ? "head" : "base") +
                                   " of a comparison: " + std::to_string(s.iterations) + " iterations in " +
                                   std::to_string(s.samples) + " samples"};
-        if (!r.measures.empty()) {
+        if (with_change && !r.measures.empty()) {
             if (auto change = change_measure_of(row)) {
                 r.measures.push_back(*change);
             }
@@ -42,7 +44,7 @@ class compare_bmf_reporter final : public reporter<compare_results> {
 public:
     explicit compare_bmf_reporter(compare_side side) : side_(side) {}
     std::string render(const compare_results& results) const override {
-        return exports::render_bmf(export_rows(results, side_));
+        return exports::render_bmf(export_rows(results, side_, /*with_change=*/true));
     }
 
 private:
@@ -55,11 +57,7 @@ class compare_gab_reporter final : public reporter<compare_results> {
 public:
     compare_gab_reporter(compare_side side, bool bigger) : side_(side), bigger_(bigger) {}
     std::string render(const compare_results& results) const override {
-        auto rows = export_rows(results, side_);
-        for (auto& r : rows) {
-            std::erase_if(r.measures, [](const measure& m) { return m.slug == "latency-change"; });
-        }
-        return exports::render_gab(rows, bigger_);
+        return exports::render_gab(export_rows(results, side_, /*with_change=*/false), bigger_);
     }
 
 private:
