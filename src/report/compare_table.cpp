@@ -9,7 +9,6 @@
 
 #include "io/compare_mapping.hpp"
 #include "report/function_reporter.hpp"
-#include "report/html/html_page.hpp"
 #include "report/table/units.hpp"
 
 namespace tare::report::detail {
@@ -190,12 +189,10 @@ std::vector<column> build_compare_columns(const compare_results& r) {
     return columns;
 }
 
-namespace {
-
 // The whole comparison in one line, first, so a pull request's reader sees it before the table:
 // "2 faster, 1 slower, 9 no change; memory: 3 rows changed". A row's memory changed when a
 // figure both sides measured differs (allocations, bytes or peak: counts, exact on each side).
-line summary_line(const compare_results& r) {
+line compare_summary_line(const compare_results& r) {
     std::size_t faster = 0, slower = 0, same = 0, unjudged = 0, failed = 0, memory = 0;
     for (const compare_row& row : r.rows) {
         if (row.verdict == verdict::error) {
@@ -228,8 +225,6 @@ line summary_line(const compare_results& r) {
     return {{time, style::strong},
             {fmt::format("; memory: {} row{} changed", memory, memory == 1 ? "" : "s")}};
 }
-
-}  // namespace
 
 std::vector<line> compare_header_lines(const compare_results& r) {
     std::vector<line> lines;
@@ -376,7 +371,7 @@ std::vector<compare_finding> collect_compare_findings(const compare_results& r) 
 table::document compare_document(const compare_results& r) {
     table::document doc;
     if (!r.rows.empty()) {
-        doc.add(table::paragraph{{summary_line(r)}});
+        doc.add(table::paragraph{{compare_summary_line(r)}});
     }
     doc.add(table::paragraph{compare_header_lines(r)});
     if (r.rows.empty()) {
@@ -407,15 +402,6 @@ table::document compare_document(const compare_results& r) {
 }  // namespace tare::report::detail
 
 namespace tare::report {
-namespace {
-
-std::string compare_page(const compare_results& r) {
-    return detail::html_page(
-        "tare compare",
-        "<main>\n<h1>tare compare</h1>\n" + detail::render_html(detail::compare_document(r)) + "</main>\n");
-}
-
-}  // namespace
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_console_reporter() {
@@ -432,11 +418,6 @@ std::unique_ptr<reporter<compare_results>> make_markdown_reporter() {
 template <>
 std::unique_ptr<reporter<compare_results>> make_json_reporter() {
     return detail::make_function_reporter<compare_results, io::write_compare_json>();
-}
-
-template <>
-std::unique_ptr<reporter<compare_results>> make_html_reporter() {
-    return detail::make_function_reporter<compare_results, compare_page>();
 }
 
 }  // namespace tare::report

@@ -21,6 +21,11 @@ table::document compare_document(const compare_results& r);
 /// side.
 std::vector<table::column> build_compare_columns(const compare_results& r);
 
+/// The whole comparison in one line: "2 faster, 1 slower, 9 no change; memory: 3 rows changed"
+/// ("not judged" and "failed" counts added when there are any). A row's memory changed when a
+/// figure both sides measured differs.
+table::line compare_summary_line(const compare_results& r);
+
 /// The lines above the table: what was compared; tool, host and date; and what the mode makes
 /// of the interval (rounds and balanced order, processes, or TIME NOT JUDGED and why), with the family
 /// level 1 - alpha/m.

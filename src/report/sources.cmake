@@ -13,6 +13,9 @@ set(tare_report_tool_sources
   src/report/exec_table.cpp
   src/report/html/html_page.cpp
   src/report/html/html.cpp
+  src/report/html/html_benchmark.cpp
+  src/report/html/html_forest.cpp
+  src/report/html/compare_html.cpp
   src/report/html/html_svg.cpp
   src/report/export/exports.cpp
   src/report/export/compare_exports.cpp

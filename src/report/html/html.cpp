@@ -1,13 +1,13 @@
-// The HTML reporter: one self-contained HTML5 page, for reading a run in a browser or attaching
-// it to a CI build. Inline CSS, inline SVG plots, no script, no reference to anything outside the
-// file, so it opens the same offline, from an artifact store, or years later.
+// The HTML reporter of a run: one self-contained HTML5 page, for reading a run in a browser or
+// attaching it to a CI build. Inline CSS, inline SVG plots, no script, no reference to anything
+// outside the file, so it opens the same offline, from an artifact store, or years later.
 //
-// The page: the run's context; the summary table (the console's columns plus retained/iter and
-// a warnings count, every name linking to its section); the comparison groups' table when groups
-// ran; then a section per benchmark with its figures, a plot of every sample's per-iteration time
-// in run order (the mean, its 95 % interval shaded, outliers ringed), a plot of the live heap at
-// each sample's end when memory was accounted (the points retained/iter is fitted on, and the
-// fitted line), and its warnings and error in full.
+// The page: the run's context; the summary table, made to fit a 1,280 px screen (the console's
+// columns plus retained/iter; names wrap; each row's warnings as badges beside its name, where
+// they cannot scroll out of view; a counter only a few rows have is left to their sections;
+// rows of several executables grouped under each one's name); the comparison groups' table when
+// groups ran; plots across the argument of each family of benchmarks (`name/arg`); then a
+// section per benchmark (html_benchmark.cpp).
 //
 // Everything printed goes through html_escape: benchmark names, messages and counters are
 // arbitrary user text. Figures go through report/units like the console's, so the two agree to
@@ -15,44 +15,78 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "report/html/html_page.hpp"
+#include "report/html/html_run.hpp"
 #include "report/html/html_svg.hpp"
 #include "report/reporter.hpp"
 #include "report/run_table.hpp"
 #include "report/table/units.hpp"
-#include "stats/descriptive.hpp"
 
-namespace tare::report {
-namespace {
-
-using detail::html_escape;
-
-bool failed(const benchmark_result& b) {
-    return b.error.has_value();
-}
+namespace tare::report::detail {
 
 std::string section_id(std::size_t index) {
     return fmt::format("b-{}", index + 1);
 }
 
-std::string or_missing(const std::string& text) {
-    return text.empty() ? std::string(missing_mark) : text;
+std::string definition(std::string_view term, const std::string& text) {
+    return fmt::format("<dt>{}</dt><dd>{}</dd>\n", term,
+                       html_escape(text.empty() ? std::string(missing_mark) : text));
+}
+
+std::string figure(const std::string& svg, const std::string& caption) {
+    if (svg.empty())
+        return "<p>" + html_escape(caption) + " Nothing finite to plot.</p>\n";
+    return "<figure>\n" + svg + "<figcaption>" + html_escape(caption) + "</figcaption>\n</figure>\n";
+}
+
+}  // namespace tare::report::detail
+
+namespace tare::report {
+namespace {
+
+using detail::definition;
+using detail::html_escape;
+using detail::section_id;
+
+bool failed(const benchmark_result& b) {
+    return b.error.has_value();
+}
+
+// The words of `text` split at blanks: the executables of a run of several ("a b c").
+std::vector<std::string> words(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find(' ', at), text.size());
+        if (end > at)
+            out.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
 }
 
 // ---- header ----------------------------------------------------------------------------------
 
-std::string definition(std::string_view term, const std::string& text) {
-    return fmt::format("<dt>{}</dt><dd>{}</dd>\n", term, html_escape(or_missing(text)));
-}
-
 std::string page_header(const run_context& c) {
     std::string out = "<header>\n<h1>tare report</h1>\n<dl class=\"context\">\n";
-    out += definition("executable", c.executable);
+    const auto executables = words(c.executable);
+    if (executables.size() > 1) {
+        // One per line: eight paths run together are one unreadable line.
+        std::string list;
+        for (const auto& e : executables)
+            list += (list.empty() ? "" : "<br>") + html_escape(e);
+        out += "<dt>executables</dt><dd>" + list + "</dd>\n";
+    } else {
+        out += definition("executable", c.executable);
+    }
     out += definition("host", c.host);
     std::string cpu = c.cpu;
     if (c.num_cpus > 0)
@@ -75,6 +109,7 @@ struct html_column {
     std::string header;
     bool left = false;
     std::vector<std::string> cells;  // HTML
+    std::string cell_class = {};     // of every cell
 };
 
 html_column from_text(const table::column& c) {
@@ -84,41 +119,115 @@ html_column from_text(const table::column& c) {
     return h;
 }
 
-std::string render_table(const std::vector<html_column>& columns,
-                         const std::vector<std::string>& row_classes) {
+std::string td_class(const html_column& c) {
+    std::string cls = c.left ? "l" : "";
+    if (!c.cell_class.empty())
+        cls += (cls.empty() ? "" : " ") + c.cell_class;
+    return cls.empty() ? "" : " class=\"" + cls + "\"";
+}
+
+// `groups`: a heading row before each row that starts a group (its name), none when empty.
+std::string render_table(const std::vector<html_column>& columns, const std::vector<std::string>& row_classes,
+                         const std::vector<std::string>& groups = {}) {
     std::string out = "<div class=\"scroll\"><table>\n<thead><tr>";
     for (const auto& c : columns)
         out += fmt::format("<th{}>{}</th>", c.left ? " class=\"l\"" : "", html_escape(c.header));
     out += "</tr></thead>\n<tbody>\n";
     for (std::size_t row = 0; row < row_classes.size(); ++row) {
+        if (!groups.empty() && (row == 0 || groups[row] != groups[row - 1])) {
+            out += fmt::format("<tr class=\"suite\"><th colspan=\"{}\"><code>{}</code></th></tr>\n",
+                               columns.size(), html_escape(groups[row]));
+        }
         out += row_classes[row].empty() ? "<tr>" : "<tr class=\"" + row_classes[row] + "\">";
         for (const auto& c : columns)
-            out += fmt::format("<td{}>{}</td>", c.left ? " class=\"l\"" : "", c.cells[row]);
+            out += fmt::format("<td{}>{}</td>", td_class(c), c.cells[row]);
         out += "</tr>\n";
     }
     return out + "</tbody>\n</table></div>\n";
 }
 
-std::string warnings_cell(const benchmark_result& b) {
-    if (b.warnings.empty())
-        return "0";
-    std::vector<std::string> kinds;
+// Each kind of warning once, as a badge (the count when a kind repeats); the error's kind too.
+std::string badges(const benchmark_result& b) {
+    std::vector<std::pair<std::string, std::size_t>> kinds;
     for (const auto& w : b.warnings) {
         std::string kind = one_line(w.kind.empty() ? "warning" : w.kind);
-        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-            kinds.push_back(std::move(kind));
+        const auto it =
+            std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+        if (it == kinds.end())
+            kinds.emplace_back(std::move(kind), 1);
+        else
+            ++it->second;
     }
-    return fmt::format("{} <span class=\"kinds\">{}</span>", b.warnings.size(),
-                       html_escape(fmt::format("{}", fmt::join(kinds, ", "))));
+    std::string out;
+    for (const auto& [kind, n] : kinds)
+        out += fmt::format(" <span class=\"badge\">{}{}</span>", html_escape(kind),
+                           n > 1 ? fmt::format(" ×{}", n) : "");
+    if (b.error) {
+        out += fmt::format(" <span class=\"badge error\">{}</span>",
+                           html_escape(one_line(b.error->kind.empty() ? "error" : b.error->kind)));
+    }
+    return out;
 }
 
-// The console's columns, with retained/iter after peak heap (the figure the heap plot shows)
-// and the warnings as a count with their kinds; every name links to its section.
+// The executables' names when the rows come from several (their names begin "suite/"), one
+// per row; empty when from one, or when a name does not begin with its suite.
+std::vector<std::string> suites_of(const run_results& results) {
+    std::vector<std::string> stems;
+    for (const auto& e : words(results.context.executable)) {
+        const std::size_t slash = e.rfind('/');
+        std::string stem = e.substr(slash == std::string::npos ? 0 : slash + 1);
+        if (const std::size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0)
+            stem.resize(dot);
+        if (std::find(stems.begin(), stems.end(), stem) == stems.end())
+            stems.push_back(std::move(stem));
+    }
+    std::vector<std::string> suites;
+    if (stems.size() < 2)
+        return suites;
+    for (const auto& b : results.benchmarks) {
+        const auto it = std::find_if(stems.begin(), stems.end(),
+                                     [&](const std::string& s) { return b.name.rfind(s + "/", 0) == 0; });
+        if (it == stems.end())
+            return {};
+        suites.push_back(*it);
+    }
+    return suites;
+}
+
+// A counter shown by fewer than half the rows is left to those rows' sections: a column mostly
+// empty widens the table for a few figures.
+bool counter_for_few(const run_results& results, const std::string& header) {
+    std::size_t with = 0;
+    std::size_t measured = 0;
+    for (const auto& b : results.benchmarks) {
+        if (failed(b))
+            continue;
+        ++measured;
+        if (std::any_of(b.counters.begin(), b.counters.end(),
+                        [&](const auto& c) { return one_line(c.first) == header; }))
+            ++with;
+    }
+    return 2 * with < measured;
+}
+
+bool is_counter(const run_results& results, const std::string& header) {
+    return std::any_of(results.benchmarks.begin(), results.benchmarks.end(), [&](const benchmark_result& b) {
+        return std::any_of(b.counters.begin(), b.counters.end(),
+                           [&](const auto& c) { return one_line(c.first) == header; });
+    });
+}
+
+// The console's columns, with retained/iter after peak heap (the figure the heap plot shows);
+// every name links to its section and carries its warnings as badges.
 std::string summary_table(const run_results& results) {
     const auto& benchmarks = results.benchmarks;
+    const auto suites = suites_of(results);
     std::vector<html_column> columns;
-    for (const auto& c : detail::build_columns(results)) {
-        if (c.header == "warnings")
+    const auto built = detail::build_columns(results);
+    for (std::size_t k = 0; k < built.size(); ++k) {
+        const auto& c = built[k];
+        if (c.header == "warnings" ||
+            (k > 0 && is_counter(results, c.header) && counter_for_few(results, c.header)))
             continue;
         columns.push_back(from_text(c));
         if (c.header == "peak heap") {
@@ -131,293 +240,166 @@ std::string summary_table(const run_results& results) {
             columns.push_back(std::move(retained));
         }
     }
-    for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-        columns.front().cells[i] = fmt::format("<a href=\"#{}\"><code>{}</code></a>", section_id(i),
-                                               html_escape(one_line(benchmarks[i].name)));
-    }
-    html_column warnings{"warnings", true, {}};
+    columns.front().cell_class = "name";
     std::vector<std::string> row_classes;
-    for (const auto& b : benchmarks) {
-        warnings.cells.push_back(warnings_cell(b));
-        row_classes.emplace_back(failed(b) ? "error" : "");
+    for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+        std::string name = one_line(benchmarks[i].name);
+        if (!suites.empty())
+            name = name.substr(suites[i].size() + 1);
+        columns.front().cells[i] = fmt::format("<a href=\"#{}\"><code>{}</code></a>{}", section_id(i),
+                                               html_escape(name), badges(benchmarks[i]));
+        row_classes.emplace_back(failed(benchmarks[i]) ? "error" : "");
     }
-    columns.push_back(std::move(warnings));
-    return render_table(columns, row_classes);
+    return render_table(columns, row_classes, suites);
 }
 
+// The comparison groups' table, made to fit: the group names become heading rows, the names
+// wrap, and a memory change's difference goes under its "base → member".
 std::string comparisons_section(const run_results& results) {
     std::vector<html_column> columns;
-    for (const auto& c : detail::build_comparison_columns(results))
+    std::vector<std::string> groups;
+    for (const auto& c : detail::build_comparison_columns(results)) {
+        if (c.header == "comparison") {
+            for (const auto& parts : c.cells)
+                groups.push_back(table::join_cell(c, parts));
+            continue;
+        }
         columns.push_back(from_text(c));
+        html_column& added = columns.back();
+        if (c.header == "baseline" || c.header == "member") {
+            added.cell_class = "name";
+        } else if (c.header == "verdict") {
+            // Coloured by the verdict's word, as in a comparison's page.
+            for (auto& cell : added.cells) {
+                if (cell == "faster" || cell == "slower")
+                    cell = "<span class=\"verdict-" + cell + "\">" + cell + "</span>";
+            }
+        } else if (c.header == "allocs/iter" || c.header == "bytes/iter" || c.header == "peak heap") {
+            for (auto& cell : added.cells) {
+                if (const std::size_t at = cell.find(" ("); at != std::string::npos)
+                    cell.replace(at, 1, "<br>");
+            }
+        }
+    }
     std::string out = "<section id=\"comparisons\">\n<h2>Comparison groups</h2>\n";
-    out += render_table(columns, std::vector<std::string>(results.comparisons.size()));
+    out += render_table(columns, std::vector<std::string>(results.comparisons.size()), groups);
     if (const std::string note = detail::comparison_note(results); !note.empty())
         out += "<p>" + html_escape(note) + "</p>\n";
     return out + "</section>\n";
 }
 
-// ---- a benchmark's section -------------------------------------------------------------------
+// ---- families across an argument ------------------------------------------------------------
 
-std::string outlier_text(const outlier_counts& o) {
-    if (o.total() == 0)
-        return "none";
-    std::vector<std::string> parts;
-    const auto add = [&](std::uint32_t n, std::string_view what) {
-        if (n > 0)
-            parts.push_back(fmt::format("{} {}", n, what));
-    };
-    add(o.low_severe, "low severe");
-    add(o.low_mild, "low mild");
-    add(o.high_mild, "high mild");
-    add(o.high_severe, "high severe");
-    return fmt::format("{}", fmt::join(parts, ", "));
+// The last part of a name as an argument: "BatchSize:1000" is (BatchSize, 1000), "64" is ("", 64);
+// empty for anything else ("real_time", "fresh").
+std::optional<std::pair<std::string, double>> argument_of(const std::string& part) {
+    const std::size_t colon = part.rfind(':');
+    const std::string key = colon == std::string::npos ? std::string() : part.substr(0, colon);
+    const std::string digits = colon == std::string::npos ? part : part.substr(colon + 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789.-+eE") != std::string::npos)
+        return std::nullopt;
+    char* end = nullptr;
+    const double value = std::strtod(digits.c_str(), &end);
+    if (end != digits.c_str() + digits.size() || !std::isfinite(value))
+        return std::nullopt;
+    return std::pair{key, value};
 }
 
-std::string figures(const benchmark_result& b) {
-    std::string out = "<dl class=\"figures\">\n";
-    const auto& t = b.time;
-    out += definition("time/iter", format_duration(t.mean) + " mean");
-    if (t.ci) {
-        out +=
-            definition("95% interval",
-                       fmt::format("{} to {} (± {})", format_duration(t.ci->low), format_duration(t.ci->high),
-                                   format_relative_half_width(t.mean, t.ci->low, t.ci->high)));
-    }
-    out += definition("median · stddev", format_duration(t.median) + " · " + format_duration(t.stddev));
-    out += definition("min · max", format_duration(t.min) + " · " + format_duration(t.max));
-    const std::size_t count = b.samples.empty() ? b.samples_ns.size() : b.samples.size();
-    out += definition("samples",
-                      fmt::format("{} samples, {} iterations", format_count(static_cast<double>(count)),
-                                  format_count(static_cast<double>(b.iterations))));
-    out += definition("outliers", outlier_text(b.outliers));
-    out += definition("allocs/iter", format_or_missing(b.allocs_per_iter, format_count));
-    out += definition("bytes/iter", format_or_missing(b.bytes_per_iter, format_bytes));
-    out += definition("peak heap", format_or_missing(b.peak_live_bytes, [](std::int64_t v) {
-                          return format_bytes(static_cast<double>(v));
-                      }));
-    out += definition("retained/iter", format_or_missing(b.retained_bytes_per_iter, format_bytes));
-    out += definition("faults/iter", format_or_missing(b.page_faults_per_iter, format_count));
-    if (b.bytes_per_second)
-        out += definition("throughput", format_byte_rate(*b.bytes_per_second));
-    if (b.items_per_second)
-        out += definition("throughput", format_item_rate(*b.items_per_second));
-    for (const auto& [name, value] : b.counters)
-        out +=
-            "<dt>" + html_escape(one_line(name)) + "</dt><dd>" + html_escape(format_count(value)) + "</dd>\n";
-    return out + "</dl>\n";
-}
+struct family {
+    std::string name;                                     // the shared part, "skip_fresh/Repetition:0"
+    std::string key;                                      // "BatchSize", or "" for a bare number
+    std::vector<std::pair<double, std::size_t>> members;  // (argument, benchmark index), by argument
+};
 
-// Which samples lie beyond Tukey's fences (mild 1.5 IQR, severe 3 IQR, quartiles as
-// stats/outliers.cpp takes them), over the finite samples: 0, 1 mild or 2 severe per sample.
-std::vector<int> outlier_marks(const std::vector<double>& xs) {
-    std::vector<double> sorted;
-    for (const double x : xs) {
-        if (std::isfinite(x))
-            sorted.push_back(x);
-    }
-    std::vector<int> marks(xs.size(), 0);
-    if (sorted.size() < 2)
-        return marks;
-    std::sort(sorted.begin(), sorted.end());
-    const double q1 = stats::quantile_sorted(sorted, 0.25);
-    const double q3 = stats::quantile_sorted(sorted, 0.75);
-    const double iqr = q3 - q1;
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-        const double x = xs[i];
-        if (!std::isfinite(x))
+// The families of three or more measured benchmarks that differ only in their last part, an
+// argument, in order of first appearance.
+std::vector<family> families_of(const run_results& results) {
+    std::vector<family> out;
+    std::map<std::pair<std::string, std::string>, std::size_t> index;
+    for (std::size_t i = 0; i < results.benchmarks.size(); ++i) {
+        const benchmark_result& b = results.benchmarks[i];
+        const std::size_t slash = b.name.rfind('/');
+        if (failed(b) || slash == std::string::npos || slash == 0)
             continue;
-        if (x < q1 - 3 * iqr || x > q3 + 3 * iqr)
-            marks[i] = 2;
-        else if (x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr)
-            marks[i] = 1;
-    }
-    return marks;
-}
-
-// A chart draws at most this many dots: past it the page grows with the samples (a dot and its
-// tooltip are some 250 bytes) and the browser stalls, while the eye sees no more. tare itself
-// takes at most 10,000 samples; a file merged or written elsewhere can hold millions.
-constexpr std::size_t max_dots = 2000;
-
-// Every stride-th sample is drawn (1: all); the figures are always computed on all of them.
-std::size_t dot_stride(std::size_t samples) {
-    return samples <= max_dots ? 1 : (samples + max_dots - 1) / max_dots;
-}
-
-// "2nd", "11th", "23rd": the stride as the caption says it.
-std::string ordinal(std::size_t n) {
-    const std::size_t tens = n % 100;
-    const char* suffix = "th";
-    if (tens < 11 || tens > 13) {
-        suffix = n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-    }
-    return fmt::format("{}{}", n, suffix);
-}
-
-std::string thinned_note(std::size_t samples, std::size_t stride) {
-    if (stride == 1)
-        return {};
-    return fmt::format(
-        " Drawn: every {} of the {} samples, and the fastest and slowest; every figure is "
-        "over all of them.",
-        ordinal(stride), samples);
-}
-
-std::string figure(const std::string& svg, const std::string& caption) {
-    if (svg.empty())
-        return "<p>" + html_escape(caption) + " Nothing finite to plot.</p>\n";
-    return "<figure>\n" + svg + "<figcaption>" + html_escape(caption) + "</figcaption>\n</figure>\n";
-}
-
-std::string time_plot(const benchmark_result& b) {
-    detail::scatter_plot plot;
-    plot.title = one_line(b.name) + ": time per iteration of each sample";
-    plot.x_title = "sample, in run order";
-    plot.y_title = "time / iteration";
-    plot.integer_x = true;
-    const auto marks = outlier_marks(b.samples_ns);
-    const std::size_t stride = dot_stride(b.samples_ns.size());
-    const auto [fastest, slowest] = std::minmax_element(b.samples_ns.begin(), b.samples_ns.end());
-    std::size_t skipped = 0;
-    for (std::size_t i = 0; i < b.samples_ns.size(); ++i) {
-        const double ns = b.samples_ns[i];
-        if (!std::isfinite(ns))
-            ++skipped;
-        const auto at = b.samples_ns.begin() + static_cast<std::ptrdiff_t>(i);
-        if (i % stride != 0 && at != fastest && at != slowest)
+        const auto arg = argument_of(b.name.substr(slash + 1));
+        if (!arg)
             continue;
-        std::string tooltip = fmt::format("sample {}: {}/iter", i + 1, format_duration(ns));
-        if (i < b.samples.size())
-            tooltip += fmt::format(" over {} iterations",
-                                   format_count(static_cast<double>(b.samples[i].iterations)));
-        plot.points.push_back({static_cast<double>(i + 1), ns, marks[i], std::move(tooltip)});
+        const auto at = std::pair{b.name.substr(0, slash), arg->first};
+        auto [it, added] = index.emplace(at, out.size());
+        if (added)
+            out.push_back({at.first, at.second, {}});
+        out[it->second].members.emplace_back(arg->second, i);
     }
-    std::string caption = "Per-iteration time of each sample, in run order. Line: the mean, " +
-                          format_duration(b.time.mean) + "." + thinned_note(b.samples_ns.size(), stride);
-    if (std::isfinite(b.time.mean))
-        plot.lines.push_back({b.time.mean, 0, "mean"});
-    if (b.time.ci) {
-        const std::string interval =
-            format_duration(b.time.ci->low) + " to " + format_duration(b.time.ci->high);
-        if (std::isfinite(b.time.ci->low) && std::isfinite(b.time.ci->high)) {
-            plot.band = {b.time.ci->low, b.time.ci->high};
-            caption += " Band: its 95 % interval, " + interval + ".";
-        } else {
-            caption += " Its 95 % interval, " + interval + ", is not drawn.";
-        }
+    std::vector<family> kept;
+    for (family& f : out) {
+        std::sort(f.members.begin(), f.members.end());
+        const bool distinct =
+            std::adjacent_find(f.members.begin(), f.members.end(), [](const auto& a, const auto& b) {
+                return a.first == b.first;
+            }) == f.members.end();
+        if (f.members.size() >= 3 && distinct)
+            kept.push_back(std::move(f));
     }
-    if (std::any_of(marks.begin(), marks.end(), [](int m) { return m > 0; }))
-        caption += " Ringed: samples beyond Tukey's fences (orange 1.5 IQR, red 3 IQR from the quartiles).";
-    if (skipped > 0)
-        caption +=
-            fmt::format(" {} sample{} not finite, not plotted.", skipped, skipped == 1 ? " is" : "s are");
-    return figure(detail::render_scatter(plot), caption);
+    return kept;
 }
 
-// The live heap of the region at each sample's end against the iterations run by then: the
-// points retained/iter is the least-squares slope of (core/metrics.cpp), with that line drawn
-// through their means.
-std::string heap_plot(const benchmark_result& b) {
+// One figure of a family: `get` of each member against its argument, a line through them.
+template <class Get>
+std::string family_plot(const run_results& results, const family& f, std::string_view what,
+                        detail::axis_kind kind, Get get) {
     detail::scatter_plot plot;
-    plot.title = one_line(b.name) + ": live heap at each sample's end";
-    plot.x_title = "iterations run";
-    plot.y_title = "live heap";
-    plot.x_kind = detail::axis_kind::count;
-    plot.y_kind = detail::axis_kind::bytes;
+    plot.title =
+        one_line(f.name) + ": " + std::string(what) + " across " + (f.key.empty() ? "the argument" : f.key);
+    plot.x_title = f.key.empty() ? "argument" : one_line(f.key);
+    plot.y_title = std::string(what);
+    plot.y_kind = kind;
+    plot.width = 390;
+    plot.height = 220;
     plot.connect = true;
-    plot.height = 200;
-    double sum_x = 0;
-    double sum_y = 0;
-    const std::size_t stride = dot_stride(b.samples.size());
-    for (std::size_t i = 0; i < b.samples.size(); ++i) {
-        const sample& s = b.samples[i];
-        const auto x = static_cast<double>(s.iterations_before + s.iterations);
-        const auto y = static_cast<double>(s.live_bytes_end);
-        sum_x += x;
-        sum_y += y;
-        if (i % stride != 0 && i + 1 != b.samples.size())
-            continue;
-        plot.points.push_back(
-            {x, y, 0,
-             fmt::format("sample {}: {} live after {} iterations", i + 1, format_bytes(y), format_count(x))});
+    const double low = f.members.front().first;
+    const double high = f.members.back().first;
+    plot.log_x = low > 0 && high / low >= 20;  // 1, 10, 100, 1000 spread evenly, not crowded at 0
+    for (const auto& [arg, i] : f.members) {
+        const std::optional<double> y = get(results.benchmarks[i]);
+        if (!y || !std::isfinite(*y))
+            return {};  // a member without the figure: no line that skips it silently
+        const std::string text = kind == detail::axis_kind::duration ? format_duration(*y)
+                                 : kind == detail::axis_kind::bytes  ? format_bytes(*y)
+                                                                     : format_count(*y);
+        plot.points.push_back({arg, *y, 0, fmt::format("{} {}: {}", plot.x_title, format_count(arg), text)});
     }
-    std::string caption =
-        "Live heap of the timed region at each sample's end, against the iterations run by then." +
-        (stride == 1 ? std::string()
-                     : fmt::format(" Drawn: every {} of the {} samples, and the last.", ordinal(stride),
-                                   b.samples.size()));
-    const auto slope = b.retained_bytes_per_iter;
-    if (b.samples.size() >= 2 && slope && std::isfinite(*slope)) {
-        const auto n = static_cast<double>(b.samples.size());
-        plot.lines.push_back({sum_y / n - *slope * (sum_x / n), *slope, "fit"});
-        caption +=
-            " Dashed: the least-squares line, whose slope is retained/iter, " + format_bytes(*slope) + ".";
-    }
-    return figure(detail::render_scatter(plot), caption);
+    // A figure the same for every member is a flat line: said in words, not drawn.
+    if (std::all_of(plot.points.begin(), plot.points.end(),
+                    [&](const auto& p) { return p.y == plot.points.front().y; }))
+        return fmt::format(
+            "<p class=\"note\">{}: {} for every member.</p>\n", html_escape(std::string(what)),
+            html_escape(plot.points.front().tooltip.substr(plot.points.front().tooltip.rfind(": ") + 2)));
+    plot.legend.push_back({detail::legend_mark::trace, "", std::string(what)});
+    return detail::figure(detail::render_scatter(plot),
+                          fmt::format("{} of each member, against {}{}.", what, plot.x_title,
+                                      plot.log_x ? " (logarithmic axis)" : ""));
 }
 
-std::string findings(const benchmark_result& b) {
-    if (b.warnings.empty() && !b.error)
+std::string families_section(const run_results& results) {
+    const auto families = families_of(results);
+    if (families.empty())
         return {};
-    std::string out = "<ul class=\"findings\">\n";
-    for (const auto& w : b.warnings) {
-        out +=
-            fmt::format("<li><strong class=\"warning\">warning: {}</strong> {}</li>\n",
-                        html_escape(one_line(w.kind.empty() ? "warning" : w.kind)), html_escape(w.message));
-    }
-    if (b.error) {
-        out += fmt::format("<li class=\"error\"><strong>error: {}</strong>",
-                           html_escape(one_line(b.error->kind.empty() ? "unknown" : b.error->kind)));
-        if (!b.error->message.empty())
-            out += "<pre>" + html_escape(b.error->message) + "</pre>";
-        out += "</li>\n";
-    }
-    return out + "</ul>\n";
-}
-
-// A table of sites (--alloc-sites): one row a call stack, the stack itself folded under the
-// function's name, the whole names kept there.
-std::string sites_table(const std::vector<alloc_site>& sites, bool retained) {
-    std::string out = fmt::format(
-        "<table class=\"sites\">\n<caption>{}</caption>\n<thead><tr><th>share</th><th>allocs/iter</th>"
-        "<th>bytes/iter</th><th>thread</th><th>site</th><th>at</th></tr></thead>\n<tbody>\n",
-        retained
-            ? "Retained: the call stacks of the blocks the diagnostic pass left live, per iteration"
-            : "Allocation sites: where the timed region allocates, per iteration of the diagnostic pass");
-    for (const alloc_site& site : sites) {
-        std::string stack;
-        for (const stack_frame& f : site.stack) {
-            std::string where =
-                f.file ? html_escape(*f.file) + (f.line ? ":" + std::to_string(*f.line) : "") : "";
-            stack += fmt::format("<li><code>{}</code>{}</li>", html_escape(f.function),
-                                 where.empty() ? "" : " " + where);
-        }
-        out += fmt::format(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary><code>{}</code></summary>"
-            "<ol>{}</ol></details></td><td>{}</td></tr>\n",
-            html_escape(format_percent(100 * site.share)), html_escape(format_count(site.allocs_per_iter)),
-            html_escape(format_bytes(site.bytes_per_iter)),
-            site.thread == 0 ? "main" : std::to_string(site.thread),
-            html_escape(detail::short_function(site.stack.front().function)), stack,
-            html_escape(detail::site_location(site)));
-    }
-    return out + "</tbody>\n</table>\n";
-}
-
-std::string benchmark_section(const benchmark_result& b, std::size_t index) {
-    std::string out = fmt::format("<section class=\"benchmark\" id=\"{}\">\n<h2><code>{}</code></h2>\n",
-                                  section_id(index), html_escape(one_line(b.name)));
-    out += findings(b);
-    if (!failed(b)) {
-        out += figures(b);
-        if (!b.samples_ns.empty())
-            out += time_plot(b);
-        if (!b.samples.empty() && b.sample_heap_measured)
-            out += heap_plot(b);
-        if (!b.alloc_sites.empty())
-            out += sites_table(b.alloc_sites, false);
-        if (!b.retained_sites.empty())
-            out += sites_table(b.retained_sites, true);
+    std::string out = "<section id=\"families\">\n<h2>Across arguments</h2>\n";
+    for (const family& f : families) {
+        out += fmt::format("<h3><code>{}</code> across {}</h3>\n<div class=\"plots\">\n",
+                           html_escape(one_line(f.name)),
+                           html_escape(f.key.empty() ? "its argument" : one_line(f.key)));
+        out += family_plot(results, f, "time / iteration", detail::axis_kind::duration,
+                           [](const benchmark_result& b) { return std::optional<double>(b.time.mean); });
+        // Memory as one plot: bytes where they change across the argument, else allocations.
+        const auto bytes = [](const benchmark_result& b) { return b.bytes_per_iter; };
+        const auto allocs = [](const benchmark_result& b) { return b.allocs_per_iter; };
+        const bool bytes_change = std::any_of(f.members.begin(), f.members.end(), [&](const auto& m) {
+            return bytes(results.benchmarks[m.second]) != bytes(results.benchmarks[f.members.front().second]);
+        });
+        out += bytes_change ? family_plot(results, f, "bytes / iteration", detail::axis_kind::bytes, bytes)
+                            : family_plot(results, f, "allocs / iteration", detail::axis_kind::count, allocs);
+        out += "</div>\n";
     }
     return out + "</section>\n";
 }
@@ -434,8 +416,9 @@ public:
             out += "<section id=\"summary\">\n<h2>Summary</h2>\n" + summary_table(results) + "</section>\n";
             if (!results.comparisons.empty())
                 out += comparisons_section(results);
+            out += families_section(results);
             for (std::size_t i = 0; i < results.benchmarks.size(); ++i)
-                out += benchmark_section(results.benchmarks[i], i);
+                out += detail::benchmark_section(results.benchmarks[i], i);
         }
         return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable),
                                  out + "</main>\n");

@@ -10,8 +10,14 @@
 
 namespace tare::report::detail {
 
-/// A whole self-contained page: `title` (escaped here) and `body` (HTML already).
-std::string html_page(std::string_view title, std::string_view body);
+/// A whole self-contained page: `title` (escaped here) and `body` (HTML already). With
+/// `sortable`, the page carries the one inline script that sorts a `table.sortable` by a
+/// clicked `th[data-sort]` header (cells' `data-v` numbers, else their text); without the
+/// script the table reads the same, in its own order.
+std::string html_page(std::string_view title, std::string_view body, bool sortable = false);
+
+/// One line of marked prose as HTML (code, strong, em), every text escaped.
+std::string render_html(const table::line& l);
 
 /// `doc` as HTML: paragraphs with line breaks, tables (names in code, alignment kept), findings
 /// as a list. Every text is escaped.

@@ -1,0 +1,228 @@
+// The HTML page of a comparison (`tare compare --html`, `tare report COMPARE.json`): the one-line
+// summary and what was compared; a forest plot of every row's change with its interval,
+// coloured by verdict, the threshold band shaded; the table of both sides (the same columns as
+// the console's, from the table engine, memory base and head side by side, a changed figure
+// marked), sortable by change; then the rows on one side only and every finding, folded.
+//
+// The page reads without its script: sorting is the only thing the script adds.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/compare_table.hpp"
+#include "report/function_reporter.hpp"
+#include "report/html/html_forest.hpp"
+#include "report/html/html_page.hpp"
+#include "report/reporter.hpp"
+#include "report/table/units.hpp"
+
+namespace tare::report {
+namespace {
+
+using detail::html_escape;
+
+std::string row_id(std::size_t index) {
+    return fmt::format("r-{}", index + 1);
+}
+
+std::string signed_percent(double pct) {
+    return (pct > 0 ? "+" : "") + format_percent(pct);
+}
+
+// The verdict as a class: the forest plot's colour and the table's verdict cell.
+std::string verdict_class(const compare_row& row) {
+    if (row.verdict == verdict::error)
+        return "error";
+    if (row.unjudged || !row.change)
+        return "unjudged";
+    switch (row.verdict) {
+    case verdict::faster:
+        return "faster";
+    case verdict::slower:
+        return "slower";
+    default:
+        return "same";
+    }
+}
+
+std::string verdict_words(const compare_row& row) {
+    const std::string cls = verdict_class(row);
+    if (cls == "same")
+        return "no change";
+    return cls == "unjudged" ? (row.change ? "not judged" : "no change computed") : cls;
+}
+
+detail::forest_plot forest(const compare_results& r) {
+    detail::forest_plot plot;
+    plot.title = "Change of time per iteration, head against base, with its interval";
+    plot.x_title = "change of time / iteration, % of base (negative: head faster)";
+    plot.threshold = r.threshold_pct;
+    const std::string level = fmt::format("{:.4g}%", interval_level(r) * 100);
+    plot.legend = {{detail::legend_mark::dot, "faster", "faster"},
+                   {detail::legend_mark::dot, "slower", "slower"},
+                   {detail::legend_mark::dot, "same", "no change"},
+                   {detail::legend_mark::dot, "unjudged", "not judged"},
+                   {detail::legend_mark::line, "ci", "interval at " + level}};
+    if (r.threshold_pct > 0)
+        plot.legend.push_back(
+            {detail::legend_mark::band, "threshold", "threshold band ±" + format_percent(r.threshold_pct)});
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        const compare_row& row = r.rows[i];
+        detail::forest_row f;
+        f.label = one_line(row.name);
+        f.href = "#" + row_id(i);
+        f.css_class = verdict_class(row);
+        std::string tip = one_line(row.name) + ": ";
+        if (row.change) {
+            f.estimate = row.change->change_pct;
+            tip += signed_percent(row.change->change_pct);
+            if (row.change->interval_pct) {
+                f.interval = {row.change->interval_pct->low, row.change->interval_pct->high};
+                tip += " [" + signed_percent(row.change->interval_pct->low) + ", " +
+                       signed_percent(row.change->interval_pct->high) + "]";
+            } else {
+                tip += " [no interval]";
+            }
+        } else {
+            tip += "no change computed";
+        }
+        tip += ", " + verdict_words(row);
+        if (!row.base.error && !row.head.error)
+            tip +=
+                "; base " + format_duration(row.base.time_ns) + ", head " + format_duration(row.head.time_ns);
+        f.tooltip = std::move(tip);
+        plot.rows.push_back(std::move(f));
+    }
+    return plot;
+}
+
+// The kinds of a row's warnings and errors as badges, each naming its side.
+std::string badges(const compare_row& row) {
+    std::string out;
+    const auto side = [&](const side_figures& s, const char* name) {
+        std::vector<std::string> kinds;
+        for (const warning& w : s.warnings) {
+            std::string kind = one_line(w.kind.empty() ? "warning" : w.kind);
+            if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+                kinds.push_back(std::move(kind));
+        }
+        for (const auto& kind : kinds)
+            out += fmt::format(" <span class=\"badge\">{}: {}</span>", name, html_escape(kind));
+        if (s.error) {
+            out += fmt::format(" <span class=\"badge error\">{}: {}</span>", name,
+                               html_escape(one_line(s.error->kind.empty() ? "error" : s.error->kind)));
+        }
+    };
+    side(row.base, "base");
+    side(row.head, "head");
+    return out;
+}
+
+// The table engine's columns as HTML: the change sortable by its number, the verdict coloured,
+// a memory figure that differs between the sides marked, and the findings' kinds as badges
+// beside the name, where no width of screen can scroll them out of view.
+std::string rows_table(const compare_results& r) {
+    const auto columns = detail::build_compare_columns(r);
+    std::string out = "<div class=\"scroll\"><table class=\"sortable\">\n<thead><tr>";
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+        const auto& c = columns[k];
+        const bool left = c.alignment == table::align::left;
+        const char* sort = k == 0 ? " data-sort=\"text\"" : k == 3 ? " data-sort=\"num\"" : "";
+        out += fmt::format("<th{}{}>{}</th>", left ? " class=\"l\"" : "", sort, html_escape(c.header));
+    }
+    out += "</tr></thead>\n<tbody>\n";
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        const compare_row& row = r.rows[i];
+        out += fmt::format("<tr id=\"{}\"{}>", row_id(i),
+                           row.verdict == verdict::error ? " class=\"error\"" : "");
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+            const auto& c = columns[k];
+            const auto& parts = c.cells[i];
+            const std::string text = html_escape(table::join_cell(c, parts));
+            if (k == 0) {
+                out += "<td class=\"l name\"><code>" + text + "</code>" + badges(row) + "</td>";
+            } else if (k == 3) {
+                out += fmt::format("<td data-v=\"{}\">{}</td>",
+                                   row.change && std::isfinite(row.change->change_pct)
+                                       ? fmt::format("{:.6g}", row.change->change_pct)
+                                       : std::string(),
+                                   text);
+            } else if (k == 4) {
+                out += "<td class=\"l verdict " + verdict_class(row) + "\">" + text + "</td>";
+            } else if (k > 4 && parts.size() == 2) {  // "base → head": the figure changed
+                out += "<td class=\"changed\">" + text + "</td>";
+            } else {
+                out += std::string(c.alignment == table::align::left ? "<td class=\"l\">" : "<td>") + text +
+                       "</td>";
+            }
+        }
+        out += "</tr>\n";
+    }
+    return out + "</tbody>\n</table></div>\n";
+}
+
+std::string paragraph(const std::vector<table::line>& lines) {
+    std::string out = "<p>";
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        out += (i > 0 ? "<br>\n" : "") + detail::render_html(lines[i]);
+    return out + "</p>\n";
+}
+
+std::string findings_section(const compare_results& r) {
+    const auto findings = detail::collect_compare_findings(r);
+    if (findings.empty())
+        return {};
+    const auto errors = static_cast<std::size_t>(
+        std::count_if(findings.begin(), findings.end(), [](const auto& f) { return f.is_error; }));
+    std::string out = fmt::format(
+        "<section id=\"findings\">\n<h2>Warnings and errors</h2>\n<details{}>\n<summary>{} warning{}, {} "
+        "error{}</summary>\n<ul class=\"findings\">\n",
+        errors > 0 ? " open" : "", findings.size() - errors, findings.size() - errors == 1 ? "" : "s", errors,
+        errors == 1 ? "" : "s");
+    for (const auto& f : findings) {
+        out += fmt::format(
+            "<li class=\"{}\"><strong>{}</strong> <code>{}</code> ({}, <code>{}</code>){}</li>\n",
+            f.is_error ? "error" : "warning", f.is_error ? "error" : "warning", html_escape(f.benchmark),
+            html_escape(f.side), html_escape(f.kind), f.message.empty() ? "" : ": " + html_escape(f.message));
+    }
+    return out + "</ul>\n</details>\n</section>\n";
+}
+
+std::string compare_page(const compare_results& r) {
+    std::string out = "<header>\n<h1>tare comparison</h1>\n";
+    if (!r.rows.empty())
+        out += "<p class=\"summary-line\">" + detail::render_html(detail::compare_summary_line(r)) + "</p>\n";
+    out += paragraph(detail::compare_header_lines(r)) + "</header>\n<main>\n";
+    if (r.rows.empty()) {
+        out += "<p><em>No benchmark is on both sides.</em></p>\n";
+    } else {
+        out += "<section id=\"changes\">\n<h2>Changes</h2>\n<figure>\n" + detail::render_forest(forest(r));
+        out +=
+            "<figcaption>Each row: the change of head against base (dot) and its interval (line), "
+            "coloured by verdict; an interval that runs past the axis ends in an arrow. Hover for the "
+            "figures; a name links to its row.</figcaption>\n</figure>\n</section>\n";
+        out += "<section id=\"rows\">\n<h2>Rows</h2>\n" + rows_table(r) +
+               paragraph(detail::compare_note_lines(r));
+        out += "</section>\n";
+    }
+    if (const auto presence = detail::compare_presence_lines(r); !presence.empty())
+        out +=
+            "<section id=\"presence\">\n<h2>On one side only</h2>\n" + paragraph(presence) + "</section>\n";
+    out += findings_section(r);
+    const std::string title =
+        "tare comparison: " + one_line(r.base_label) + " against " + one_line(r.head_label);
+    return detail::html_page(title, out + "</main>\n", /*sortable=*/!r.rows.empty());
+}
+
+}  // namespace
+
+template <>
+std::unique_ptr<reporter<compare_results>> make_html_reporter() {
+    return detail::make_function_reporter<compare_results, compare_page>();
+}
+
+}  // namespace tare::report
