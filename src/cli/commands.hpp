@@ -30,6 +30,7 @@ struct run_args {
     std::vector<std::string> targets;  // benchmark executables or results files, one or more
     std::string filter;
     std::optional<std::string> json_path;
+    std::optional<std::string> html_path;  // --html=PATH: the run's HTML page
     std::optional<double> min_time;
     bool markdown = false;
     unsigned processes = 1;            // fresh processes of each executable, pooled into one result
@@ -107,6 +108,7 @@ struct compare_args {
     std::string family = "fdr";
     std::optional<double> fail_on_regression;  // PCT
     std::optional<std::string> json_path;
+    std::optional<std::string> html_path;  // --html=PATH: the comparison's HTML page
     bool markdown = false;
 };
 

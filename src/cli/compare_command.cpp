@@ -72,6 +72,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->check(finite_number(0, 1e6));
     add_fail_on_regression(cmd, args.fail_on_regression);
     cmd->add_option("--json", args.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
+    cmd->add_option("--html", args.html_path, "write the comparison's HTML page (forest plot, tables) to PATH")
+        ->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
     return cmd;
 }
@@ -327,6 +329,12 @@ int compare_command(const compare_args& args) {
     if (args.json_path) {
         if (auto e = io::write_file_atomically(
                 *args.json_path, report::make_json_reporter<compare_results>()->render(results))) {
+            return fail(exit_usage, *e);
+        }
+    }
+    if (args.html_path) {
+        if (auto e = io::write_file_atomically(
+                *args.html_path, report::make_html_reporter<compare_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
     }

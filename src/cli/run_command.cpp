@@ -44,6 +44,8 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->required();
     cmd->add_option("--filter", args.filter, "run only names that REGEX matches")->type_name("REGEX");
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
+    cmd->add_option("--html", args.html_path, "write the results' HTML page (plots, tables) to PATH")
+        ->type_name("PATH");
     cmd->add_option("--shard", args.shard, "run only shard K of N of each executable's benchmarks (by name)")
         ->type_name("K/N");
     cmd->add_option("--export", args.exports,
@@ -510,6 +512,12 @@ int run_command(const run_args& args) {
     if (args.json_path && have_results) {
         const std::string json = report::make_json_reporter<run_results>()->render(merged);
         if (auto e = io::write_file_atomically(*args.json_path, json)) {
+            return fail(exit_usage, *e);
+        }
+    }
+    if (args.html_path && have_results) {
+        if (auto e = io::write_file_atomically(*args.html_path,
+                                               report::make_html_reporter<run_results>()->render(merged))) {
             return fail(exit_usage, *e);
         }
     }

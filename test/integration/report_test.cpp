@@ -61,6 +61,12 @@ TEST(tare_report, a_real_run_becomes_one_self_contained_page) {
             ++files;
     }
     EXPECT_EQ(files, 1U);
+
+    // `tare run FILE --html=PATH` writes the same page directly.
+    const fs::path direct = scratch("direct.html");
+    auto again = run_process({tare_cmd, "run", results.string(), "--html=" + direct.string()});
+    EXPECT_TRUE(again.exit_code == 0 || again.exit_code == 1) << again.err;
+    EXPECT_EQ(read(direct), html);
 }
 
 // The outlier counts of the file are the ones the page states beside the plot that rings them.
@@ -87,18 +93,22 @@ TEST(tare_report, a_comparison_and_an_exec_run_become_pages_too) {
         ASSERT_EQ(made.exit_code, 0) << made.err;
     }
     const fs::path compared = scratch("compared.json");
-    auto cmp =
-        run_process({tare_cmd, "compare", base.string(), head.string(), "--json=" + compared.string()});
+    const fs::path direct = scratch("compared_direct.html");
+    auto cmp = run_process({tare_cmd, "compare", base.string(), head.string(), "--json=" + compared.string(),
+                            "--html=" + direct.string()});
     ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
     const fs::path page = scratch("compared.html");
     auto r = run_process({tare_cmd, "report", compared.string(), "--html=" + page.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string html = read(page);
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
-    EXPECT_NE(html.find("<h1>tare compare</h1>"), std::string::npos);
+    EXPECT_NE(html.find("<h1>tare comparison</h1>"), std::string::npos);
     EXPECT_NE(html.find("<strong>TIME NOT JUDGED</strong>"), std::string::npos);
     EXPECT_NE(html.find(">verdict</th>"), std::string::npos) << html;
     EXPECT_NE(html.find("<code>round_trip"), std::string::npos);
+    EXPECT_NE(html.find("<svg class=\"plot forest\""), std::string::npos);
+    // `tare compare --html=PATH` writes the same page as `tare report` of its JSON.
+    EXPECT_EQ(read(direct), html);
 
     const fs::path exec_json = scratch("exec.json");
     auto ex = run_process({tare_cmd, "exec", "--runs=2", "--json=" + exec_json.string(), "--", "/bin/true"});
