@@ -13,7 +13,8 @@ benchmarks) it checks, at a 1,280 x 900 viewport:
     lies inside the viewport;
   - a comparison's table sorts by change when its header is clicked;
   - the page of 1,000 benchmarks stays under 5 MB and loads in under 2 s.
-A screenshot of each page is kept in the output folder.
+A screenshot of each page is kept in the output folder; docs/images/compare-report.png, which the
+README shows, is this test's compare_rounds.png.
 
 Usage: check_reports.py --tare PATH --source-dir DIR --out DIR
 Exit 0 when every check passes, 1 when one fails, 77 (skipped) when Chromium is missing and
