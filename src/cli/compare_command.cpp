@@ -72,7 +72,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->check(finite_number(0, 1e6));
     add_fail_on_regression(cmd, args.fail_on_regression);
     cmd->add_option("--json", args.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
-    cmd->add_option("--html", args.html_path, "write the comparison's HTML page (forest plot, tables) to PATH")
+    cmd->add_option("--html", args.html_path,
+                    "write the comparison's HTML page (forest plot, tables) to PATH")
         ->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
     return cmd;

@@ -468,6 +468,26 @@ table::item_list site_items(const run_results& results) {
     return items;
 }
 
+// The comparison groups in one line, above their table: "comparison groups: 1 faster, 1 slower,
+// 1 no change" ("not computed" added for members without a change, a failed member's).
+table::paragraph variant_summary(const run_results& results) {
+    std::size_t faster = 0, slower = 0, same = 0, none = 0;
+    for (const variant_comparison& c : results.comparisons) {
+        if (!c.change)
+            ++none;
+        else if (c.verdict == verdict::faster)
+            ++faster;
+        else if (c.verdict == verdict::slower)
+            ++slower;
+        else
+            ++same;
+    }
+    std::string text = fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
+    if (none > 0)
+        text += fmt::format(", {} not computed", none);
+    return table::paragraph{{{{"comparison groups: "}, {text, table::style::strong}}}};
+}
+
 }  // namespace
 
 table::document run_document(const run_results& results) {
@@ -479,7 +499,8 @@ table::document run_document(const run_results& results) {
     }
     doc.add(grid_of(build_columns(results)));
     if (!results.comparisons.empty()) {
-        doc.add(grid_of(build_comparison_columns(results)));
+        doc.add(variant_summary(results));
+        doc.add(grid_of(build_comparison_columns(results)), /*joined=*/true);
         if (std::string note = comparison_note(results); !note.empty())
             doc.add(lines_of({std::move(note)}), /*joined=*/true);
     }

@@ -173,9 +173,13 @@ TEST(report_golden, console_table_is_aligned_by_display_width) {
 
 TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
     const auto lines = lines_of(report::make_console_reporter<run_results>()->render(variants_run()));
-    const auto header = std::find_if(lines.begin(), lines.end(),
-                                     [](const std::string& l) { return l.rfind("comparison ", 0) == 0; });
+    const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.rfind("comparison ", 0) == 0 && l.find("baseline") != std::string::npos;
+    });
     ASSERT_NE(header, lines.end());
+    // The groups summed up in one line, directly above their table.
+    ASSERT_NE(header, lines.begin());
+    EXPECT_EQ(*(header - 1), "comparison groups: 1 faster, 1 slower, 1 no change, 1 not computed");
     const auto note =
         std::find_if(header, lines.end(), [](const std::string& l) { return l.rfind("change: ", 0) == 0; });
     ASSERT_NE(note, lines.end());
@@ -183,6 +187,28 @@ TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
     for (auto line = header; line != note; ++line)
         EXPECT_EQ(report::display_width(*line), report::display_width(*header)) << *line;
     EXPECT_NE(note->find("Bonferroni: 95% for the run's 3 comparisons"), std::string::npos) << *note;
+}
+
+// A pull request's comment shows the table first: the warnings are folded under one line, the
+// errors stay in view after them.
+TEST(report_golden, markdown_folds_the_warnings_and_shows_the_errors) {
+    const run_results run = findings_run();
+    const std::string md = report::make_markdown_reporter<run_results>()->render(run);
+    std::size_t warnings = 0;
+    for (const auto& b : run.benchmarks)
+        warnings += b.warnings.size();
+    ASSERT_GT(warnings, 1U);
+    const auto open =
+        md.find("<details><summary>" + std::to_string(warnings) + " warnings</summary>\n\n- **warning**");
+    ASSERT_NE(open, std::string::npos) << md;
+    const auto close = md.find("\n</details>\n", open);
+    ASSERT_NE(close, std::string::npos);
+    const auto error = md.find("- **error**");
+    ASSERT_NE(error, std::string::npos);
+    EXPECT_GT(error, close) << "the error is outside the fold";
+    EXPECT_EQ(md.find("- **warning**", close), std::string::npos) << "every warning inside the fold";
+    // The console is not Markdown: no fold there.
+    EXPECT_EQ(report::make_console_reporter<run_results>()->render(run).find("<details>"), std::string::npos);
 }
 
 // The times beside a variant's change are the figures the change is computed from (the

@@ -54,7 +54,9 @@ struct grid {
     std::size_t rows() const noexcept { return columns.empty() ? 0 : columns.front().cells.size(); }
 };
 
-/// A finding: "warning: NAME: text" on a terminal, "- **warning** `NAME`: text" in Markdown.
+/// A finding: "warning: NAME: text" on a terminal, "- **warning** `NAME`: text" in Markdown,
+/// where a list's warnings are folded under one `<details>` line ("3 warnings") and its other
+/// items (errors) follow in view.
 struct item {
     std::string label;  // "warning", "error"
     line text;

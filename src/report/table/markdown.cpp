@@ -55,11 +55,30 @@ std::string render(const paragraph& p) {
     return out;
 }
 
+std::string render(const item& i) {
+    return "- **" + escape_text(i.label) + "** " + render(i.text) + "\n";
+}
+
+// Warnings folded under one <details> line, so a pull request's comment shows the table first and
+// a suite's dozen `noisy` lines only on a click; errors and every other item stay in view.
 std::string render(const item_list& list) {
-    std::string out;
-    for (const item& i : list.items)
-        out += "- **" + escape_text(i.label) + "** " + render(i.text) + "\n";
-    return out;
+    std::string folded;
+    std::string shown;
+    std::size_t warnings = 0;
+    for (const item& i : list.items) {
+        if (i.label == "warning") {
+            folded += render(i);
+            ++warnings;
+        } else {
+            shown += render(i);
+        }
+    }
+    if (warnings == 0)
+        return shown;
+    std::string out = "<details><summary>" + std::to_string(warnings) +
+                      (warnings == 1 ? " warning" : " warnings") + "</summary>\n\n" + folded +
+                      "\n</details>\n";
+    return shown.empty() ? out : out + "\n" + shown;
 }
 
 std::string render(const grid& g) {
