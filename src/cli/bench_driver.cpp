@@ -22,6 +22,7 @@
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
+#include "report/progress.hpp"
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
 
@@ -37,6 +38,7 @@ struct bench_options {
     bool isolate = false;
     std::optional<double> timeout;
     bool markdown = false;
+    std::string color = "auto";              // --color: auto, always, never
     std::optional<std::string> exact;        // internal: the child of --isolate runs this instance
     std::optional<std::string> worker;       // internal: serve `tare compare` (src/cli/worker.hpp)
     std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp)
@@ -51,10 +53,12 @@ int fail_usage(const std::string& message) {
 // The table, then --json: what every run ends with, a normal one or one a body cut short.
 int write_results(const run_results& results, const bench_options& opt, bool any_failed) {
     const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
-    auto table = opt.markdown ? report::make_markdown_reporter<run_results>()
-                              : report::make_console_reporter<run_results>();
+    std::FILE* out = json_to_stdout ? stderr : stdout;
+    auto table = opt.markdown
+                     ? report::make_markdown_reporter<run_results>()
+                     : report::make_console_reporter<run_results>(terminal_style(opt.color, fileno(out)));
     std::string text = table->render(results);
-    std::fputs(text.c_str(), json_to_stdout ? stderr : stdout);
+    std::fputs(text.c_str(), out);
     std::fflush(stdout);  // the table first, also when --json names standard output (/dev/stdout)
     if (opt.json_path) {
         std::string json = report::make_json_reporter<run_results>()->render(results);
@@ -115,6 +119,10 @@ int drive(int argc, char** argv) {
     app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
     app.formatter(std::make_shared<help_formatter>());
     app.add_flag("--list", opt.list, "print the benchmark names, one a line, and exit");
+    const std::string self = argc > 0 && argv[0] != nullptr ? argv[0] : "./my_bench";
+    app.footer(
+        "Examples:\n  " + self + " --filter='^round_trip/' --json=results.json\n  " + self +
+        " --isolate --timeout=60 --md\nEvery flag: docs/cli.md; comparing builds: tare compare --help");
     app.add_option("--filter", opt.filter, "run only names that REGEX (ECMAScript, search) matches")
         ->type_name("REGEX");
     app.add_option("--json", opt.json_path, "also write results as JSON to PATH ('-': standard output)")
@@ -127,6 +135,7 @@ int drive(int argc, char** argv) {
         ->type_name("SECONDS")
         ->check(positive_seconds());
     app.add_flag("--md", opt.markdown, "print the table as Markdown");
+    add_color_option(&app, opt.color);
     app.add_option("--shard", opt.shard, "run only shard K of N: a stable 1/N of the benchmarks, by name")
         ->type_name("K/N");
     // A flag with an optional "=N" (as tare compare's --fail-on-regression): an option with an
@@ -233,18 +242,43 @@ int drive(int argc, char** argv) {
     static const bool registered =
         std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;
     (void)registered;
-    // Progress on a terminal only: a suite can run for minutes, and a redirected stream
-    // must stay clean for the reports.
-    const bool progress = isatty(fileno(stderr)) != 0;
+    // Progress on standard error (report/progress.hpp): on a terminal one live line, in a log
+    // (CI) a line per finished benchmark, so minutes of running show life. Not from the child of
+    // --isolate, whose parent says it.
+    const bool live = os::is_terminal(STDERR_FILENO);
+    const bool logged = !live && !opt.exact;
+    const double started = os::monotonic_seconds();
     std::size_t done = 0;
     for (const core::run_unit& unit : units) {
         if (os::interrupted() != 0)
             break;  // what finished is kept; the rest does not run
         const core::instance& inst = unit.single;
-        if (progress) {
-            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", ++done, units.size(), unit.name().c_str());
+        const double step_started = os::monotonic_seconds();
+        report::progress_step step{done, units.size(), unit.name(), step_started - started};
+        if (live) {
+            std::fprintf(
+                stderr, "\r\033[K%s",
+                report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
             std::fflush(stderr);
         }
+        // Said when the step ends, however it ends (`continue` below).
+        struct step_end {
+            bool logged;
+            report::progress_step& step;
+            std::size_t& done;
+            double started;
+            double step_started;
+            ~step_end() {
+                ++done;
+                if (logged && os::interrupted() == 0) {
+                    const double now = os::monotonic_seconds();
+                    step.done = done;
+                    step.elapsed_s = now - started;
+                    std::fputs(report::progress_done(step, now - step_started).c_str(), stderr);
+                    std::fflush(stderr);
+                }
+            }
+        } end{logged, step, done, started, step_started};
         guard.running.clear();
         if (unit.group) {
             for (const core::instance& m : unit.group->members)
@@ -296,7 +330,7 @@ int drive(int argc, char** argv) {
     core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
 
     guard.running.clear();
-    if (progress) {
+    if (live) {
         std::fputs("\r\033[K", stderr);
     }
     if (const int signal = os::interrupted(); signal != 0) {

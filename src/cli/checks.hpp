@@ -6,11 +6,15 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "os/os.hpp"
+#include "report/table/document.hpp"
 
 namespace tare::cli {
 
@@ -108,6 +112,28 @@ inline void add_fail_on_regression(CLI::App* cmd, std::optional<double>& pct) {
             pct = *value;
         }
     });
+}
+
+/// `--color=auto|always|never` on `cmd`, held in `color` (default "auto").
+inline void add_color_option(CLI::App* cmd, std::string& color) {
+    cmd->add_option("--color", color,
+                    "colour verdicts, warnings and errors: auto (when the output is a terminal and NO_COLOR "
+                    "is not set), always or never (default auto)")
+        ->type_name("WHEN")
+        ->check(one_of({"auto", "always", "never"}));
+}
+
+/// How to write a table to `fd` (standard output): colour as `color` asks ("auto": when `fd` is
+/// a terminal and NO_COLOR is unset or empty, as no-color.org asks), and the terminal's width
+/// when `fd` is a terminal. A pipe, a file or a CI log gets the plain text the golden tests pin.
+inline report::table::console_style terminal_style(const std::string& color, int fd) {
+    report::table::console_style style;
+    const char* no_color = std::getenv("NO_COLOR");
+    const bool terminal = os::is_terminal(fd);
+    style.colour =
+        color == "always" || (color == "auto" && terminal && (no_color == nullptr || *no_color == '\0'));
+    style.width = os::terminal_columns(fd).value_or(0);
+    return style;
 }
 
 /// `status`, or `failure` (when higher) after a message, if standard output failed. A table or

@@ -33,6 +33,7 @@ struct run_args {
     std::optional<std::string> html_path;  // --html=PATH: the run's HTML page
     std::optional<double> min_time;
     bool markdown = false;
+    std::string color = "auto";        // --color: auto, always, never
     unsigned processes = 1;            // fresh processes of each executable, pooled into one result
     bool isolate = false;              // each benchmark in a process of its own
     std::optional<double> timeout;     // with isolate: a benchmark's process is stopped past it
@@ -110,6 +111,7 @@ struct compare_args {
     std::optional<std::string> json_path;
     std::optional<std::string> html_path;  // --html=PATH: the comparison's HTML page
     bool markdown = false;
+    std::string color = "auto";  // --color: auto, always, never
 };
 
 CLI::App* add_compare_command(CLI::App& app, compare_args& args);
@@ -125,7 +127,8 @@ struct exec_args {
     std::optional<double> timeout;     // seconds per run; a run that exceeds it is an error
     std::optional<std::string> json_path;
     bool markdown = false;
-    bool show_output = false;  // else the commands' stdout and stderr go to /dev/null
+    std::string color = "auto";  // --color: auto, always, never
+    bool show_output = false;    // else the commands' stdout and stderr go to /dev/null
 };
 
 CLI::App* add_exec_command(CLI::App& app, exec_args& args);
@@ -145,6 +148,7 @@ struct merge_args {
     std::vector<std::string> files;
     std::optional<std::string> json_path;  // required; optional so its absence is a clear error
     bool markdown = false;
+    std::string color = "auto";                // --color: auto, always, never
     std::optional<double> fail_on_regression;  // PCT; comparisons only
 };
 

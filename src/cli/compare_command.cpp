@@ -13,6 +13,8 @@
 #include <utility>
 #include <variant>
 
+#include <fmt/format.h>
+
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "compare/aggregate.hpp"
@@ -24,6 +26,7 @@
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
+#include "report/progress.hpp"
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
 
@@ -33,8 +36,17 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     CLI::App* cmd = app.add_subcommand(
         "compare",
         "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
-    cmd->add_option("base", args.base, "the base: a benchmark executable or a results file")->required();
-    cmd->add_option("head", args.head, "the head: of the same kind as the base")->required();
+    cmd->add_option("base", args.base, "the base: a benchmark executable or a results file")
+        ->required()
+        ->type_name("EXE|FILE");
+    cmd->add_option("head", args.head, "the head: of the same kind as the base")
+        ->required()
+        ->type_name("EXE|FILE");
+    cmd->footer(
+        "Examples:\n"
+        "  tare compare build-main/bench/codec_bench build/bench/codec_bench --md --fail-on-regression=2\n"
+        "  tare compare main.json pr.json --threshold=1 --html=compare.html\n"
+        "Method and every flag: docs/compare.md, docs/cli.md");
     cmd->add_option("--rounds", args.rounds, "rounds of fresh processes of both sides (default 20)")
         ->type_name("N")
         ->check(whole_number(1, 100000));
@@ -58,7 +70,9 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--timeout", args.timeout, "seconds a worker may take to answer (default 60)")
         ->type_name("SECONDS")
         ->check(positive_seconds());
-    cmd->add_option("--filter", args.filter, "compare only names that REGEX matches")->type_name("REGEX");
+    cmd->add_option("--filter", args.filter,
+                    "compare only names that REGEX matches (default: every benchmark)")
+        ->type_name("REGEX");
     cmd->add_option("--shard", args.shard,
                     "compare only shard K of N of the benchmarks (by name), on both sides")
         ->type_name("K/N");
@@ -67,7 +81,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
                     "default) or fwer (family-wise, Bonferroni)")
         ->type_name("fdr|fwer")
         ->check(one_of({"fdr", "fwer"}));
-    cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdicts, percent")
+    cmd->add_option("--threshold", args.threshold_pct,
+                    "noise band of the verdicts, percent (default 0: none)")
         ->type_name("PCT")
         ->check(finite_number(0, 1e6));
     add_fail_on_regression(cmd, args.fail_on_regression);
@@ -76,6 +91,7 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
                     "write the comparison's HTML page (forest plot, tables) to PATH")
         ->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    add_color_option(cmd, args.color);
     return cmd;
 }
 
@@ -279,15 +295,47 @@ int compare_command(const compare_args& args) {
         ro.filter = filter;
         ro.shard = shard;
         ro.timeout_seconds = args.timeout;
-        if (isatty(fileno(stderr)) != 0) {
-            ro.progress = [](const std::string& what) {
-                std::fprintf(stderr, "\r\033[K%s", what.c_str());
+        // Progress on standard error (report/progress.hpp): on a terminal a live line per
+        // benchmark of each round; in a log (CI) a line per finished round.
+        const bool live = os::is_terminal(STDERR_FILENO);
+        const double started = os::monotonic_seconds();
+        double round_started = started;
+        std::size_t rounds_done = 0;
+        const auto log_round = [&](std::size_t rounds, std::size_t rows) {
+            const double now = os::monotonic_seconds();
+            ++rounds_done;
+            report::progress_step step{
+                rounds_done, rounds,
+                fmt::format("round {} ({} benchmark{})", rounds_done, rows, rows == 1 ? "" : "s"),
+                now - started};
+            std::fputs(report::progress_done(step, now - round_started).c_str(), stderr);
+            std::fflush(stderr);
+            round_started = now;
+        };
+        std::size_t last_rows = 0;
+        std::size_t last_rounds = 0;
+        ro.progress = [&](std::size_t round, std::size_t rounds, std::size_t row, std::size_t rows,
+                          const std::string& name) {
+            last_rows = rows;
+            last_rounds = rounds;
+            if (live) {
+                report::progress_step step{round * rows + row, rounds * rows,
+                                           fmt::format("round {}/{}: {}", round + 1, rounds, name),
+                                           os::monotonic_seconds() - started};
+                std::fprintf(
+                    stderr, "\r\033[K%s",
+                    report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
                 std::fflush(stderr);
-            };
-        }
+            } else if (round > rounds_done) {
+                log_round(rounds, rows);  // the round before this one ended
+            }
+        };
         auto measured = gbench_processes ? compare::run_gbench_rounds(ro) : compare::run_rounds(ro);
-        if (ro.progress) {
+        if (live) {
             std::fputs("\r\033[K", stderr);
+        } else if (last_rounds > 0 && std::holds_alternative<compare::rounds_data>(measured) &&
+                   !std::get<compare::rounds_data>(measured).interrupted) {
+            log_round(last_rounds, last_rows);  // the last round
         }
         if (auto* f = std::get_if<compare::rounds_failure>(&measured)) {
             return fail(f->status, f->message);
@@ -314,8 +362,9 @@ int compare_command(const compare_args& args) {
         return fail(exit_usage, message);
     }
 
-    std::fputs(report::make_reporter<compare_results>(args.markdown ? report::format::markdown
-                                                                    : report::format::console)
+    std::fputs((args.markdown ? report::make_markdown_reporter<compare_results>()
+                              : report::make_console_reporter<compare_results>(
+                                    terminal_style(args.color, STDOUT_FILENO)))
                    ->render(results)
                    .c_str(),
                stdout);

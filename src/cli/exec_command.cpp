@@ -1,5 +1,7 @@
 // `tare exec [--runs=N] [--vs=CMD] -- CMD ARGS...`: the flags of whole-process timing
 // (docs/cli.md), handed to the engine in src/exec, and its table and JSON.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <variant>
@@ -15,20 +17,30 @@ namespace tare::cli {
 
 CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
     CLI::App* cmd = app.add_subcommand("exec", "time whole processes: wall, user, sys, RSS, faults");
-    cmd->add_option("command", args.command, "the command (head), after --")->required();
+    cmd->footer(
+        "Examples:\n"
+        "  tare exec --runs=20 -- ./mytool input.txt\n"
+        "  tare exec --runs=20 --vs=\"./old/mytool input.txt\" -- ./new/mytool input.txt --md\n"
+        "Method and every flag: docs/exec.md, docs/cli.md");
+    cmd->add_option("command", args.command, "the command (head), after --")
+        ->required()
+        ->type_name("CMD ARGS");
     cmd->add_option("--runs", args.runs, "runs per command (default 10)")
         ->type_name("N")
         ->check(whole_number(1, 1000000));
-    cmd->add_option("--vs", args.vs, "base command to compare against, one quoted string")->type_name("CMD");
-    cmd->add_option("--warmup", args.warmup, "untimed runs of each command first (default 1)");
-    cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdict, percent")
+    cmd->add_option("--vs", args.vs, "base command to compare against, one quoted string (default: none)")
+        ->type_name("CMD");
+    cmd->add_option("--warmup", args.warmup, "untimed runs of each command first (default 1)")
+        ->type_name("N");
+    cmd->add_option("--threshold", args.threshold_pct, "noise band of the verdict, percent (default 0: none)")
         ->type_name("PCT")
         ->check(finite_number(0, 1e6));
-    cmd->add_option("--timeout", args.timeout, "seconds per run before it is killed")
+    cmd->add_option("--timeout", args.timeout, "seconds per run before it is killed (default: none)")
         ->type_name("SECONDS")
         ->check(finite_number(0.001, 1e6));
     cmd->add_option("--json", args.json_path, "write tare-exec/1 JSON to PATH")->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    add_color_option(cmd, args.color);
     cmd->add_flag("--show-output", args.show_output, "let the commands' output through");
     return cmd;
 }
@@ -64,8 +76,9 @@ int exec_command(const exec_args& args) {
         return fail(f->status, f->message);
     }
     const exec_results& results = std::get<exec_results>(outcome);
-    std::fputs(report::make_reporter<exec_results>(args.markdown ? report::format::markdown
-                                                                 : report::format::console)
+    std::fputs((args.markdown
+                    ? report::make_markdown_reporter<exec_results>()
+                    : report::make_console_reporter<exec_results>(terminal_style(args.color, STDOUT_FILENO)))
                    ->render(results)
                    .c_str(),
                stdout);

@@ -28,7 +28,13 @@ CLI::App* add_export_command(CLI::App& app, export_args& args) {
         "write a results file or a comparison as Bencher's BMF, github-action-benchmark's JSON or CSV");
     cmd->add_option("results", args.results,
                     "a results file (tare/1, Google Benchmark) or a comparison (tare-compare/1)")
-        ->required();
+        ->required()
+        ->type_name("FILE");
+    cmd->footer(
+        "Examples:\n"
+        "  tare export results.json --format=bmf > bmf.json\n"
+        "  tare export compare.json --format=csv --side=head > compare.csv\n"
+        "Every format: docs/exports.md");
     cmd->add_option("--format", args.format, std::string("the format: ") + format_names)
         ->type_name("FORMAT")
         ->required();

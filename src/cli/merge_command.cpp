@@ -2,6 +2,8 @@
 // one, its table printed as `tare run` prints one; or the comparisons of its shards (`tare
 // compare --shard=K/N`) joined and judged again as one family, their table printed as `tare
 // compare` prints one (compare/merge.hpp; docs/cli.md, "tare merge").
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
@@ -23,9 +25,16 @@ CLI::App* add_merge_command(CLI::App& app, merge_args& args) {
         "merge", "join the results files, or the comparisons, of a suite's shards into one");
     cmd->add_option("files", args.files,
                     "results files (tare/1, Google Benchmark) or comparisons (tare-compare/1), two or more")
-        ->required();
-    cmd->add_option("--json", args.json_path, "write the merged file to PATH")->type_name("PATH");
+        ->required()
+        ->type_name("FILE...");
+    cmd->footer(
+        "Examples:\n"
+        "  tare merge shard-1.json shard-2.json shard-3.json --json=all.json\n"
+        "  tare merge compare-*.json --json=compare.json --md --fail-on-regression=2\n"
+        "Shards and merging: docs/ci.md, docs/cli.md");
+    cmd->add_option("--json", args.json_path, "write the merged file to PATH (required)")->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    add_color_option(cmd, args.color);
     add_fail_on_regression(cmd, args.fail_on_regression);
     return cmd;
 }
@@ -34,13 +43,14 @@ namespace {
 
 // The table of `results` to standard output and its JSON to `json_path`; the error of writing.
 template <class Results>
-std::optional<std::string> put(const Results& results, const std::string& json_path, bool markdown) {
+std::optional<std::string> put(const Results& results, const std::string& json_path, bool markdown,
+                               const std::string& color) {
     if (auto e =
             io::write_file_atomically(json_path, report::make_json_reporter<Results>()->render(results))) {
         return e;
     }
-    auto table =
-        markdown ? report::make_markdown_reporter<Results>() : report::make_console_reporter<Results>();
+    auto table = markdown ? report::make_markdown_reporter<Results>()
+                          : report::make_console_reporter<Results>(terminal_style(color, STDOUT_FILENO));
     std::fputs(table->render(results).c_str(), stdout);
     std::fflush(stdout);
     return std::nullopt;
@@ -68,7 +78,7 @@ int merge_comparisons(const merge_args& args) {
         return fail(exit_usage, *e);
     }
     const compare_results& results = std::get<compare_results>(merged);
-    if (auto e = put(results, *args.json_path, args.markdown)) {
+    if (auto e = put(results, *args.json_path, args.markdown, args.color)) {
         return fail(exit_usage, *e);
     }
     if (args.fail_on_regression && compare::has_regression(results, *args.fail_on_regression)) {
@@ -105,7 +115,7 @@ int merge_command(const merge_args& args) {
     if (const auto* e = std::get_if<std::string>(&merged)) {
         return fail(exit_usage, *e);
     }
-    if (auto e = put(std::get<run_results>(merged), *args.json_path, args.markdown)) {
+    if (auto e = put(std::get<run_results>(merged), *args.json_path, args.markdown, args.color)) {
         return fail(exit_usage, *e);
     }
     return exit_ok;

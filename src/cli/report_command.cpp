@@ -19,8 +19,14 @@ CLI::App* add_report_command(CLI::App& app, report_args& args) {
         app.add_subcommand("report", "render a results file as a self-contained HTML page with plots");
     cmd->add_option("results", args.results,
                     "a results file (tare/1, tare-compare/1, tare-exec/1, Google Benchmark)")
-        ->required();
-    cmd->add_option("--html", args.html_path, "write the HTML report to PATH")->type_name("PATH");
+        ->required()
+        ->type_name("FILE");
+    cmd->add_option("--html", args.html_path, "write the HTML report to PATH (required)")->type_name("PATH");
+    cmd->footer(
+        "Examples:\n"
+        "  tare report results.json --html=report.html\n"
+        "  tare report compare.json --html=compare.html\n"
+        "What the page shows: docs/reading-results.md, \"The HTML report\"");
     return cmd;
 }
 

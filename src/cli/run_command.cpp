@@ -41,8 +41,15 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         app.add_subcommand("run", "run a benchmark executable (or read results) and print its table");
     cmd->add_option("targets", args.targets,
                     "benchmark executables or results files (tare/1, Google Benchmark)")
-        ->required();
-    cmd->add_option("--filter", args.filter, "run only names that REGEX matches")->type_name("REGEX");
+        ->required()
+        ->type_name("EXE|FILE...");
+    cmd->footer(
+        "Examples:\n"
+        "  tare run build/bench/codec_bench --filter='^round_trip/' --json=results.json\n"
+        "  tare run build/bench/codec_bench --processes=5 --json=main.json --html=main.html\n"
+        "Every flag: docs/cli.md; reading the table: docs/reading-results.md");
+    cmd->add_option("--filter", args.filter, "run only names that REGEX matches (default: every benchmark)")
+        ->type_name("REGEX");
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
     cmd->add_option("--html", args.html_path, "write the results' HTML page (plots, tables) to PATH")
         ->type_name("PATH");
@@ -55,6 +62,7 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->type_name("SECONDS")
         ->check(positive_seconds());
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
+    add_color_option(cmd, args.color);
     cmd->add_option("--processes", args.processes,
                     "run each executable in N fresh processes, one after the other, and record every "
                     "process: a results file a later tare compare can judge (default 1)")
@@ -474,8 +482,10 @@ int run_command(const run_args& args) {
         if (several) {
             std::printf("%s== %s\n\n", have_results ? "\n" : "", target.c_str());
         }
-        auto table = args.markdown ? report::make_markdown_reporter<run_results>()
-                                   : report::make_console_reporter<run_results>();
+        auto table =
+            args.markdown
+                ? report::make_markdown_reporter<run_results>()
+                : report::make_console_reporter<run_results>(terminal_style(args.color, STDOUT_FILENO));
         std::fputs(table->render(results).c_str(), stdout);
         if (c.gbench) {
             std::fputs(gbench_note(results.context).c_str(), stdout);

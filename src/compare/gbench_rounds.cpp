@@ -153,7 +153,8 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
             }
             benchmark_rounds& row = data.rows[i];
             if (o.progress) {
-                o.progress("round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + ": " + row.name);
+                o.progress(static_cast<std::size_t>(r), static_cast<std::size_t>(rounds), i, data.rows.size(),
+                           row.name);
             }
             side_round got[2];
             for (int k : {first, 1 - first}) {

@@ -212,7 +212,8 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             }
             benchmark_rounds& row = data.rows[i];
             if (o.progress) {
-                o.progress("round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + ": " + row.name);
+                o.progress(static_cast<std::size_t>(r), static_cast<std::size_t>(rounds), i, data.rows.size(),
+                           row.name);
             }
             for (int k : {first, 1 - first}) {
                 if (auto f = ensure_started(sides[k], *exe[k], o, r)) {

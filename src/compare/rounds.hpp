@@ -74,8 +74,11 @@ struct rounds_options {
     /// drawn from this seed and the round (src/os/layout.hpp), each round in another; none: the
     /// kernel draws every process's layout alone. `tare compare --layout=matched` (the default).
     std::optional<std::uint64_t> layout_seed;
-    /// Called before each benchmark of each round ("round 3/10: name"); may be empty.
-    std::function<void(const std::string&)> progress;
+    /// Called before each benchmark of each round: the round (from 0) of `rounds`, the row
+    /// (from 0) of `rows` and its name; may be empty.
+    std::function<void(std::size_t round, std::size_t rounds, std::size_t row, std::size_t rows,
+                       const std::string& name)>
+        progress;
 };
 
 /// The layout seed of round `round` (and, for one process a benchmark, of row `row`): both

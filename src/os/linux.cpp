@@ -1,9 +1,12 @@
 // Linux implementation of src/os/os.hpp.
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -105,6 +108,29 @@ std::string utc_now_iso8601() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
+}
+
+bool is_terminal(int fd) noexcept {
+    return ::isatty(fd) != 0;
+}
+
+std::optional<std::size_t> terminal_columns(int fd) {
+    if (!is_terminal(fd))
+        return std::nullopt;
+    if (const char* env = std::getenv("COLUMNS"); env != nullptr && *env != '\0') {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(env, &end, 10);
+        if (*end == '\0' && value > 0 && value < 100000)
+            return static_cast<std::size_t>(value);
+    }
+    winsize size{};
+    if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        return static_cast<std::size_t>(size.ws_col);
+    return std::nullopt;
+}
+
+double monotonic_seconds() noexcept {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace tare::os

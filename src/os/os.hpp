@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,15 @@ std::size_t page_size() noexcept;
 std::string executable_path();
 /// The current UTC time as ISO-8601 ("2026-11-30T05:00:00Z").
 std::string utc_now_iso8601();
+
+/// Is the file descriptor `fd` a terminal?
+bool is_terminal(int fd) noexcept;
+/// The width in columns of the terminal at `fd`: $COLUMNS when it is a positive number (what
+/// shells export, and what a user sets to ask for another width), else the terminal's own size;
+/// empty when `fd` is not a terminal or its size is unknown.
+std::optional<std::size_t> terminal_columns(int fd);
+/// Seconds on a monotonic clock, for telling a user how long a run has taken (never for a
+/// measurement: those go through core/clock.hpp).
+double monotonic_seconds() noexcept;
 
 }  // namespace tare::os

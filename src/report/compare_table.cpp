@@ -186,6 +186,25 @@ std::vector<column> build_compare_columns(const compare_results& r) {
             return memory_cell(row, peak, format_peak);
         }));
     }
+    // On a narrow terminal (table/document.hpp) the peak goes first, then both sides' times,
+    // which the change sums up, then the bytes; the change, verdict and allocations stay.
+    for (column& c : columns) {
+        c.drop_rank = c.header == "peak heap"                                ? 3
+                      : c.header == "base ± 95%" || c.header == "head ± 95%" ? 2
+                      : c.header == "bytes/iter"                             ? 1
+                                                                             : 0;
+        for (const compare_row& row : r.rows) {
+            if (c.header == "verdict") {
+                c.tones.push_back(row.verdict == verdict::slower || row.verdict == verdict::error
+                                      ? table::tone::bad
+                                  : row.verdict == verdict::faster && !row.unjudged ? table::tone::good
+                                                                                    : table::tone::none);
+            } else if (c.header == "base ± 95%" || c.header == "head ± 95%") {
+                const side_figures& side = c.header == "base ± 95%" ? row.base : row.head;
+                c.tones.push_back(side.error ? table::tone::bad : table::tone::none);
+            }
+        }
+    }
     return columns;
 }
 
@@ -404,9 +423,8 @@ table::document compare_document(const compare_results& r) {
 namespace tare::report {
 
 template <>
-std::unique_ptr<reporter<compare_results>> make_console_reporter() {
-    return detail::make_function_reporter<compare_results,
-                                          detail::console_text<compare_results, detail::compare_document>>();
+std::unique_ptr<reporter<compare_results>> make_console_reporter(const table::console_style& style) {
+    return detail::make_document_console_reporter<compare_results, detail::compare_document>(style);
 }
 
 template <>

@@ -159,9 +159,8 @@ std::string exec_page(const exec_results& r) {
 }  // namespace
 
 template <>
-std::unique_ptr<reporter<exec_results>> make_console_reporter() {
-    return detail::make_function_reporter<exec_results,
-                                          detail::console_text<exec_results, detail::exec_document>>();
+std::unique_ptr<reporter<exec_results>> make_console_reporter(const table::console_style& style) {
+    return detail::make_document_console_reporter<exec_results, detail::exec_document>(style);
 }
 
 template <>

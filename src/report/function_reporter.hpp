@@ -16,9 +16,22 @@ public:
     std::string render(const Results& results) const override { return Render(results); }
 };
 
+/// The console reporter of a document builder: its document on a terminal of `style`.
 template <class Results, table::document (*Build)(const Results&)>
-std::string console_text(const Results& results) {
-    return table::render_console(Build(results));
+class console_reporter final : public reporter<Results> {
+public:
+    explicit console_reporter(const table::console_style& style) : style_(style) {}
+    std::string render(const Results& results) const override {
+        return table::render_console(Build(results), style_);
+    }
+
+private:
+    table::console_style style_;
+};
+
+template <class Results, table::document (*Build)(const Results&)>
+std::unique_ptr<reporter<Results>> make_document_console_reporter(const table::console_style& style) {
+    return std::make_unique<console_reporter<Results, Build>>(style);
 }
 
 template <class Results, table::document (*Build)(const Results&)>

@@ -14,6 +14,7 @@
 #include "model/comparison.hpp"
 #include "model/exec.hpp"
 #include "model/run.hpp"
+#include "report/table/document.hpp"
 
 namespace tare::report {
 
@@ -31,9 +32,10 @@ public:
     virtual std::string render(const Results& results) const = 0;
 };
 
-/// The aligned table for a terminal, with its context above and its findings under it.
+/// The aligned table for a terminal, with its context above and its findings under it; `style`
+/// adds colour and fits a terminal's width (table/document.hpp), the default is a pipe's text.
 template <class Results>
-std::unique_ptr<reporter<Results>> make_console_reporter();
+std::unique_ptr<reporter<Results>> make_console_reporter(const table::console_style& style = {});
 /// The same as GitHub-flavoured Markdown, ready to paste into a pull request.
 template <class Results>
 std::unique_ptr<reporter<Results>> make_markdown_reporter();
@@ -69,7 +71,7 @@ std::unique_ptr<reporter<Results>> make_reporter(format f) {
 // report/html/html.cpp; comparisons in report/compare_table.cpp; exec runs in
 // report/exec_table.cpp.
 template <>
-std::unique_ptr<reporter<run_results>> make_console_reporter();
+std::unique_ptr<reporter<run_results>> make_console_reporter(const table::console_style& style);
 template <>
 std::unique_ptr<reporter<run_results>> make_markdown_reporter();
 template <>
@@ -77,7 +79,7 @@ std::unique_ptr<reporter<run_results>> make_json_reporter();
 template <>
 std::unique_ptr<reporter<run_results>> make_html_reporter();
 template <>
-std::unique_ptr<reporter<compare_results>> make_console_reporter();
+std::unique_ptr<reporter<compare_results>> make_console_reporter(const table::console_style& style);
 template <>
 std::unique_ptr<reporter<compare_results>> make_markdown_reporter();
 template <>
@@ -85,7 +87,7 @@ std::unique_ptr<reporter<compare_results>> make_json_reporter();
 template <>
 std::unique_ptr<reporter<compare_results>> make_html_reporter();
 template <>
-std::unique_ptr<reporter<exec_results>> make_console_reporter();
+std::unique_ptr<reporter<exec_results>> make_console_reporter(const table::console_style& style);
 template <>
 std::unique_ptr<reporter<exec_results>> make_markdown_reporter();
 template <>

@@ -172,8 +172,25 @@ std::vector<column> build_columns(const run_results& results) {
                     [](const benchmark_result& b) { return !b.warnings.empty(); })) {
         column warnings = make_column(results, "warnings", "", warning_kinds_cell);
         warnings.alignment = align::left;
+        for (const benchmark_result& b : results.benchmarks)
+            warnings.tones.push_back(b.warnings.empty() ? table::tone::none : table::tone::warn);
         columns.push_back(std::move(warnings));
     }
+    // On a narrow terminal (table/document.hpp) the counters go first, then the samples, the
+    // throughput, the faults and the peak; the name, time, allocations, bytes and warnings stay.
+    for (std::size_t i = 1; i < columns.size(); ++i) {
+        column& c = columns[i];
+        c.drop_rank = c.header == "samples"       ? 4
+                      : c.header == "throughput"  ? 3
+                      : c.header == "faults/iter" ? 2
+                      : c.header == "peak heap"   ? 1
+                      : c.header == "time/iter ± 95% CI" || c.header == "allocs/iter" ||
+                              c.header == "bytes/iter" || c.header == "warnings"
+                          ? 0
+                          : 5;  // a counter
+    }
+    for (const benchmark_result& b : results.benchmarks)
+        columns[1].tones.push_back(b.error ? table::tone::bad : table::tone::none);  // "error: kind"
     return columns;
 }
 
@@ -250,8 +267,10 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     columns.push_back(make("baseline", align::left, [](const variant_comparison& c, row, row) {
         return single(one_line(c.baseline));
     }));
+    columns.back().names = true;
     columns.push_back(make("member", align::left,
                            [](const variant_comparison& c, row, row) { return single(one_line(c.member)); }));
+    columns.back().names = true;
     columns.push_back(make("blocks", align::right, [](const variant_comparison& c, row, row) {
         return cell{format_count(static_cast<double>(c.blocks)),
                     format_count(static_cast<double>(c.samples_per_block))};
@@ -278,6 +297,22 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     columns.push_back(make("peak heap", align::right, [](const variant_comparison&, row base, row member) {
         return single(memory_change(base, member, &benchmark_result::peak_live_bytes, format_bytes));
     }));
+    // On a narrow terminal (table/document.hpp): the blocks go first, then the times the change
+    // already sums up, then the peak, the bytes and the group's name (the members' names carry
+    // it); the members, change, verdict and allocations stay.
+    for (column& c : columns) {
+        c.drop_rank = c.header == "blocks"                                       ? 4
+                      : c.header == "baseline time" || c.header == "member time" ? 3
+                      : c.header == "peak heap"                                  ? 2
+                      : c.header == "bytes/iter" || c.header == "comparison"     ? 1
+                                                                                 : 0;
+        if (c.header == "verdict") {
+            for (const auto& comparison : results.comparisons)
+                c.tones.push_back(comparison.verdict == verdict::slower   ? table::tone::bad
+                                  : comparison.verdict == verdict::faster ? table::tone::good
+                                                                          : table::tone::none);
+        }
+    }
     return columns;
 }
 
@@ -522,9 +557,8 @@ table::document run_document(const run_results& results) {
 namespace tare::report {
 
 template <>
-std::unique_ptr<reporter<run_results>> make_console_reporter() {
-    return detail::make_function_reporter<run_results,
-                                          detail::console_text<run_results, detail::run_document>>();
+std::unique_ptr<reporter<run_results>> make_console_reporter(const table::console_style& style) {
+    return detail::make_document_console_reporter<run_results, detail::run_document>(style);
 }
 
 template <>

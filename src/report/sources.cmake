@@ -6,6 +6,7 @@ set(tare_report_sources
   src/report/table/markdown.cpp
   src/report/run_table.cpp
   src/report/json.cpp
+  src/report/progress.cpp
 )
 # The `tare` command's own reports, in its library: comparisons, exec runs, the HTML pages.
 set(tare_report_tool_sources

@@ -48,8 +48,19 @@ TEST(tare_command, help_and_range_errors_read_as_words) {
     for (const char* sub : {"run", "compare", "exec", "report", "export", "merge"}) {
         auto h = run_process({tare_cmd, sub, "--help"});
         EXPECT_EQ(h.exit_code, 0) << sub;
-        for (const char* leak : {"{0}", "{5}", " in [", " in (", "TEXT:{", "UINT:", ":NUMBER"}) {
+        for (const char* leak : {"{0}", "{5}", " in [", " in (", "TEXT:{", "UINT:", ":NUMBER", " TEXT "}) {
             EXPECT_EQ(h.out.find(leak), std::string::npos) << sub << " help shows " << leak << "\n" << h.out;
+        }
+        // Two examples of the subcommand, as hyperfine's and Google Benchmark's help give them.
+        const auto examples = h.out.find("Examples:\n");
+        ASSERT_NE(examples, std::string::npos) << sub << "\n" << h.out;
+        const std::string line = std::string("\n  tare ") + sub + " ";
+        const auto first = h.out.find(line, examples);
+        ASSERT_NE(first, std::string::npos) << sub << "\n" << h.out;
+        EXPECT_NE(h.out.find(line, first + 1), std::string::npos) << sub << "\n" << h.out;
+        // Every command that prints a table takes --color.
+        if (std::string(sub) != "report" && std::string(sub) != "export") {
+            EXPECT_NE(h.out.find("--color WHEN"), std::string::npos) << sub;
         }
     }
     auto bench_help = run_process({bench, "--help"});

@@ -3,14 +3,21 @@
 // Alignment is by display width (units.hpp), never by bytes: "µs", "±", "×" and "—" are
 // multi-byte in UTF-8 and would otherwise skew every column they appear in. Multi-part cells
 // ("1.25 µs ±  0.8%", "8 × 16k") are aligned part by part so the separators form a straight
-// line down the column; that is what lets a reader compare rows at a glance. No colour: the
-// output is also what lands in CI logs and golden files, and colour belongs to the caller that
-// knows whether stdout is a terminal.
+// line down the column; that is what lets a reader compare rows at a glance.
+//
+// Colour and width are the caller's (console_style): it knows whether the output is a terminal.
+// By default neither, which is what CI logs and golden files get. Colour only repeats what the
+// text says (a verdict, "warning:"), so nothing is lost without it. A table too wide drops whole
+// columns by rank rather than wrapping rows: a wrapped row is read as two. The names are then
+// shortened in the middle, where "skip_records_bench/…/BatchSize:1000" keeps both the suite and
+// the argument that tell rows apart.
 
 #include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "report/table/document.hpp"
 #include "report/table/units.hpp"
@@ -20,6 +27,36 @@ namespace {
 
 constexpr std::string_view column_gap = "  ";
 constexpr std::string_view rule_mark = "─";
+constexpr std::size_t min_name_width = 16;  // a name shortened below this is no longer a name
+
+constexpr std::string_view reset = "\033[0m";
+
+std::string_view colour_of(tone t) {
+    switch (t) {
+    case tone::good:
+        return "\033[32m";
+    case tone::bad:
+        return "\033[31m";
+    case tone::warn:
+        return "\033[33m";
+    case tone::none:
+        break;
+    }
+    return "";
+}
+
+// `text` in `code`, the blanks that pad it left outside the colour (so rows still end without
+// trailing blanks and widths still count only what shows).
+std::string paint(const std::string& text, std::string_view code) {
+    if (code.empty())
+        return text;
+    const std::size_t first = text.find_first_not_of(' ');
+    if (first == std::string::npos)
+        return text;
+    const std::size_t last = text.find_last_not_of(' ');
+    return text.substr(0, first) + std::string(code) + text.substr(first, last - first + 1) +
+           std::string(reset) + text.substr(last + 1);
+}
 
 std::string_view separator(const column& c, std::size_t i) {
     return i < c.separators.size() ? std::string_view(c.separators[i]) : std::string_view(" ");
@@ -87,43 +124,173 @@ std::string join_row(const std::vector<std::string>& cells) {
     return line + "\n";
 }
 
-std::string render(const grid& g) {
+// `text` broken at blanks into lines of at most `width` display columns, the lines after the
+// first indented by `indent` (0 width: one line). A word longer than a line stays whole.
+std::string wrap(const std::string& text, std::size_t width, std::size_t indent) {
+    if (width == 0 || display_width(text) <= width)
+        return text + "\n";
+    std::string out;
+    std::string line;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(at, end - at);
+        const std::string candidate = line.empty() ? word : line + " " + word;
+        if (!line.empty() && display_width(candidate) > width) {
+            out += line + "\n";
+            line = std::string(indent, ' ') + word;
+        } else {
+            line = candidate;
+        }
+        at = end + 1;
+    }
+    return out + line + "\n";
+}
+
+// `name` shortened to `width` display columns in the middle, "…" marking the cut.
+std::string shorten_middle(const std::string& name, std::size_t width) {
+    if (display_width(name) <= width || width < 3)
+        return name;
+    // Code points, so a multi-byte character is never split.
+    std::vector<std::string> points;
+    for (const char c : name) {
+        if ((static_cast<unsigned char>(c) & 0xC0U) == 0x80U && !points.empty())
+            points.back() += c;
+        else
+            points.emplace_back(1, c);
+    }
+    const std::size_t keep = width - 1;
+    const std::size_t head = keep / 2;
+    const std::size_t tail = keep - head;
+    std::string out;
+    for (std::size_t i = 0; i < head; ++i)
+        out += points[i];
+    out += "…";
+    for (std::size_t i = points.size() - tail; i < points.size(); ++i)
+        out += points[i];
+    return out;
+}
+
+std::size_t table_width(const std::vector<layout>& layouts) {
+    std::size_t width = 0;
+    for (const layout& l : layouts)
+        width += l.width;
+    return width + column_gap.size() * (layouts.empty() ? 0 : layouts.size() - 1);
+}
+
+std::string render(const grid& whole, const console_style& style) {
+    grid g = whole;
+    std::vector<std::string> dropped;
     std::vector<layout> layouts;
+    for (const column& c : g.columns)
+        layouts.push_back(measure(c));
+    while (style.width > 0 && table_width(layouts) > style.width) {
+        // The highest rank goes first; among equals the rightmost.
+        std::size_t victim = g.columns.size();
+        for (std::size_t i = 0; i < g.columns.size(); ++i) {
+            if (g.columns[i].drop_rank > 0 &&
+                (victim == g.columns.size() || g.columns[i].drop_rank >= g.columns[victim].drop_rank))
+                victim = i;
+        }
+        if (victim == g.columns.size())
+            break;
+        dropped.push_back(g.columns[victim].header);
+        g.columns.erase(g.columns.begin() + static_cast<std::ptrdiff_t>(victim));
+        layouts.erase(layouts.begin() + static_cast<std::ptrdiff_t>(victim));
+    }
+    // Then the widest column of names is shortened, as far as the overflow or its floor allows,
+    // until the table fits or every name column is at its floor.
+    while (style.width > 0 && table_width(layouts) > style.width) {
+        std::size_t widest = g.columns.size();
+        for (std::size_t i = 0; i < g.columns.size(); ++i) {
+            if (g.columns[i].names && layouts[i].width > min_name_width &&
+                (widest == g.columns.size() || layouts[i].width > layouts[widest].width))
+                widest = i;
+        }
+        if (widest == g.columns.size())
+            break;
+        const std::size_t over = table_width(layouts) - style.width;
+        const std::size_t target =
+            std::max(min_name_width, layouts[widest].width - std::min(over, layouts[widest].width));
+        for (cell& x : g.columns[widest].cells) {
+            for (std::string& part : x)
+                part = shorten_middle(part, target);
+        }
+        const std::size_t before = layouts[widest].width;
+        layouts[widest] = measure(g.columns[widest]);
+        if (layouts[widest].width >= before)
+            break;  // the header is wider than the names: nothing more to gain here
+    }
     std::vector<std::string> header;
     std::vector<std::string> rules;
-    for (const column& c : g.columns) {
-        layouts.push_back(measure(c));
-        header.push_back(place(c.header, c.alignment, layouts.back().width));
-        rules.push_back(rule(layouts.back().width));
+    for (std::size_t i = 0; i < g.columns.size(); ++i) {
+        header.push_back(place(g.columns[i].header, g.columns[i].alignment, layouts[i].width));
+        rules.push_back(rule(layouts[i].width));
     }
     std::string out = join_row(header) + join_row(rules);
     for (std::size_t row = 0; row < g.rows(); ++row) {
         std::vector<std::string> cells;
-        for (std::size_t i = 0; i < g.columns.size(); ++i)
-            cells.push_back(render_cell(g.columns[i], layouts[i], g.columns[i].cells[row]));
+        for (std::size_t i = 0; i < g.columns.size(); ++i) {
+            const column& c = g.columns[i];
+            std::string text = render_cell(c, layouts[i], c.cells[row]);
+            if (style.colour && row < c.tones.size())
+                text = paint(text, colour_of(c.tones[row]));
+            cells.push_back(std::move(text));
+        }
         out += join_row(cells);
+    }
+    if (!dropped.empty()) {
+        out +=
+            wrap(fmt::format(
+                     "({} not shown at {} columns: widen the terminal, or pipe the output for every column)",
+                     fmt::join(dropped, ", "), style.width),
+                 style.width, 1);
     }
     return out;
 }
 
-std::string render(const line& l) {
+std::string plain(const line& l) {
     std::string out;
     for (const span& s : l)
         out += s.text;
     return out;
 }
 
-std::string render(const paragraph& p) {
+// Bold for strong spans; only when the line fits unwrapped (a wrapped line is plain text, so a
+// break never falls inside a colour).
+std::string render(const line& l, const console_style& style) {
+    const std::string text = plain(l);
+    if (style.width > 0 && display_width(text) > style.width)
+        return wrap(text, style.width, 0);
+    if (!style.colour)
+        return text + "\n";
+    std::string out;
+    for (const span& s : l)
+        out += s.style == style::strong ? "\033[1m" + s.text + std::string(reset) : s.text;
+    return out + "\n";
+}
+
+std::string render(const paragraph& p, const console_style& style) {
     std::string out;
     for (const line& l : p.lines)
-        out += render(l) + "\n";
+        out += render(l, style);
     return out;
 }
 
-std::string render(const item_list& list) {
+std::string render(const item_list& list, const console_style& style) {
     std::string out;
-    for (const item& i : list.items)
-        out += i.label + ": " + render(i.text) + "\n";
+    for (const item& i : list.items) {
+        std::string text = wrap(i.label + ": " + plain(i.text), style.width, 2);
+        if (style.colour) {
+            const std::string_view code = i.label == "error"     ? "\033[1;31m"
+                                          : i.label == "warning" ? "\033[33m"
+                                                                 : "";
+            text = paint(i.label, code) + text.substr(i.label.size());
+        }
+        out += text;
+    }
     return out;
 }
 
@@ -136,12 +303,12 @@ std::string join_cell(const column& c, const cell& parts) {
     return text;
 }
 
-std::string render_console(const document& doc) {
+std::string render_console(const document& doc, const console_style& style) {
     std::string out;
     for (std::size_t i = 0; i < doc.blocks.size(); ++i) {
         if (i > 0 && !doc.blocks[i].joined)
             out += "\n";
-        out += std::visit([](const auto& content) { return render(content); }, doc.blocks[i].content);
+        out += std::visit([&](const auto& content) { return render(content, style); }, doc.blocks[i].content);
     }
     return out;
 }

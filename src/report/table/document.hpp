@@ -33,6 +33,10 @@ struct paragraph {
 
 enum class align { left, right };
 
+/// What a cell says of its row, for a terminal's colour: a verdict or an error (`bad`), an
+/// improvement (`good`), a warning (`warn`). Text alone carries the meaning; colour repeats it.
+enum class tone { none, good, bad, warn };
+
 /// A cell is a list of parts that the layout aligns part by part down its column, so
 /// "1.25 µs ±  0.8%" lines up on its "±"; a cell with fewer parts than the column's widest (an
 /// error, a "—") is one text that spans the column.
@@ -45,8 +49,12 @@ struct column {
     std::vector<std::string> separators;
     std::vector<cell> cells;  // one per row
     /// The cells are names: code spans in Markdown (a name like "sort<int>/64" would otherwise
-    /// be read as an HTML tag).
+    /// be read as an HTML tag); on a narrow terminal they are shortened in the middle.
     bool names = false;
+    /// On a terminal too narrow for the table, columns go in order of rank, highest first; 0:
+    /// never (the names, time, change, verdict, allocations).
+    int drop_rank = 0;
+    std::vector<table::tone> tones = {};  // one per row, or empty: no colour
 };
 
 struct grid {
@@ -84,9 +92,18 @@ struct document {
 /// The parts of `c`'s cell joined with the column's separators, as one text.
 std::string join_cell(const column& c, const cell& parts);
 
+/// How a terminal is written to. The default, no colour and no width, is what a pipe, a log
+/// and a golden file get.
+struct console_style {
+    bool colour = false;    // ANSI colours: verdicts, warnings and errors, bold for strong
+    std::size_t width = 0;  // display columns a line must fit; 0: any
+};
+
 /// Aligned text for a terminal: columns padded by display width (units.hpp), a rule under the
-/// header, no trailing blanks, no colour.
-std::string render_console(const document& doc);
+/// header, no trailing blanks. With a width, a table too wide for it loses its columns of
+/// highest drop rank first, then shortens its names, and says which columns it left out; prose
+/// and findings wrap at blanks.
+std::string render_console(const document& doc, const console_style& style = {});
 
 /// GitHub-flavoured Markdown, its source padded to aligned columns too.
 std::string render_markdown(const document& doc);

@@ -1,0 +1,112 @@
+// The table engine on a terminal (report/table/console.cpp with a console_style) and the
+// progress lines (report/progress.cpp): what a width, colour and a long run do to the text.
+
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "report/progress.hpp"
+#include "report/table/document.hpp"
+#include "report/table/units.hpp"
+
+namespace tare::report {
+namespace {
+
+using table::align;
+using table::column;
+using table::console_style;
+using table::document;
+using table::grid;
+using table::tone;
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+document sample_document() {
+    column names{
+        "benchmark", align::left, {}, {{"suite_bench/family/Repetition:0/BatchSize:1000"}, {"short"}}, true};
+    column time{"time", align::right, {}, {{"1.25 µs"}, {"3.00 ns"}}, false};
+    column samples{"samples", align::right, {}, {{"100 × 16k"}, {"90 × 1k"}}, false, 4};
+    column peak{"peak heap", align::right, {}, {{"1.00 MiB"}, {"0 B"}}, false, 1};
+    column verdict{"verdict", align::left, {}, {{"slower"}, {"faster"}}, false, 0, {tone::bad, tone::good}};
+    document doc;
+    doc.add(table::paragraph{{{{"tare 0.1.0 · "}, {"2 rows", table::style::strong}}}});
+    doc.add(grid{{names, time, samples, peak, verdict}});
+    doc.add(table::item_list{{{"warning",
+                               {{"suite_bench/family: samples spread ±9.7% around the mean; results are "
+                                 "unreliable: close other programs, raise --min-time, or pin the CPU"}}},
+                              {"error", {{"short: exception"}}}}});
+    return doc;
+}
+
+TEST(report_console, the_default_style_is_plain_and_whole) {
+    const std::string text = table::render_console(sample_document());
+    EXPECT_EQ(text.find('\033'), std::string::npos);
+    EXPECT_NE(text.find("suite_bench/family/Repetition:0/BatchSize:1000"), std::string::npos);
+    EXPECT_NE(text.find("peak heap"), std::string::npos);
+    EXPECT_EQ(text.find("not shown"), std::string::npos);
+}
+
+TEST(report_console, a_narrow_terminal_drops_columns_by_rank_then_shortens_names) {
+    for (const std::size_t width : {80U, 60U, 40U}) {
+        SCOPED_TRACE(width);
+        const std::string text = table::render_console(sample_document(), {false, width});
+        for (const auto& line : lines_of(text))
+            EXPECT_LE(display_width(line), width) << line;
+        // The samples (rank 4) go before the peak (rank 1); the time and verdict (0) stay.
+        EXPECT_NE(text.find("time"), std::string::npos);
+        EXPECT_NE(text.find("verdict"), std::string::npos);
+        EXPECT_EQ(text.find("90 × 1k"), std::string::npos);
+        EXPECT_NE(text.find("samples"), std::string::npos) << "named in the note";
+    }
+    // At 80 the samples alone go and the name stays whole.
+    const std::string wide = table::render_console(sample_document(), {false, 80});
+    EXPECT_NE(wide.find("(samples not shown at 80 columns"), std::string::npos) << wide;
+    EXPECT_NE(wide.find("1.00 MiB"), std::string::npos);
+    EXPECT_NE(wide.find("suite_bench/family/Repetition:0/BatchSize:1000"), std::string::npos);
+    // At 40 the name is cut in the middle: both its ends stay.
+    const std::string narrow = table::render_console(sample_document(), {false, 40});
+    EXPECT_EQ(narrow.find("1.00 MiB"), std::string::npos);
+    EXPECT_TRUE(std::regex_search(narrow, std::regex("suite_b[^ ]*…[^ ]*e:1000"))) << narrow;
+    // Findings wrap at blanks, continued two columns in.
+    EXPECT_NE(narrow.find("\n  "), std::string::npos) << narrow;
+}
+
+TEST(report_console, colour_repeats_what_the_text_says) {
+    const std::string text = table::render_console(sample_document(), {true, 0});
+    EXPECT_NE(text.find("\033[31mslower\033[0m"), std::string::npos) << text;
+    EXPECT_NE(text.find("\033[32mfaster\033[0m"), std::string::npos);
+    EXPECT_NE(text.find("\033[1m2 rows\033[0m"), std::string::npos);
+    EXPECT_NE(text.find("\033[33mwarning\033[0m: "), std::string::npos);
+    EXPECT_NE(text.find("\033[1;31merror\033[0m: short: exception"), std::string::npos);
+    // Without the codes, the same text as without colour: nothing moved, no trailing blanks.
+    const std::string plain = std::regex_replace(text, std::regex("\033\\[[0-9;]*m"), "");
+    EXPECT_EQ(plain, table::render_console(sample_document()));
+}
+
+TEST(report_progress, the_pace_so_far_gives_the_time_left) {
+    EXPECT_EQ(clock_text(0), "0:00");
+    EXPECT_EQ(clock_text(65.4), "1:05");
+    EXPECT_EQ(clock_text(3723), "1:02:03");
+    EXPECT_LT(seconds_left({0, 10, "a", 5}), 0) << "no pace before the first step ends";
+    EXPECT_DOUBLE_EQ(seconds_left({2, 10, "a", 4}), 16);
+    EXPECT_EQ(progress_live({2, 12, "round_trip/1000", 4}, 0),
+              "[3/12] round_trip/1000 · 0:04, about 0:20 left");
+    EXPECT_EQ(progress_live({0, 12, "first", 0}, 0), "[1/12] first · 0:00");
+    const std::string cut = progress_live({2, 12, "a_very_long_benchmark_name/with/arguments:1000", 4}, 30);
+    EXPECT_EQ(display_width(cut), 30U) << cut;
+    EXPECT_EQ(cut.substr(cut.size() - 3), "…");
+    EXPECT_EQ(progress_done({3, 12, "round_trip/1000", 6}, 1.2),
+              "[3/12] round_trip/1000 done in 1.20 s · 0:06, about 0:18 left\n");
+}
+
+}  // namespace
+}  // namespace tare::report
