@@ -4,7 +4,7 @@ include(CMakePackageConfigHelpers)
 
 set(TARE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tare)
 
-install(TARGETS tare tare_main EXPORT tareTargets
+install(TARGETS tare tare_main tare_copies EXPORT tareTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

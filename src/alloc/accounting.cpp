@@ -23,6 +23,7 @@ namespace tare::alloc {
 namespace detail {
 
 constinit region_state state{};
+constinit bool copy_hooks_linked = false;
 constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS = 0;
 constinit thread_local std::uint32_t member_epoch TARE_ALLOC_TLS = 0;
 
@@ -60,6 +61,10 @@ void reset_counters() noexcept {
     store(s.others.allocs, 0);
     store(s.others.bytes, 0);
     store(s.others.live, 0);
+    store(s.owner.copied, 0);
+    store(s.owner.set, 0);
+    store(s.others.copied, 0);
+    store(s.others.set, 0);
     store(s.peak.value, 0);
 }
 
@@ -167,7 +172,13 @@ counters snapshot() noexcept {
     // The hook raises the peak at every counted allocation, so live <= peak except while
     // another thread is between its two updates; the max keeps the pair consistent anyway.
     c.peak = std::max(load(s.peak.value), c.live);
+    c.copied = load(s.owner.copied) + load(s.others.copied);
+    c.set = load(s.owner.set) + load(s.others.set);
     return c;
+}
+
+bool copies_counted() noexcept {
+    return __atomic_load_n(&detail::copy_hooks_linked, detail::order_relaxed);
 }
 
 void region_end() noexcept {

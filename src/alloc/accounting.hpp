@@ -25,7 +25,16 @@ struct counters {
     std::uint64_t bytes = 0;   // bytes requested by those calls
     std::int64_t live = 0;     // the region's net level: bytes allocated less bytes freed
     std::int64_t peak = 0;     // the highest `live` seen while counting, never below 0
+    /// Bytes passed to memcpy, memmove and mempcpy while counting, and to memset: counted only
+    /// with tare::copies linked (copies_counted()), 0 otherwise.
+    std::uint64_t copied = 0;
+    std::uint64_t set = 0;
 };
+
+/// True when tare::copies is linked into this executable: its memcpy, memmove, mempcpy and
+/// memset (and their _FORTIFY_SOURCE forms) count the bytes of calls that reach them from the
+/// executable and its shared libraries (docs/accounting.md, "Bytes copied").
+bool copies_counted() noexcept;
 
 /// True when the allocation interposer is linked into this process and forwarding to the C
 /// library's allocator (false in sanitizer builds, where the sanitizer owns malloc).

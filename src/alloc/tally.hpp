@@ -67,7 +67,9 @@ struct alignas(cache_line) region_flags {
 struct alignas(cache_line) owner_tally {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t freed = 0;  // bytes the owner's frees took off the region's level
+    std::uint64_t freed = 0;   // bytes the owner's frees took off the region's level
+    std::uint64_t copied = 0;  // bytes through memcpy, memmove, mempcpy (tare::copies)
+    std::uint64_t set = 0;     // bytes through memset (tare::copies)
 };
 
 /// Every other thread's counts: relaxed read-modify-writes.
@@ -75,6 +77,8 @@ struct alignas(cache_line) shared_tally {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
     std::int64_t live = 0;  // may go below 0: the owner's blocks, or setup's, freed here
+    std::uint64_t copied = 0;
+    std::uint64_t set = 0;
 };
 
 struct alignas(cache_line) peak_cell {
@@ -182,6 +186,24 @@ TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
     raise_peak(total);
     return epoch;
 }
+
+/// Counts `n` bytes through a copy (memcpy, memmove, mempcpy; `set` false) or memset (`set`
+/// true) while a region counts: the owner by load and store, other threads by relaxed
+/// read-modify-writes, as allocations (tare::copies' hooks, copies.cpp).
+TARE_ALLOC_HOOK inline void count_copy(std::size_t n, bool set) noexcept {
+    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_relaxed);
+    if (epoch == 0) [[likely]]
+        return;
+    if (owned_epoch == epoch) [[likely]] {
+        std::uint64_t& field = set ? state.owner.set : state.owner.copied;
+        __atomic_store_n(&field, __atomic_load_n(&field, order_relaxed) + n, order_relaxed);
+    } else if (!outside_members(epoch)) {
+        __atomic_fetch_add(set ? &state.others.set : &state.others.copied, n, order_relaxed);
+    }
+}
+
+/// Set by tare::copies' object when it is linked (copies.cpp); read by copies_counted().
+extern constinit bool copy_hooks_linked TARE_ALLOC_HIDDEN;
 
 /// Releases a block of `n` requested bytes tagged `tag` (docs/accounting.md, "What a free
 /// lowers"): the live heap is the net level of the region, so it falls by the block's bytes

@@ -85,11 +85,15 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
     std::uint64_t faults = 0;
+    std::uint64_t copied = 0;
+    std::uint64_t set = 0;
     for (const sample& s : loop.samples) {
         iterations += s.iterations;
         allocs += s.allocs;
         bytes += s.bytes;
         faults += s.page_faults;
+        copied += s.copied_bytes;
+        set += s.set_bytes;
     }
     if (iterations == 0) {
         return;
@@ -107,6 +111,10 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     result.allocs_per_iter = static_cast<double>(allocs) / n;
     result.bytes_per_iter = static_cast<double>(bytes) / n;
     result.peak_live_bytes = loop.peak_live_bytes;
+    if (loop.copies) {
+        result.copied_bytes_per_iter = static_cast<double>(copied) / n;
+        result.set_bytes_per_iter = static_cast<double>(set) / n;
+    }
 
     // Retained growth: the least-squares slope of the region's live heap at each sample's end
     // against the iterations run so far. A body that keeps b bytes an iteration gives b

@@ -19,6 +19,9 @@ void system_probe::resume() noexcept {
 void system_probe::pause() noexcept {
     alloc::pause();
 }
+bool system_probe::copies() const noexcept {
+    return alloc::copies_counted();
+}
 alloc::counters system_probe::counters() noexcept {
     return alloc::snapshot();
 }

@@ -19,6 +19,8 @@ public:
 
     /// Whether allocation figures are real (false: they are reported as null).
     virtual bool accounting() const noexcept = 0;
+    /// Whether copied and set bytes are counted (tare::copies linked; false: reported as null).
+    virtual bool copies() const noexcept { return false; }
     virtual void region_begin() noexcept = 0;  // opens the window, paused
     virtual void resume() noexcept = 0;
     virtual void pause() noexcept = 0;
@@ -40,6 +42,7 @@ public:
 class system_probe final : public region_probe {
 public:
     bool accounting() const noexcept override;
+    bool copies() const noexcept override;
     void region_begin() noexcept override;
     void resume() noexcept override;
     void pause() noexcept override;

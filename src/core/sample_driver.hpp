@@ -54,6 +54,7 @@ struct loop_outcome {
     std::uint64_t total_iterations = 0;
     std::int64_t peak_live_bytes = 0;
     bool accounting = false;
+    bool copies = false;                       // copied and set bytes were counted (tare::copies)
     std::optional<std::string> stopped_early;  // why measuring ended before the plan did
     bool optimized_away = false;               // time did not grow with iterations
     double bytes_per_iteration = 0;            // declared by the body

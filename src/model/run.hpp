@@ -55,6 +55,8 @@ struct sample {
     std::uint64_t allocs = 0;             // allocation calls inside the sample
     std::uint64_t bytes = 0;              // bytes requested inside the sample
     std::uint64_t page_faults = 0;        // minor + major
+    std::uint64_t copied_bytes = 0;       // through memcpy, memmove, mempcpy (tare::copies)
+    std::uint64_t set_bytes = 0;          // through memset (tare::copies)
     std::int64_t live_bytes_end = 0;      // live heap of the region at the sample's end
     std::uint64_t iterations_before = 0;  // loop iterations that ran before this sample
 };
@@ -112,6 +114,10 @@ struct benchmark_result {
     std::optional<std::int64_t> peak_live_bytes;
     std::optional<double> retained_bytes_per_iter;
     std::optional<double> page_faults_per_iter;
+    /// Bytes through memcpy, memmove and mempcpy calls of the timed region, and through memset,
+    /// per iteration. Empty unless tare::copies is linked (docs/accounting.md, "Bytes copied").
+    std::optional<double> copied_bytes_per_iter;
+    std::optional<double> set_bytes_per_iter;
 
     // Throughput, as declared by the body (State::set_bytes_per_iteration / items).
     std::optional<double> bytes_per_second;

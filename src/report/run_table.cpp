@@ -159,6 +159,16 @@ std::vector<column> build_columns(const run_results& results) {
     columns.push_back(make_column(results, "faults/iter", "", [](const benchmark_result& b) {
         return figure(b, b.page_faults_per_iter, format_count);
     }));
+    // Only with tare::copies linked: bytes through memcpy/memmove/mempcpy, and through memset.
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                    [](const benchmark_result& b) { return b.copied_bytes_per_iter.has_value(); })) {
+        columns.push_back(make_column(results, "copied/iter", "", [](const benchmark_result& b) {
+            return figure(b, b.copied_bytes_per_iter, format_bytes);
+        }));
+        columns.push_back(make_column(results, "set/iter", "", [](const benchmark_result& b) {
+            return figure(b, b.set_bytes_per_iter, format_bytes);
+        }));
+    }
     if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(), has_throughput)) {
         columns.push_back(make_column(results, "throughput", "", throughput_cell));
     }
@@ -180,10 +190,10 @@ std::vector<column> build_columns(const run_results& results) {
     // throughput, the faults and the peak; the name, time, allocations, bytes and warnings stay.
     for (std::size_t i = 1; i < columns.size(); ++i) {
         column& c = columns[i];
-        c.drop_rank = c.header == "samples"       ? 4
-                      : c.header == "throughput"  ? 3
-                      : c.header == "faults/iter" ? 2
-                      : c.header == "peak heap"   ? 1
+        c.drop_rank = c.header == "samples"                                  ? 4
+                      : c.header == "throughput" || c.header == "set/iter"   ? 3
+                      : c.header == "faults/iter"                            ? 2
+                      : c.header == "peak heap" || c.header == "copied/iter" ? 1
                       : c.header == "time/iter ± 95% CI" || c.header == "allocs/iter" ||
                               c.header == "bytes/iter" || c.header == "warnings"
                           ? 0
@@ -297,13 +307,21 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     columns.push_back(make("peak heap", align::right, [](const variant_comparison&, row base, row member) {
         return single(memory_change(base, member, &benchmark_result::peak_live_bytes, format_bytes));
     }));
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                    [](const benchmark_result& b) { return b.copied_bytes_per_iter.has_value(); })) {
+        columns.push_back(
+            make("copied/iter", align::right, [](const variant_comparison&, row base, row member) {
+                return single(
+                    memory_change(base, member, &benchmark_result::copied_bytes_per_iter, format_bytes));
+            }));
+    }
     // On a narrow terminal (table/document.hpp): the blocks go first, then the times the change
     // already sums up, then the peak, the bytes and the group's name (the members' names carry
     // it); the members, change, verdict and allocations stay.
     for (column& c : columns) {
         c.drop_rank = c.header == "blocks"                                       ? 4
                       : c.header == "baseline time" || c.header == "member time" ? 3
-                      : c.header == "peak heap"                                  ? 2
+                      : c.header == "peak heap" || c.header == "copied/iter"     ? 2
                       : c.header == "bytes/iter" || c.header == "comparison"     ? 1
                                                                                  : 0;
         if (c.header == "verdict") {

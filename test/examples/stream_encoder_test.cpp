@@ -148,6 +148,19 @@ TEST(stream_encoder_bench, encode_to_allocates_less_than_encode_and_write) {
         EXPECT_LT(borrowed["bytes_per_iter"].get<double>(), owned["bytes_per_iter"].get<double>()) << codec;
     }
 }
+
+// tare::copies (linked by the example): encode + write copies every byte twice, into its own
+// buffer and then into the sink; encode_to once, into the sink.
+TEST(stream_encoder_bench, encode_and_write_copies_each_byte_twice) {
+    const auto& owned = suite().get("encode_and_write/uncompressed");
+    const auto& borrowed = suite().get("encode_to/uncompressed");
+    ASSERT_TRUE(owned.contains("copied_bytes_per_iter")) << owned.dump();
+    const double once = borrowed["copied_bytes_per_iter"].get<double>();
+    const double twice = owned["copied_bytes_per_iter"].get<double>();
+    // The stream is ~1.09 MB: one copy is at least that, two at least twice that.
+    EXPECT_GT(once, 1.0e6);
+    EXPECT_NEAR(twice / once, 2.0, 0.05) << twice << " against " << once;
+}
 #endif
 
 }  // namespace

@@ -66,6 +66,10 @@ std::string figures(const benchmark_result& b) {
                       }));
     out += definition("retained/iter", format_or_missing(b.retained_bytes_per_iter, format_bytes));
     out += definition("faults/iter", format_or_missing(b.page_faults_per_iter, format_count));
+    if (b.copied_bytes_per_iter)
+        out += definition("copied/iter", format_bytes(*b.copied_bytes_per_iter) + " (memcpy, memmove)");
+    if (b.set_bytes_per_iter)
+        out += definition("set/iter", format_bytes(*b.set_bytes_per_iter) + " (memset)");
     if (b.bytes_per_second)
         out += definition("throughput", format_byte_rate(*b.bytes_per_second));
     if (b.items_per_second)
