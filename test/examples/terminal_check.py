@@ -3,7 +3,7 @@
 
 Each example executable runs once, piped, with a small budget and --json. Then, for each:
   - its standard error, not a terminal, holds one progress line per benchmark ("[i/N] name done
-    in ..."), so a CI log shows life;
+    in ..."), so a CI log shows life; on a terminal, one live line rewritten in place instead;
   - `tare run FILE` on a pseudo-terminal 100 columns wide (COLUMNS=100) prints no line wider
     than 100 display columns, and names the columns it left out;
   - the same through a pipe is byte for byte what it prints without COLUMNS: a pipe gets the
@@ -31,10 +31,11 @@ def width(line):
     return sum(0 if unicodedata.combining(c) else 1 for c in line)
 
 
-def on_terminal(argv, env):
-    """Runs argv with standard output on a pseudo-terminal; returns what it printed there."""
+def on_terminal(argv, env, stderr_too=False):
+    """Runs argv with standard output (and standard error, if asked) on a pseudo-terminal;
+    returns what it printed there."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen(argv, stdout=follower, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(argv, stdout=follower, stderr=follower if stderr_too else subprocess.DEVNULL, env=env)
     os.close(follower)
     out = b""
     while True:
@@ -98,6 +99,11 @@ def main():
                                            (env100, ["--color=never"], "--color=never")):
                 if ANSI.search(on_terminal([tare, "run", results] + flags, extra_env)):
                     failures.append(f"{name}: colour on a terminal with {what}")
+            if name == "quickstart_bench":
+                # On a terminal, one live line rewritten in place, and no log lines.
+                live = on_terminal([exe, "--min-time=0.001"], env100, stderr_too=True)
+                if "\r\x1b[K[1/" not in live or " done in " in live:
+                    failures.append(f"{name}: no live progress line on a terminal: {live[:200]!r}")
             print(f"{name}: {len(done)} progress lines; widest line on a 100-column terminal "
                   f"{max(width(line) for line in plain.splitlines())}, piped {max(width(line) for line in piped.splitlines())}")
     for f in failures:

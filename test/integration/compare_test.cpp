@@ -51,6 +51,10 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     auto r = run_process({tare_cmd, "compare", base, head, "--rounds=3", "--min-time=0.15", "--samples=4",
                           "--json=" + out.string(), "--filter=spin|allocate|only_in_head"});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    // Standard error is not a terminal here, as in CI: a line per finished round shows life.
+    EXPECT_NE(r.err.find("[1/3] round 1 (2 benchmarks) done in "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[3/3] round 3 (2 benchmarks) done in "), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("\033["), std::string::npos) << "no terminal codes in a log";
     // Pinned by default: every worker of both sides on one CPU, and the header says which.
     EXPECT_NE(r.out.find("3 rounds of fresh processes on CPU "), std::string::npos) << r.out;
     json doc = read_json(out);
