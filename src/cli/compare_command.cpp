@@ -258,6 +258,8 @@ int compare_command(const compare_args& args) {
         }
         results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
                                          args.base, args.head);
+        results.base_context = std::get<run_results>(base).context;
+        results.head_context = std::get<run_results>(head).context;
     } else {
         const bool gbench = bk == target_kind::gbench_executable;
         if (gbench != (hk == target_kind::gbench_executable)) {

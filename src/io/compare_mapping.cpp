@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "io/context_mapping.hpp"
 #include "io/json_codec.hpp"
 
 namespace tare::io::codec {
@@ -114,6 +115,9 @@ struct fields<compare_results> {
         v("rows", r.rows, required);
         v("only_in_base", r.only_in_base);
         v("only_in_head", r.only_in_head);
+        // Two results files compared: each file's own context (when and where it was recorded).
+        v("base_context", r.base_context, omit_empty);
+        v("head_context", r.head_context, omit_empty);
     }
 };
 

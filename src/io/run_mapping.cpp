@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "io/context_mapping.hpp"
 #include "io/json_codec.hpp"
 #include "stats/descriptive.hpp"
 
@@ -244,27 +245,6 @@ struct comparisons_codec {
 };
 
 }  // namespace
-
-template <>
-struct fields<run_context> {
-    template <class V, class C>
-    static void map(V& v, C& c) {
-        v("tare_version", c.tare_version);
-        v("executable", c.executable);
-        v("host", c.host);
-        v("date", c.date);
-        v("cpu", c.cpu);
-        v("num_cpus", c.num_cpus);
-        // tare additions
-        v("clock_overhead_ns", c.clock_overhead_ns);
-        v("loop_overhead_ns", c.loop_overhead_ns);
-        v("accounting", c.accounting);
-        v("processes", c.processes);
-        v("interrupted", c.interrupted);
-        v("gbench_memory", c.gbench_memory);
-        v("merged_from", c.merged_from, omit_empty);  // tare merge's inputs (docs/json-schema.md)
-    }
-};
 
 template <>
 struct fields<time_summary> {

@@ -110,6 +110,10 @@ struct compare_results {
     std::size_t selected = 0;
 
     std::vector<compare_row> rows;  // benchmarks on both sides, in base's order
+    /// Two results files compared: each file's own context (its host, date, executable, tare
+    /// version); empty when the sides were executables run by this comparison.
+    std::optional<run_context> base_context;
+    std::optional<run_context> head_context;
     std::vector<std::string> only_in_base;
     std::vector<std::string> only_in_head;
 };

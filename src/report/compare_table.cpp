@@ -148,6 +148,24 @@ line name_list(std::string label, const std::vector<std::string>& names) {
     return out;
 }
 
+// "2024-05-01T12:00:00Z on ci-runner-7 (AMD EPYC 7B13 · 8 cpus), tare 0.1.0, 5 processes": where
+// and when a results file was recorded, the parts it has.
+std::string recorded_text(const run_context& c) {
+    std::string out = c.date.empty() ? std::string("undated") : one_line(c.date);
+    if (!c.host.empty())
+        out += " on " + one_line(c.host);
+    std::string cpu = one_line(c.cpu);
+    if (c.num_cpus > 0)
+        cpu += fmt::format("{}{} cpu{}", cpu.empty() ? "" : " · ", c.num_cpus, c.num_cpus == 1 ? "" : "s");
+    if (!cpu.empty())
+        out += " (" + cpu + ")";
+    if (!c.tare_version.empty())
+        out += ", tare " + one_line(c.tare_version);
+    if (c.processes > 1)
+        out += fmt::format(", {} processes", c.processes);
+    return out;
+}
+
 double family_level(const compare_results& r) {
     return interval_level(r);
 }
@@ -260,6 +278,11 @@ std::vector<line> compare_header_lines(const compare_results& r) {
         context.push_back(one_line(r.date));
     }
     lines.push_back({{fmt::format("{}", fmt::join(context, " · "))}});
+    // Two files: when and where each side was recorded, which the intervals cannot speak for.
+    if (r.base_context && r.head_context) {
+        lines.push_back({{"base recorded " + recorded_text(*r.base_context) + "; head recorded " +
+                          recorded_text(*r.head_context)}});
+    }
 
     // The family: what each interval's level is, and why it is not 95 %.
     const std::string plural = r.comparisons == 1 ? "" : "s";

@@ -194,6 +194,19 @@ compare_results compare_processes_run() {
     set_memory(sort.base, 1, 8 * kib, static_cast<std::int64_t>(8 * kib), 0);
     set_memory(sort.head, 1, 8 * kib, static_cast<std::int64_t>(8 * kib), 0);
     r.rows = {std::move(zstd), std::move(sort)};
+    // Each file's own context: recorded on two days and two hosts.
+    run_context base;
+    base.tare_version = "0.1.0";
+    base.host = "ci-runner-3";
+    base.date = "2024-04-30T09:00:00Z";
+    base.cpu = "AMD EPYC 7B13";
+    base.num_cpus = 8;
+    base.processes = 5;
+    run_context head = base;
+    head.host = "ci-runner-7";
+    head.date = "2024-05-01T11:40:00Z";
+    r.base_context = base;
+    r.head_context = head;
     return r;
 }
 

@@ -17,7 +17,8 @@ compare_results compare_rounds_run();
 /// Two results files of one process each: changes without interval, no time verdict, and why.
 compare_results compare_unpaired_run();
 
-/// Two results files of 5 processes each: one row faster, one no_change, Benjamini-Hochberg.
+/// Two results files of 5 processes each, recorded on two hosts and days (each side's context):
+/// one row faster, one no_change, Benjamini-Hochberg.
 compare_results compare_processes_run();
 
 /// Benchmarks on one side only (one with "|" in its name), an error on head (multi-line

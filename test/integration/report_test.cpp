@@ -109,6 +109,12 @@ TEST(tare_report, a_comparison_and_an_exec_run_become_pages_too) {
     EXPECT_NE(html.find("<svg class=\"plot forest\""), std::string::npos);
     // `tare compare --html=PATH` writes the same page as `tare report` of its JSON.
     EXPECT_EQ(read(direct), html);
+    // Two files: each side's own context is kept, in the JSON and on the page.
+    const std::string json = read(compared);
+    EXPECT_NE(json.find("\"base_context\": {"), std::string::npos) << json.substr(0, 400);
+    EXPECT_NE(json.find("\"head_context\": {"), std::string::npos);
+    EXPECT_NE(html.find("<h2>The two sides</h2>"), std::string::npos);
+    EXPECT_NE(html.find("base recorded "), std::string::npos);
 
     const fs::path exec_json = scratch("exec.json");
     auto ex = run_process({tare_cmd, "exec", "--runs=2", "--json=" + exec_json.string(), "--", "/bin/true"});

@@ -1,7 +1,7 @@
 // The HTML page of a comparison (`tare compare --html`, `tare report COMPARE.json`): the one-line
-// summary and what was compared; a forest plot of every row's change with its interval,
-// coloured by verdict, the threshold band shaded; the table of both sides (the same columns as
-// the console's, from the table engine, memory base and head side by side, a changed figure
+// summary and what was compared, and for two results files each side's context; a forest plot of every row's
+// change with its interval, coloured by verdict, the threshold band shaded; the table of both sides (the same
+// columns as the console's, from the table engine, memory base and head side by side, a changed figure
 // marked), sortable by change; then the rows on one side only and every finding, folded.
 //
 // The page reads without its script: sorting is the only thing the script adds.
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -165,6 +166,45 @@ std::string rows_table(const compare_results& r) {
     return out + "</tbody>\n</table></div>\n";
 }
 
+// Two results files: each side's context in two columns, a line where they differ marked (two
+// hosts, two tare versions: what the intervals do not cover).
+std::string sides_section(const compare_results& r) {
+    if (!r.base_context || !r.head_context)
+        return {};
+    const run_context& b = *r.base_context;
+    const run_context& h = *r.head_context;
+    const auto cpu = [](const run_context& c) {
+        std::string text = one_line(c.cpu);
+        if (c.num_cpus > 0)
+            text += fmt::format("{}{} cpus", text.empty() ? "" : " · ", c.num_cpus);
+        return text;
+    };
+    const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> rows = {
+        {"file", {one_line(r.base_label), one_line(r.head_label)}},
+        {"executable", {one_line(b.executable), one_line(h.executable)}},
+        {"recorded", {one_line(b.date), one_line(h.date)}},
+        {"host", {one_line(b.host), one_line(h.host)}},
+        {"cpu", {cpu(b), cpu(h)}},
+        {"tare", {one_line(b.tare_version), one_line(h.tare_version)}},
+        {"processes", {std::to_string(b.processes), std::to_string(h.processes)}},
+        {"accounting", {b.accounting ? "on" : "off", h.accounting ? "on" : "off"}},
+    };
+    std::string out =
+        "<section id=\"sides\">\n<h2>The two sides</h2>\n<div class=\"scroll\"><table>\n"
+        "<thead><tr><th class=\"l\"></th><th class=\"l\">base</th><th class=\"l\">head</th></tr></thead>\n"
+        "<tbody>\n";
+    for (const auto& [what, sides] : rows) {
+        // The date differs between any two recordings: only the other lines are marked.
+        const bool differs = sides.first != sides.second && what != "file" && what != "recorded";
+        const std::string cls = differs ? "l changed" : "l";
+        out +=
+            fmt::format("<tr><th class=\"l\">{}</th><td class=\"{}\">{}</td><td class=\"{}\">{}</td></tr>\n",
+                        what, cls, html_escape(sides.first.empty() ? std::string(missing_mark) : sides.first),
+                        cls, html_escape(sides.second.empty() ? std::string(missing_mark) : sides.second));
+    }
+    return out + "</tbody>\n</table></div>\n</section>\n";
+}
+
 std::string paragraph(const std::vector<table::line>& lines) {
     std::string out = "<p>";
     for (std::size_t i = 0; i < lines.size(); ++i)
@@ -196,7 +236,7 @@ std::string compare_page(const compare_results& r) {
     std::string out = "<header>\n<h1>tare comparison</h1>\n";
     if (!r.rows.empty())
         out += "<p class=\"summary-line\">" + detail::render_html(detail::compare_summary_line(r)) + "</p>\n";
-    out += paragraph(detail::compare_header_lines(r)) + "</header>\n<main>\n";
+    out += paragraph(detail::compare_header_lines(r)) + "</header>\n<main>\n" + sides_section(r);
     if (r.rows.empty()) {
         out += "<p><em>No benchmark is on both sides.</em></p>\n";
     } else {
