@@ -12,7 +12,8 @@ benchmarks) it checks, at a 1,280 x 900 viewport:
   - the page does not scroll sideways, and every name, badge and verdict cell of the summary
     lies inside the viewport;
   - a comparison's table sorts by change when its header is clicked;
-  - the page of 1,000 benchmarks stays under 5 MB and loads in under 2 s.
+  - the page of 1,000 benchmarks stays under 5 MB (its load time is measured in
+    bench/html_report_size.py, not asserted here).
 A screenshot of each page is kept in the output folder; docs/images/compare-report.png, which the
 README shows, is this test's compare_rounds.png.
 
@@ -344,8 +345,9 @@ def main():
                         check(s["run_order"] and s["distributions"] >= 1, name,
                               f"{s['id']}: no run-order plot with its distribution")
             if kind == "big":
+                # The size is a property of the page; its load time is a measurement, which lives
+                # in bench/html_report_size.py (bench/README.md), not in a timed test.
                 check(size <= 5_000_000, name, f"{size} bytes for 1,000 benchmarks (at most 5 MB)")
-                check(seconds < 2.0, name, f"loaded in {seconds:.2f} s (at most 2 s)")
             browser.call("Target.closeTarget", {"targetId": target})
     finally:
         browser.close()
