@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+extern "C" void tare_test_copy_in_library(void* dest, const void* src, std::size_t n);
+
 namespace {
 
 // The sizes come from a volatile, so no compiler can expand a call inline or drop it: each one
@@ -36,6 +38,17 @@ void vector_copy(tare::State& state) {
     }
 }
 TARE_BENCHMARK(vector_copy)->iterations(100)->samples(4);
+
+// A shared library's memcpy (copies_library.cpp): 4,096 bytes an iteration, counted all the same.
+void library_copy(tare::State& state) {
+    std::vector<char> a(4096, 1);
+    std::vector<char> b(4096);
+    for (auto _ : state) {
+        tare_test_copy_in_library(b.data(), a.data(), four_kib);
+        tare::do_not_optimize(b.data());
+    }
+}
+TARE_BENCHMARK(library_copy)->iterations(50)->samples(4);
 
 // memset of 64 KiB an iteration: set, not copied.
 void set_64k(tare::State& state) {

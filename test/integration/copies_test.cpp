@@ -36,13 +36,15 @@ TEST(copies, the_bytes_of_each_call_are_counted_exactly) {
         GTEST_SKIP() << "no copy counting in this build";
     }
     auto r = run(TARE_COPIES_BENCH);
-    ASSERT_EQ(r.size(), 4U);
+    ASSERT_EQ(r.size(), 5U);
     // 1 MiB memcpy + 4 KiB memmove; setup's 8 MiB copy is outside the region.
     EXPECT_EQ(r["copy_and_move"]["copied_bytes_per_iter"], 1052672.0) << r["copy_and_move"].dump();
     EXPECT_EQ(r["copy_and_move"]["set_bytes_per_iter"], 0.0);
     // A vector<int> of 1,000 copied: 4,000 bytes.
     EXPECT_EQ(r["vector_copy"]["copied_bytes_per_iter"], 4000.0) << r["vector_copy"].dump();
     EXPECT_EQ(r["vector_copy"]["allocs_per_iter"], 1.0);
+    // A copy made inside a shared library is counted too.
+    EXPECT_EQ(r["library_copy"]["copied_bytes_per_iter"], 4096.0) << r["library_copy"].dump();
     // memset is its own figure.
     EXPECT_EQ(r["set_64k"]["set_bytes_per_iter"], 65536.0);
     EXPECT_EQ(r["set_64k"]["copied_bytes_per_iter"], 0.0);
