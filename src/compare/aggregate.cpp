@@ -115,6 +115,29 @@ void memory_from_results(const std::vector<side_round>& rounds, side_figures& f)
     }
 }
 
+// Copied and set bytes (tare::copies) as each round's own result reports them, weighted by the
+// round's iterations: the worker counts them over the same samples it times. Empty unless every
+// round that has a result has them.
+void copies_from_results(const std::vector<side_round>& rounds, side_figures& f) {
+    double copied = 0;
+    double set = 0;
+    double iterations = 0;
+    for (const side_round& sr : rounds) {
+        if (!sr.result)
+            continue;
+        if (!sr.result->copied_bytes_per_iter || !sr.result->set_bytes_per_iter)
+            return;
+        const auto n = static_cast<double>(sr.result->iterations);
+        copied += *sr.result->copied_bytes_per_iter * n;
+        set += *sr.result->set_bytes_per_iter * n;
+        iterations += n;
+    }
+    if (iterations > 0) {
+        f.copied_bytes_per_iter = copied / iterations;
+        f.set_bytes_per_iter = set / iterations;
+    }
+}
+
 side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::vector<bool>& paired,
                               bool accounting, bool from_results) {
     side_figures f;
@@ -163,6 +186,7 @@ side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::
             f.allocs_per_iter = static_cast<double>(allocs) / n;
             f.bytes_per_iter = static_cast<double>(bytes) / n;
             f.peak_live_bytes = peak;
+            copies_from_results(rounds, f);
         }
     }
     return f;
@@ -313,6 +337,8 @@ side_figures side_from_result(const benchmark_result& b) {
     f.bytes_per_iter = b.bytes_per_iter;
     f.peak_live_bytes = b.peak_live_bytes;
     f.page_faults_per_iter = b.page_faults_per_iter;
+    f.copied_bytes_per_iter = b.copied_bytes_per_iter;
+    f.set_bytes_per_iter = b.set_bytes_per_iter;
     f.round_ns = process_medians(b);
     if (!f.round_ns.empty()) {
         // The figure the change is computed from, as rounds mode shows its rounds'.

@@ -61,6 +61,8 @@ struct fields<side_figures> {
         v("bytes_per_iter", s.bytes_per_iter);
         v("peak_live_bytes", s.peak_live_bytes);
         v("page_faults_per_iter", s.page_faults_per_iter);
+        v("copied_bytes_per_iter", s.copied_bytes_per_iter, omit_empty);  // tare::copies linked
+        v("set_bytes_per_iter", s.set_bytes_per_iter, omit_empty);
         v("warnings", s.warnings);
         v("error", s.error);
     }
@@ -72,6 +74,8 @@ struct fields<side_figures> {
         check_non_negative(s.bytes_per_iter, child_path(path, "bytes_per_iter"));
         check_non_negative(s.peak_live_bytes, child_path(path, "peak_live_bytes"));
         check_non_negative(s.page_faults_per_iter, child_path(path, "page_faults_per_iter"));
+        check_non_negative(s.copied_bytes_per_iter, child_path(path, "copied_bytes_per_iter"));
+        check_non_negative(s.set_bytes_per_iter, child_path(path, "set_bytes_per_iter"));
     }
 };
 

@@ -64,6 +64,10 @@ struct side_figures {
     std::optional<double> bytes_per_iter;
     std::optional<std::int64_t> peak_live_bytes;  // the highest over all rounds
     std::optional<double> page_faults_per_iter;
+    /// Bytes through memcpy/memmove/mempcpy and memset per iteration; only when that side's
+    /// executable links tare::copies (docs/accounting.md, "Bytes copied").
+    std::optional<double> copied_bytes_per_iter;
+    std::optional<double> set_bytes_per_iter;
 
     std::vector<warning> warnings;    // that side's findings (retained_growth, noisy, ...)
     std::optional<error_info> error;  // the benchmark failed on this side: no figures

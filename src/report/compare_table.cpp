@@ -204,10 +204,16 @@ std::vector<column> build_compare_columns(const compare_results& r) {
             return memory_cell(row, peak, format_peak);
         }));
     }
+    const auto copied = [](const side_figures& s) { return s.copied_bytes_per_iter; };
+    if (any_figure(r, copied)) {
+        columns.push_back(make_column(r, "copied/iter", align::right, {" → "}, [&](const compare_row& row) {
+            return memory_cell(row, copied, format_bytes);
+        }));
+    }
     // On a narrow terminal (table/document.hpp) the peak goes first, then both sides' times,
     // which the change sums up, then the bytes; the change, verdict and allocations stay.
     for (column& c : columns) {
-        c.drop_rank = c.header == "peak heap"                                ? 3
+        c.drop_rank = c.header == "peak heap" || c.header == "copied/iter"   ? 3
                       : c.header == "base ± 95%" || c.header == "head ± 95%" ? 2
                       : c.header == "bytes/iter"                             ? 1
                                                                              : 0;

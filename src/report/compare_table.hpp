@@ -17,7 +17,7 @@ table::document compare_document(const compare_results& r);
 
 /// The columns of `r`, in display order: benchmark, base and head (time ± relative half-width
 /// of the 95 % interval, or the side's error), change [interval at the family level], verdict,
-/// then allocs/iter, bytes/iter and peak heap, each only if some row has that figure on some
+/// then allocs/iter, bytes/iter, peak heap and copied/iter, each only if some row has that figure on some
 /// side.
 std::vector<table::column> build_compare_columns(const compare_results& r);
 

@@ -3,8 +3,10 @@
 // tare::copies linked. docs/accounting.md, "Bytes copied".
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "run_process.hpp"
 #include "scratch.hpp"
@@ -13,6 +15,13 @@ namespace tare {
 namespace {
 
 using nlohmann::json;
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 std::map<std::string, json> run(const char* exe) {
     auto r = test::run_process({exe, "--json=-"});
@@ -76,6 +85,34 @@ TEST(copies, the_table_shows_them_only_when_counted) {
         EXPECT_NE(again.out.find("copied/iter"), std::string::npos) << again.out;
         EXPECT_NE(again.out.find("3.91 KiB"), std::string::npos) << again.out;
     }
+}
+
+// tare compare carries them for both sides: of executables (from each round's own result, over
+// the samples it timed) and of results files; absent where a side does not count them.
+TEST(copies, a_comparison_shows_both_sides_copies) {
+    const std::string out = test::scratch("copies_compare.json").string();
+    auto r = test::run_process({TARE_COMMAND, "compare", TARE_COPIES_BENCH, TARE_COPIES_BENCH, "--rounds=2",
+                                "--min-time=0.05", "--filter=^copy_and_move$", "--json=" + out});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json doc = json::parse(read_text(out), nullptr, false);
+    ASSERT_FALSE(doc.is_discarded());
+    ASSERT_EQ(doc["rows"].size(), 1U);
+    const json& row = doc["rows"][0];
+    if (!TARE_ACCOUNTING_EXPECTED || TARE_SANITIZED) {
+        EXPECT_FALSE(row["base"].contains("copied_bytes_per_iter")) << row.dump();
+        return;
+    }
+    EXPECT_EQ(row["base"]["copied_bytes_per_iter"], 1052672.0) << row.dump();
+    EXPECT_EQ(row["head"]["copied_bytes_per_iter"], 1052672.0);
+    EXPECT_NE(r.out.find("copied/iter"), std::string::npos) << r.out;
+    // Against a side without tare::copies: that side has none, and the table says "—" there.
+    auto mixed =
+        test::run_process({TARE_COMMAND, "compare", TARE_COPIES_BENCH, TARE_COPIES_BENCH_PLAIN, "--rounds=2",
+                           "--min-time=0.05", "--filter=^copy_and_move$", "--json=" + out});
+    ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+    doc = json::parse(read_text(out), nullptr, false);
+    EXPECT_EQ(doc["rows"][0]["base"]["copied_bytes_per_iter"], 1052672.0);
+    EXPECT_FALSE(doc["rows"][0]["head"].contains("copied_bytes_per_iter"));
 }
 
 }  // namespace
