@@ -36,29 +36,11 @@ std::string pace(const progress_step& step) {
     return out;
 }
 
-// `text` cut to `width` display columns, "…" marking the cut.
-std::string fit(const std::string& text, std::size_t width) {
-    if (width == 0 || display_width(text) <= width)
-        return text;
-    std::string out;
-    std::size_t used = 0;
-    for (std::size_t i = 0; i < text.size();) {
-        std::size_t n = 1;
-        while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0U) == 0x80U)
-            ++n;
-        if (used + 2 > width)
-            break;
-        out.append(text, i, n);
-        ++used;
-        i += n;
-    }
-    return out + "…";
-}
-
 }  // namespace
 
 std::string progress_live(const progress_step& step, std::size_t width) {
-    return fit(fmt::format("[{}/{}] {} · {}", step.done + 1, step.total, step.name, pace(step)), width);
+    return shorten(fmt::format("[{}/{}] {} · {}", step.done + 1, step.total, step.name, pace(step)), width,
+                   cut::end);
 }
 
 std::string progress_done(const progress_step& step, double step_s) {

@@ -170,5 +170,17 @@ TEST(report_units, one_line_flattens_control_characters) {
     EXPECT_EQ(one_line(""), "");
 }
 
+// One shortening for names and lines: the kept code points, never a split one, and "…".
+TEST(units, shorten_keeps_the_end_both_ends_or_the_start) {
+    EXPECT_EQ(shorten("abcdefgh", 5, cut::start), "…efgh");
+    EXPECT_EQ(shorten("abcdefgh", 5, cut::middle), "ab…gh");
+    EXPECT_EQ(shorten("abcdefgh", 5, cut::end), "abcd…");
+    EXPECT_EQ(shorten("µsµsµsµs", 4, cut::start), "…sµs");
+    EXPECT_EQ(display_width(shorten("µsµsµsµs", 4, cut::middle)), 4U);
+    EXPECT_EQ(shorten("short", 5, cut::end), "short");
+    EXPECT_EQ(shorten("anything", 0, cut::end), "anything");
+    EXPECT_EQ(shorten("anything", 2, cut::middle), "anything");
+}
+
 }  // namespace
 }  // namespace tare::report

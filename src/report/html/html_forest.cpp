@@ -53,23 +53,6 @@ std::string x_axis(const axis_domain& d, axis_kind kind, double y_top, double y_
     return grid_path(grid) + tick_texts("xt", texts);
 }
 
-// `text` cut to `width` display columns from the left, "…" marking the cut: a benchmark's name
-// is told apart by its end (the arguments), so the end is what stays.
-std::string shortened(const std::string& text, std::size_t width) {
-    if (display_width(text) <= width)
-        return text;
-    std::size_t start = text.size();
-    std::size_t kept = 0;
-    while (start > 0 && kept + 1 < width) {
-        --start;
-        // Step over UTF-8 continuation bytes so a character is never split.
-        while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0U) == 0x80U)
-            --start;
-        ++kept;
-    }
-    return "…" + text.substr(start);
-}
-
 }  // namespace
 
 std::string render_forest(const forest_plot& plot) {
@@ -134,7 +117,7 @@ std::string render_forest(const forest_plot& plot) {
                            html_escape(r.tooltip));
         const std::string label =
             fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
-                        c(label_width), c(y), html_escape(shortened(r.label, label_chars)));
+                        c(label_width), c(y), html_escape(shorten(r.label, label_chars, cut::start)));
         out += r.href.empty() ? label : "<a href=\"" + html_escape(r.href) + "\">" + label + "</a>";
         if (r.interval && std::isfinite(r.interval->first) && std::isfinite(r.interval->second)) {
             const double x1 = sx(r.interval->first);

@@ -149,30 +149,6 @@ std::string wrap(const std::string& text, std::size_t width, std::size_t indent)
     return out + line + "\n";
 }
 
-// `name` shortened to `width` display columns in the middle, "…" marking the cut.
-std::string shorten_middle(const std::string& name, std::size_t width) {
-    if (display_width(name) <= width || width < 3)
-        return name;
-    // Code points, so a multi-byte character is never split.
-    std::vector<std::string> points;
-    for (const char c : name) {
-        if ((static_cast<unsigned char>(c) & 0xC0U) == 0x80U && !points.empty())
-            points.back() += c;
-        else
-            points.emplace_back(1, c);
-    }
-    const std::size_t keep = width - 1;
-    const std::size_t head = keep / 2;
-    const std::size_t tail = keep - head;
-    std::string out;
-    for (std::size_t i = 0; i < head; ++i)
-        out += points[i];
-    out += "…";
-    for (std::size_t i = points.size() - tail; i < points.size(); ++i)
-        out += points[i];
-    return out;
-}
-
 std::size_t table_width(const std::vector<layout>& layouts) {
     std::size_t width = 0;
     for (const layout& l : layouts)
@@ -216,7 +192,7 @@ std::string render(const grid& whole, const console_style& style) {
             std::max(min_name_width, layouts[widest].width - std::min(over, layouts[widest].width));
         for (cell& x : g.columns[widest].cells) {
             for (std::string& part : x)
-                part = shorten_middle(part, target);
+                part = shorten(part, target, cut::middle);
         }
         const std::size_t before = layouts[widest].width;
         layouts[widest] = measure(g.columns[widest]);

@@ -3,6 +3,9 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -167,6 +170,29 @@ std::size_t display_width(std::string_view text) {
             ++width;
     }
     return width;
+}
+
+std::string shorten(std::string_view text, std::size_t width, cut where) {
+    if (width == 0 || display_width(text) <= width || (where == cut::middle && width < 3))
+        return std::string(text);
+    std::vector<std::string_view> points;  // the code points, each with its continuation bytes
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t n = 1;
+        while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0U) == 0x80U)
+            ++n;
+        points.push_back(text.substr(i, n));
+        i += n;
+    }
+    const std::size_t keep = width - 1;  // and the "…"
+    const std::size_t head = where == cut::end ? keep : where == cut::middle ? keep / 2 : 0;
+    const std::size_t tail = keep - head;
+    std::string out;
+    for (std::size_t i = 0; i < head; ++i)
+        out += points[i];
+    out += "…";
+    for (std::size_t i = points.size() - tail; i < points.size(); ++i)
+        out += points[i];
+    return out;
 }
 
 std::string pad_left(std::string_view text, std::size_t width) {

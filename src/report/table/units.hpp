@@ -54,6 +54,14 @@ std::string format_or_missing(const std::optional<T>& value, Format format) {
 /// names and tare's own units do not use them, and a full wcwidth table is not worth carrying.
 std::size_t display_width(std::string_view text);
 
+/// Where shorten() cuts: keep the end (`start` is cut), both ends, or the start.
+enum class cut { start, middle, end };
+
+/// `text` shortened to `width` display columns, "…" marking where code points were cut, never
+/// inside one; unchanged when it fits or `width` is 0 (and, for `middle`, below 3). A name is
+/// told apart by its end (its arguments) or by both ends; a progress line by its start.
+std::string shorten(std::string_view text, std::size_t width, cut where);
+
 /// `text` right-aligned (padded on the left) to `width` display columns.
 std::string pad_left(std::string_view text, std::size_t width);
 /// `text` left-aligned (padded on the right) to `width` display columns.
