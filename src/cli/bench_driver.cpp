@@ -19,6 +19,8 @@
 #include "core/runner.hpp"
 #include "core/shard.hpp"
 #include "core/variants.hpp"
+#include "instrument/judge.hpp"
+#include "instrument/launch.hpp"
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
@@ -43,6 +45,9 @@ struct bench_options {
     std::optional<std::string> worker;       // internal: serve `tare compare` (src/cli/worker.hpp)
     std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp)
     std::optional<std::size_t> alloc_sites;  // --alloc-sites[=N]: the top N sites (default 5)
+    std::optional<std::string> instrument;   // --instrument: instructions, hw-instructions
+    std::optional<std::string> counted;      // internal: the counting child (instrument/launch.hpp)
+    std::optional<std::string> member;       // internal: which member of a group it counts
 };
 
 int fail_usage(const std::string& message) {
@@ -107,6 +112,122 @@ void on_exit_from_body() {
     ::_exit(1);
 }
 
+// The counting child (instrument/launch.hpp): counts the one instance named and writes its row.
+int run_counted_child(const std::vector<core::run_unit>& units, const bench_options& opt) {
+    if (units.size() != 1 || !opt.json_path || !opt.exact) {
+        return fail_usage("the counting child runs exactly one named step, with --json");
+    }
+    const core::run_unit& unit = units.front();
+    const core::instance* inst = &unit.single;
+    if (unit.group) {
+        inst = nullptr;
+        for (const core::instance& m : unit.group->members) {
+            if (opt.member && m.name == *opt.member) {
+                inst = &m;
+            }
+        }
+        if (inst == nullptr) {
+            return fail_usage("the counting child needs the member of " + unit.name() + " to count");
+        }
+    }
+    instrument::callgrind_session session;
+    instrument::counter how = instrument::counter::hw_instructions;
+    const std::string callgrind_prefix = "callgrind:";
+    if (opt.counted->starts_with(callgrind_prefix)) {
+        how = instrument::counter::callgrind;
+        session.out_file = opt.counted->substr(callgrind_prefix.size());
+    } else if (*opt.counted != "hw") {
+        return fail_usage("unknown counter " + *opt.counted);
+    }
+    core::system_probe probe;
+    run_results results;
+    // The context after the count: its strings (the host's name, the CPU's) would change the heap
+    // the region starts from between machines and paths.
+    results.benchmarks.push_back(instrument::run_counted(*inst, how, &session, probe, detail::sample_plan{}));
+    results.context = core::make_context(0, 0, probe.accounting());
+    results.context.clock_overhead_ns.reset();
+    results.context.loop_overhead_ns.reset();
+    std::string json = report::make_json_reporter<run_results>()->render(results);
+    if (auto err = io::write_file_atomically(*opt.json_path, json)) {
+        std::fprintf(stderr, "error: %s\n", err->c_str());
+        return 1;
+    }
+    return results.benchmarks.back().error ? 1 : 0;
+}
+
+// --instrument: every instance counted in a fresh child of its own (instrument/launch.hpp), one
+// after the other; a comparison group's members side by side.
+int run_instrumented(const std::vector<core::run_unit>& units, const bench_options& opt) {
+    auto made = instrument::make_launcher(*instrument::parse_instrument(*opt.instrument), opt.timeout);
+    if (auto* e = std::get_if<std::string>(&made)) {
+        return fail_usage(*e);
+    }
+    const instrument::launcher& launcher = std::get<instrument::launcher>(made);
+    core::system_probe probe;
+    run_results results;
+    results.context = core::make_context(0, 0, probe.accounting());
+    results.context.clock_overhead_ns.reset();
+    results.context.loop_overhead_ns.reset();
+    results.context.instrument = launcher.description;
+    os::handle_interrupts();
+    const bool live = os::is_terminal(STDERR_FILENO);
+    const double started = os::monotonic_seconds();
+    std::size_t total = 0;
+    for (const core::run_unit& unit : units) {
+        total += unit.instances().size();
+    }
+    std::size_t done = 0;
+    bool any_failed = false;
+    for (const core::run_unit& unit : units) {
+        std::vector<benchmark_result> rows;
+        for (const core::instance& inst : unit.instances()) {
+            if (os::interrupted() != 0) {
+                break;
+            }
+            const double step_started = os::monotonic_seconds();
+            report::progress_step step{done, total, inst.name, step_started - started};
+            if (live) {
+                std::fprintf(
+                    stderr, "\r\033[K%s",
+                    report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
+                std::fflush(stderr);
+            }
+            rows.push_back(instrument::run_in_child(launcher, unit.name(), inst.name));
+            if (os::interrupted() != 0) {
+                rows.pop_back();  // stopped by the interrupt, not finished
+                break;
+            }
+            ++done;
+            if (!live) {
+                const double now = os::monotonic_seconds();
+                step.done = done;
+                step.elapsed_s = now - started;
+                std::fputs(report::progress_done(step, now - step_started).c_str(), stderr);
+            }
+        }
+        if (unit.group && rows.size() == unit.group->members.size()) {
+            auto compared = instrument::compare_members(*unit.group, rows);
+            std::move(compared.begin(), compared.end(), std::back_inserter(results.comparisons));
+        }
+        for (benchmark_result& r : rows) {
+            any_failed = any_failed || r.error.has_value();
+            results.benchmarks.push_back(std::move(r));
+        }
+    }
+    if (live) {
+        std::fputs("\r\033[K", stderr);
+    }
+    if (const int signal = os::interrupted(); signal != 0) {
+        results.context.interrupted = true;
+        write_results(results, opt, any_failed);
+        std::fprintf(stderr, "error: interrupted by %s: %zu benchmark%s finished, the rest did not run\n",
+                     os::interrupt_name(signal), results.benchmarks.size(),
+                     results.benchmarks.size() == 1 ? "" : "s");
+        return os::interrupted_status(signal);
+    }
+    return write_results(results, opt, any_failed);
+}
+
 }  // namespace
 
 namespace {
@@ -147,7 +268,14 @@ int drive(int argc, char** argv) {
                      "default 5)")
             ->type_name("[=N]")
             ->check(whole_number(1, 1000));
+    app.add_option("--instrument", opt.instrument,
+                   "count each timed region's instructions instead of timing it: 'instructions' "
+                   "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter)")
+        ->type_name("KIND")
+        ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
+    app.add_option(instrument::counted_flag, opt.counted, "")->group("");  // hidden: the counting child
+    app.add_option(instrument::member_flag, opt.member, "")->group("");
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {
         app.parse(argc, argv);
@@ -163,9 +291,13 @@ int drive(int argc, char** argv) {
     if (sites_flag->count() > 0) {
         opt.alloc_sites = sites_top;
     }
-    if (opt.timeout && !opt.isolate) {
+    if (opt.timeout && !opt.isolate && !opt.instrument) {
         return fail_usage(
-            "--timeout applies only with --isolate (a benchmark in this process cannot be stopped)");
+            "--timeout applies only with --isolate or --instrument (a benchmark in this process cannot "
+            "be stopped)");
+    }
+    if (opt.instrument && opt.alloc_sites) {
+        return fail_usage("--alloc-sites and --instrument cannot be combined: run them separately");
     }
     auto parsed = core::name_filter::parse(opt.filter);
     if (auto* e = std::get_if<std::string>(&parsed)) {
@@ -205,6 +337,9 @@ int drive(int argc, char** argv) {
     if (shard) {  // by the unit's name: a comparison group is in one shard, whole
         std::erase_if(units, [&](const core::run_unit& u) { return !core::in_shard(u.name(), *shard); });
     }
+    if (opt.counted) {
+        return run_counted_child(units, opt);
+    }
     if (opt.list) {
         for (const core::run_unit& u : units) {
             for (const core::instance& i : u.instances()) {
@@ -212,6 +347,10 @@ int drive(int argc, char** argv) {
             }
         }
         return 0;
+    }
+
+    if (opt.instrument) {
+        return run_instrumented(units, opt);
     }
 
     core::steady_clock_source clock;

@@ -212,6 +212,7 @@ void map_comparison(V& v, C& c, const run_results& run) {
     v("iterations_per_sample", c.iterations);
     v("baseline_block_ns", c.baseline_block_ns);
     v("member_block_ns", c.member_block_ns);
+    v("instrument", c.instrument, omit_empty);  // counts compared, not time (docs/instructions.md)
     // Derived from the members' rows, which are read back themselves: not read.
     v.derived("memory", [&] { return memory_block(run, c); });
 }
@@ -329,6 +330,32 @@ struct fields<sites_pass> {
     }
 };
 
+// --instrument's counts, flat in the row beside "instrument", which says what counted; a timed row
+// has none of these keys.
+template <class V, class B>
+void map_counts(V& v, B& b) {
+    if constexpr (std::is_same_v<V, writer>) {
+        if (!b.counts)
+            return;
+        v("instrument", b.counts->instrument);
+    } else {
+        std::optional<std::string> kind;
+        v("instrument", kind);
+        if (!kind)
+            return;
+        b.counts.emplace();
+        b.counts->instrument = *kind;
+    }
+    auto& c = *b.counts;
+    v("instrument_iterations", c.iterations, required);
+    v("instructions_per_iter", c.instructions, required);
+    v("data_reads_per_iter", c.data_reads, omit_empty);
+    v("data_writes_per_iter", c.data_writes, omit_empty);
+    v("l1_misses_per_iter", c.l1_misses, omit_empty);
+    v("ll_misses_per_iter", c.ll_misses, omit_empty);
+    v("estimated_cycles_per_iter", c.estimated_cycles, omit_empty);
+}
+
 // A failed benchmark keeps every key, so readers see one shape, but its figures are null:
 // whatever the runner had gathered before the failure is not a measurement. Counters and
 // warnings stay, as containers, since a warning can explain the failure.
@@ -337,11 +364,12 @@ struct fields<benchmark_result> {
     template <class V, class B>
     static void map(V& v, B& b) {
         const bool ok = !b.error;
+        const bool timed = ok && !b.counts;  // a counted row has no time (docs/instructions.md)
         const bool heap = b.sample_heap_measured;
         v("name", b.name, required);
         v("iterations", b.iterations, figure(ok));
-        v("time_ns", b.time, figure(ok));
-        v("samples_ns", b.samples_ns, figure(ok));
+        v("time_ns", b.time, figure(timed));
+        v("samples_ns", b.samples_ns, figure(timed));
         v("allocs_per_iter", b.allocs_per_iter, figure(ok));
         v("bytes_per_iter", b.bytes_per_iter, figure(ok));
         v("peak_live_bytes", b.peak_live_bytes, figure(ok));
@@ -351,13 +379,13 @@ struct fields<benchmark_result> {
         v("warnings", b.warnings);
         v("error", b.error);
         // tare additions
-        v("outliers", b.outliers, figure(ok));
-        v("sample_iterations", b, sample_iterations_codec{}, figure(ok));
+        v("outliers", b.outliers, figure(timed));
+        v("sample_iterations", b, sample_iterations_codec{}, figure(timed));
         v("sample_iterations_before", b,
           heap_column<std::uint64_t>{&sample::iterations_before, "sample_live_bytes"}, figure(ok && heap));
         v("sample_live_bytes", b,
           heap_column<std::int64_t>{&sample::live_bytes_end, "sample_iterations_before"}, figure(ok && heap));
-        v.object("throughput", figure(ok), [&](auto& t) {
+        v.object("throughput", figure(timed), [&](auto& t) {
             t("bytes_per_second", b.bytes_per_second);
             t("items_per_second", b.items_per_second);
         });
@@ -370,6 +398,7 @@ struct fields<benchmark_result> {
         v("alloc_sites_pass", b.sites, omit_empty);
         v("alloc_sites", b.alloc_sites, sites);
         v("retained_sites", b.retained_sites, sites);
+        map_counts(v, b);
     }
     // retained_bytes_per_iter may be negative (a heap that shrinks); no other figure may.
     static void check(const benchmark_result& b, const std::string& path) {
@@ -382,6 +411,18 @@ struct fields<benchmark_result> {
         check_non_negative(b.set_bytes_per_iter, child_path(path, "set_bytes_per_iter"));
         check_non_negative(b.bytes_per_second, child_path(path, "throughput.bytes_per_second"));
         check_non_negative(b.items_per_second, child_path(path, "throughput.items_per_second"));
+        if (b.counts) {
+            const instruction_counts& c = *b.counts;
+            if (c.instrument != "callgrind" && c.instrument != "hw-instructions")
+                throw field_error(child_path(path, "instrument"),
+                                  "expected \"callgrind\" or \"hw-instructions\"");
+            check_non_negative(c.instructions, child_path(path, "instructions_per_iter"));
+            check_non_negative(c.data_reads, child_path(path, "data_reads_per_iter"));
+            check_non_negative(c.data_writes, child_path(path, "data_writes_per_iter"));
+            check_non_negative(c.l1_misses, child_path(path, "l1_misses_per_iter"));
+            check_non_negative(c.ll_misses, child_path(path, "ll_misses_per_iter"));
+            check_non_negative(c.estimated_cycles, child_path(path, "estimated_cycles_per_iter"));
+        }
         for (std::size_t i = 0; i < b.samples.size(); ++i) {
             if (b.samples[i].iterations == 0)
                 throw field_error(element_path(child_path(path, "sample_iterations"), i),

@@ -96,6 +96,22 @@ struct sites_pass {
     bool source_lines = false;      // debug information could be read (libdw found)
 };
 
+/// What --instrument counted in place of time (docs/instructions.md): per iteration of the timed
+/// region, over `iterations` iterations counted in one pass of a fresh process.
+struct instruction_counts {
+    /// "callgrind": Valgrind's simulated CPU; "hw-instructions": the CPU's own counter.
+    std::string instrument;
+    std::uint64_t iterations = 0;  // iterations counted
+    double instructions = 0;       // executed (Callgrind's Ir) or retired (the hardware's)
+    // Callgrind's alone (empty for hw-instructions): data reads and writes, and of its cache
+    // simulation the L1 and last-level misses, and the estimated cycles made of them.
+    std::optional<double> data_reads;
+    std::optional<double> data_writes;
+    std::optional<double> l1_misses;
+    std::optional<double> ll_misses;
+    std::optional<double> estimated_cycles;
+};
+
 /// Everything measured for one benchmark instance.
 struct benchmark_result {
     std::string name;
@@ -133,6 +149,9 @@ struct benchmark_result {
     std::optional<tare::sites_pass> sites;
     std::vector<alloc_site> alloc_sites;
     std::vector<alloc_site> retained_sites;
+    /// --instrument: the region's counts. The row then has no time (no samples, time_ns null)
+    /// and no page faults, which under a simulator are the simulator's.
+    std::optional<instruction_counts> counts;
 };
 
 /// Where and how a run happened.
@@ -152,6 +171,9 @@ struct run_context {
     std::uint32_t processes = 1;
     /// A SIGINT or SIGTERM stopped the run: the benchmarks listed finished, the rest did not run.
     bool interrupted = false;
+    /// --instrument: what counted and how it was set up ("valgrind-3.19.0 callgrind; I1 32 KiB
+    /// 8-way, ..."); empty for a timed run.
+    std::optional<std::string> instrument = std::nullopt;
     /// Results read from Google Benchmark JSON: what measured the memory figures. "region": the
     /// timed region of every row, exactly (tare::gbench's region hooks); "memory_run": Google
     /// Benchmark's extra memory run (the whole function); "mixed": the hooks, but the memory run
@@ -179,6 +201,9 @@ struct variant_comparison {
     /// Bonferroni-adjusted level (docs/variants.md); empty: fewer than 2 blocks, or a member failed.
     std::optional<paired_change> change;
     tare::verdict verdict = tare::verdict::no_change;
+    /// Empty: time was compared, as above. Else what counted (--instrument): `change` is then the
+    /// member's instructions against the baseline's, exact, and the block fields are empty.
+    std::string instrument = {};
 };
 
 struct run_results {

@@ -52,9 +52,10 @@ std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::s
 class exec_plan {
 public:
     /// `argv[0]` a path; with `layout_seed`, the launch of prepare_layout. `extra_env` ("NAME=value"
-    /// entries) is added to this process's environment for the program.
+    /// entries) is added to this process's environment for the program; with `env_is_whole` (no
+    /// layout), it is the program's whole environment instead.
     exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed,
-              const std::vector<std::string>& extra_env = {});
+              const std::vector<std::string>& extra_env = {}, bool env_is_whole = false);
     exec_plan(const exec_plan&) = delete;
     exec_plan& operator=(const exec_plan&) = delete;
     exec_plan(exec_plan&&) = delete;
@@ -70,7 +71,8 @@ public:
 
 private:
     std::vector<std::string> argv_;
-    std::vector<std::string> env_;              // empty: this process's environment
+    std::vector<std::string> env_;              // empty and !whole_env_: this process's environment
+    bool whole_env_ = false;
     std::optional<std::uint64_t> stack_limit_;  // set: in a layout
     std::vector<char*> argv_ptrs_;
     std::vector<char*> env_ptrs_;

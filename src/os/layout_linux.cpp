@@ -149,7 +149,7 @@ std::variant<layout_launch, std::string> prepare_layout(const std::vector<std::s
 }
 
 exec_plan::exec_plan(const std::vector<std::string>& argv, std::optional<std::uint64_t> layout_seed,
-                     const std::vector<std::string>& extra_env) {
+                     const std::vector<std::string>& extra_env, bool env_is_whole) {
     if (argv.empty()) {
         error_ = "no command";
         return;
@@ -166,7 +166,10 @@ exec_plan::exec_plan(const std::vector<std::string>& argv, std::optional<std::ui
         stack_limit_ = launch.stack_limit;
     } else {
         argv_ = argv;
-        if (!extra_env.empty()) {
+        if (env_is_whole) {
+            env_ = extra_env;
+            whole_env_ = true;
+        } else if (!extra_env.empty()) {
             for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
                 env_.emplace_back(*e);
             }
@@ -189,7 +192,7 @@ void exec_plan::exec() const noexcept {
         return;
     }
     if (!stack_limit_) {
-        if (env_.empty()) {
+        if (env_.empty() && !whole_env_) {
             execv(argv_ptrs_[0], argv_ptrs_.data());
         } else {
             execve(argv_ptrs_[0], argv_ptrs_.data(), env_ptrs_.data());

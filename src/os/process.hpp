@@ -21,6 +21,9 @@ struct child_options {
     std::vector<int> cpus;
     /// Start it in this seed's address-space layout (src/os/layout.hpp); none: the kernel's.
     std::optional<std::uint64_t> layout_seed;
+    /// The child's whole environment ("NAME=value" entries); none: this process's. Not with a
+    /// layout_seed.
+    std::optional<std::vector<std::string>> environment;
     /// What a SIGINT or SIGTERM this process receives does to the child (os/interrupt.hpp).
     on_interrupt interrupt = on_interrupt::forward;
 };

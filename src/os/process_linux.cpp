@@ -49,7 +49,9 @@ thread_pin::~thread_pin() {
 
 child_result run_child(const std::vector<std::string>& argv, const child_options& options) {
     child_result r;
-    const exec_plan plan(argv, options.layout_seed);
+    const exec_plan plan(argv, options.layout_seed,
+                         options.environment ? *options.environment : std::vector<std::string>{},
+                         options.environment.has_value());
     if (!plan.error().empty()) {
         r.error = plan.error();
         return r;

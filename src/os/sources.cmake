@@ -5,4 +5,5 @@ set(tare_os_sources
   src/os/layout_linux.cpp
   src/os/interrupt_linux.cpp
   src/os/symbolize_linux.cpp
+  src/os/counters_linux.cpp
 )

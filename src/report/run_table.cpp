@@ -27,10 +27,26 @@ bool failed(const benchmark_result& b) {
     return b.error.has_value();
 }
 
+cell error_cell(const benchmark_result& b) {
+    return single("error: " + (b.error->kind.empty() ? std::string("unknown") : one_line(b.error->kind)));
+}
+
+// A count of --instrument's (docs/instructions.md); a failed row shows its error in the first
+// count column, as a timed run shows it in the time column.
+cell count_cell(const benchmark_result& b, std::optional<double> instruction_counts::*member, bool first) {
+    if (failed(b))
+        return first ? error_cell(b) : blank();
+    if (!b.counts)
+        return single(std::string(missing_mark));
+    return single(format_or_missing((*b.counts).*member, format_count));
+}
+
 cell time_cell(const benchmark_result& b) {
     if (failed(b)) {
-        const std::string kind = b.error->kind.empty() ? "unknown" : one_line(b.error->kind);
-        return single("error: " + kind);
+        return error_cell(b);
+    }
+    if (b.counts) {  // counted, not timed (--instrument)
+        return single(std::string(missing_mark));
     }
     // One sample has no spread to bound the mean with: "—", not a misleading "± 0.0%".
     if (!b.time.ci) {
@@ -145,8 +161,38 @@ std::vector<column> build_columns(const run_results& results) {
     names.alignment = align::left;
     names.names = true;
     columns.push_back(std::move(names));
-    columns.push_back(make_column(results, "time/iter ± 95% CI", " ± ", time_cell));
-    columns.push_back(make_column(results, "samples", " × ", samples_cell));
+    // Under --instrument the rows are counted, not timed: the counts take the time's place, and a
+    // run that holds both kinds (a merge) shows both.
+    const bool counted = std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                                     [](const benchmark_result& b) { return b.counts.has_value(); });
+    const bool timed = std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                                   [](const benchmark_result& b) { return !failed(b) && !b.counts; });
+    if (timed || !counted) {
+        columns.push_back(make_column(results, "time/iter ± 95% CI", " ± ", time_cell));
+        columns.push_back(make_column(results, "samples", " × ", samples_cell));
+    }
+    if (counted) {
+        const bool errors_here = !timed;
+        columns.push_back(make_column(results, "instructions/iter", "", [&](const benchmark_result& b) {
+            if (failed(b))
+                return errors_here ? error_cell(b) : blank();
+            return single(b.counts ? format_count(b.counts->instructions) : std::string(missing_mark));
+        }));
+        columns.push_back(make_column(results, "est. cycles/iter", "", [](const benchmark_result& b) {
+            return count_cell(b, &instruction_counts::estimated_cycles, false);
+        }));
+        columns.push_back(make_column(results, "L1 misses/iter", "", [](const benchmark_result& b) {
+            return count_cell(b, &instruction_counts::l1_misses, false);
+        }));
+        columns.push_back(make_column(results, "LL misses/iter", "", [](const benchmark_result& b) {
+            return count_cell(b, &instruction_counts::ll_misses, false);
+        }));
+        columns.push_back(make_column(results, "iterations", "", [](const benchmark_result& b) {
+            if (failed(b) || !b.counts)
+                return blank();
+            return single(format_count(static_cast<double>(b.counts->iterations)));
+        }));
+    }
     columns.push_back(make_column(results, "allocs/iter", "", [](const benchmark_result& b) {
         return figure(b, b.allocs_per_iter, format_count);
     }));
@@ -156,9 +202,11 @@ std::vector<column> build_columns(const run_results& results) {
     columns.push_back(make_column(results, "peak heap", "", [](const benchmark_result& b) {
         return figure(b, b.peak_live_bytes, format_peak);
     }));
-    columns.push_back(make_column(results, "faults/iter", "", [](const benchmark_result& b) {
-        return figure(b, b.page_faults_per_iter, format_count);
-    }));
+    if (timed || !counted) {  // a simulator's page faults are its own: counted rows have none
+        columns.push_back(make_column(results, "faults/iter", "", [](const benchmark_result& b) {
+            return figure(b, b.page_faults_per_iter, format_count);
+        }));
+    }
     // Only with tare::copies linked: bytes through memcpy/memmove/mempcpy, and through memset.
     if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
                     [](const benchmark_result& b) { return b.copied_bytes_per_iter.has_value(); })) {
@@ -190,167 +238,20 @@ std::vector<column> build_columns(const run_results& results) {
     // throughput, the faults and the peak; the name, time, allocations, bytes and warnings stay.
     for (std::size_t i = 1; i < columns.size(); ++i) {
         column& c = columns[i];
-        c.drop_rank = c.header == "samples"                                  ? 4
+        c.drop_rank = c.header == "samples" || c.header == "iterations"      ? 4
+                      : c.header == "L1 misses/iter" || c.header == "LL misses/iter" ? 3
                       : c.header == "throughput" || c.header == "set/iter"   ? 3
                       : c.header == "faults/iter"                            ? 2
                       : c.header == "peak heap" || c.header == "copied/iter" ? 1
                       : c.header == "time/iter ± 95% CI" || c.header == "allocs/iter" ||
-                              c.header == "bytes/iter" || c.header == "warnings"
+                              c.header == "bytes/iter" || c.header == "warnings" ||
+                              c.header == "instructions/iter" || c.header == "est. cycles/iter"
                           ? 0
                           : 5;  // a counter
     }
-    for (const benchmark_result& b : results.benchmarks)
-        columns[1].tones.push_back(b.error ? table::tone::bad : table::tone::none);  // "error: kind"
+    for (const benchmark_result& b : results.benchmarks)  // "error: kind"
+        columns[1].tones.push_back(b.error ? table::tone::bad : table::tone::none);
     return columns;
-}
-
-namespace {
-
-const benchmark_result* find_row(const run_results& results, const std::string& name) {
-    const auto it = std::find_if(results.benchmarks.begin(), results.benchmarks.end(),
-                                 [&](const benchmark_result& b) { return b.name == name; });
-    return it == results.benchmarks.end() || failed(*it) ? nullptr : &*it;
-}
-
-std::string signed_percent(double pct) {
-    return (pct >= 0 ? "+" : "") + format_percent(pct);
-}
-
-std::string change_text(const variant_comparison& c) {
-    if (!c.change)
-        return std::string(missing_mark);
-    if (!c.change->interval_pct)
-        return signed_percent(c.change->change_pct) + " [no interval]";
-    return fmt::format("{} [{}, {}]", signed_percent(c.change->change_pct),
-                       signed_percent(c.change->interval_pct->low),
-                       signed_percent(c.change->interval_pct->high));
-}
-
-// A member's time per iteration as its change against the baseline uses it: the geometric mean
-// over blocks of each block's median (the change is exp(mean log-ratio) - 1 over the blocks,
-// i.e. the ratio of the two geometric means). The rows' own means weigh every outlier fully,
-// and a table whose times disagree with its change misleads.
-std::string block_time(const std::vector<double>& block_ns) {
-    if (block_ns.empty())
-        return std::string(missing_mark);
-    double logs = 0;
-    for (const double ns : block_ns) {
-        if (!(ns > 0) || !std::isfinite(ns))
-            return std::string(missing_mark);
-        logs += std::log(ns);
-    }
-    return format_duration(std::exp(logs / static_cast<double>(block_ns.size())));
-}
-
-// "baseline → member", then the difference when there is one: memory figures are counts, not
-// noisy timings, so the plain difference is the change a reader wants ("0 → 64 (+64)").
-template <class T, class Format>
-std::string memory_change(const benchmark_result* base, const benchmark_result* member,
-                          std::optional<T> benchmark_result::*figure, Format format) {
-    if (base == nullptr || member == nullptr || !(base->*figure) || !(member->*figure))
-        return std::string(missing_mark);
-    const auto b = static_cast<double>(*(base->*figure));
-    const auto m = static_cast<double>(*(member->*figure));
-    std::string text = format(b) + " → " + format(m);
-    if (m != b && std::isfinite(m - b))
-        text += " (" + std::string(m > b ? "+" : "-") + format(std::abs(m - b)) + ")";
-    return text;
-}
-
-}  // namespace
-
-std::vector<column> build_comparison_columns(const run_results& results) {
-    const auto make = [&](std::string header, align alignment, auto cell_of) {
-        column c{std::move(header), alignment, {}, {}, false};
-        for (const auto& comparison : results.comparisons) {
-            const benchmark_result* base = find_row(results, comparison.baseline);
-            const benchmark_result* member = find_row(results, comparison.member);
-            c.cells.push_back(cell_of(comparison, base, member));
-        }
-        return c;
-    };
-    using row = const benchmark_result*;
-    std::vector<column> columns;
-    columns.push_back(make("comparison", align::left,
-                           [](const variant_comparison& c, row, row) { return single(one_line(c.name)); }));
-    columns.back().names = true;
-    columns.push_back(make("baseline", align::left, [](const variant_comparison& c, row, row) {
-        return single(one_line(c.baseline));
-    }));
-    columns.back().names = true;
-    columns.push_back(make("member", align::left,
-                           [](const variant_comparison& c, row, row) { return single(one_line(c.member)); }));
-    columns.back().names = true;
-    columns.push_back(make("blocks", align::right, [](const variant_comparison& c, row, row) {
-        return cell{format_count(static_cast<double>(c.blocks)),
-                    format_count(static_cast<double>(c.samples_per_block))};
-    }));
-    columns.back().separators = {" × "};
-    // The times the change is computed from: their ratio is the change, to the digit shown.
-    columns.push_back(make("baseline time", align::right, [](const variant_comparison& c, row, row) {
-        return single(block_time(c.baseline_block_ns));
-    }));
-    columns.push_back(make("member time", align::right, [](const variant_comparison& c, row, row) {
-        return single(block_time(c.member_block_ns));
-    }));
-    columns.push_back(make("change [CI]", align::right,
-                           [](const variant_comparison& c, row, row) { return single(change_text(c)); }));
-    columns.push_back(make("verdict", align::left, [](const variant_comparison& c, row, row) {
-        return single(std::string(verdict_name(c.verdict)));
-    }));
-    columns.push_back(make("allocs/iter", align::right, [](const variant_comparison&, row base, row member) {
-        return single(memory_change(base, member, &benchmark_result::allocs_per_iter, format_count));
-    }));
-    columns.push_back(make("bytes/iter", align::right, [](const variant_comparison&, row base, row member) {
-        return single(memory_change(base, member, &benchmark_result::bytes_per_iter, format_bytes));
-    }));
-    columns.push_back(make("peak heap", align::right, [](const variant_comparison&, row base, row member) {
-        return single(memory_change(base, member, &benchmark_result::peak_live_bytes, format_bytes));
-    }));
-    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
-                    [](const benchmark_result& b) { return b.copied_bytes_per_iter.has_value(); })) {
-        columns.push_back(
-            make("copied/iter", align::right, [](const variant_comparison&, row base, row member) {
-                return single(
-                    memory_change(base, member, &benchmark_result::copied_bytes_per_iter, format_bytes));
-            }));
-    }
-    // On a narrow terminal (table/document.hpp): the blocks go first, then the times the change
-    // already sums up, then the peak, the bytes and the group's name (the members' names carry
-    // it); the members, change, verdict and allocations stay.
-    for (column& c : columns) {
-        c.drop_rank = c.header == "blocks"                                       ? 4
-                      : c.header == "baseline time" || c.header == "member time" ? 3
-                      : c.header == "peak heap" || c.header == "copied/iter"     ? 2
-                      : c.header == "bytes/iter" || c.header == "comparison"     ? 1
-                                                                                 : 0;
-        if (c.header == "verdict") {
-            for (const auto& comparison : results.comparisons)
-                c.tones.push_back(comparison.verdict == verdict::slower   ? table::tone::bad
-                                  : comparison.verdict == verdict::faster ? table::tone::good
-                                                                          : table::tone::none);
-        }
-    }
-    return columns;
-}
-
-std::string comparison_note(const run_results& results) {
-    double confidence = 0;
-    for (const auto& c : results.comparisons) {
-        if (c.change)
-            confidence = std::max(confidence, c.change->confidence);
-    }
-    if (confidence <= 0 || confidence >= 1)
-        return {};
-    // Bonferroni: each interval at 1 - 0.05 / m, so m follows from the level.
-    const auto family = static_cast<long>(std::lround(0.05 / (1 - confidence)));
-    std::string text = fmt::format(
-        "change: the member's time per iteration against the baseline's, over blocks of interleaved "
-        "calls (times: geometric mean of the blocks' medians); each interval at {:.1f}%",
-        confidence * 100);
-    if (family > 1)
-        text += fmt::format(" (Bonferroni: 95% for the run's {} comparisons together)", family);
-    return text + "; no_change whenever the interval includes 0";
 }
 
 namespace {
@@ -381,6 +282,12 @@ std::vector<std::string> context_lines(const run_context& context) {
                           "loop overhead " + format_or_missing(context.loop_overhead_ns, per_iteration)}));
     lines.push_back(context.accounting ? "accounting: on"
                                        : "accounting: off (allocation and heap figures unavailable)");
+    if (context.instrument) {
+        // Honest labels: a count is not a time, and these rows have no time at all.
+        lines.push_back("counted, not timed: " + one_line(*context.instrument) +
+                        " · instructions and cache misses of each timed region, per iteration "
+                        "(docs/instructions.md)");
+    }
     if (context.interrupted) {
         lines.push_back("interrupted: the benchmarks below finished; the rest did not run");
     }

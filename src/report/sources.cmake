@@ -5,6 +5,7 @@ set(tare_report_sources
   src/report/table/console.cpp
   src/report/table/markdown.cpp
   src/report/run_table.cpp
+  src/report/variant_table.cpp
   src/report/json.cpp
   src/report/progress.cpp
 )

@@ -1,0 +1,250 @@
+#include "instrument/counting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "core/metrics.hpp"
+#include "instrument/callgrind_format.hpp"
+#include "os/counters.hpp"
+
+namespace tare::instrument {
+
+namespace {
+
+// A clock that does not move: under counting, time is no figure, and a real clock read inside
+// the switched-on window would add its own varying instructions (a vDSO retry loop).
+class still_clock final : public core::clock_source {
+public:
+    std::int64_t now_ns() noexcept override { return 0; }
+};
+
+// The real probe, with the counter switched on and off where the memory window resumes and
+// pauses: on last thing before the body runs, off first thing after.
+class counting_probe final : public core::region_probe {
+public:
+    counting_probe(core::region_probe& inner, counter how, os::hw_instruction_counter* hw)
+        : inner_(inner), how_(how), hw_(hw) {}
+
+    void set_counting(bool on) noexcept { counting_ = on; }
+
+    bool accounting() const noexcept override { return inner_.accounting(); }
+    bool copies() const noexcept override { return inner_.copies(); }
+    void region_begin() noexcept override {
+        inner_.region_begin();
+        if (how_ == counter::callgrind) {
+            os::callgrind::start_instrumentation();  // the setup before ran unsimulated, fast
+        }
+    }
+    void resume() noexcept override {
+        inner_.resume();
+        if (counting_) {
+            on_ = true;
+            if (how_ == counter::callgrind) {
+                os::callgrind::toggle_collect();
+            } else {
+                hw_->start();
+            }
+        }
+    }
+    void pause() noexcept override {
+        if (on_) {
+            on_ = false;
+            if (how_ == counter::callgrind) {
+                os::callgrind::toggle_collect();
+            } else {
+                hw_->stop();
+            }
+        }
+        inner_.pause();
+    }
+    alloc::counters counters() noexcept override { return inner_.counters(); }
+    void region_end() noexcept override {
+        if (how_ == counter::callgrind) {
+            os::callgrind::stop_instrumentation();  // the teardown after runs unsimulated
+        }
+        inner_.region_end();
+    }
+    std::uint64_t page_faults() noexcept override { return 0; }  // the simulator's, not the body's
+
+private:
+    core::region_probe& inner_;
+    counter how_;
+    os::hw_instruction_counter* hw_;
+    bool counting_ = false;
+    bool on_ = false;
+};
+
+// Sizes the samples: one counted iteration first, then the measured pass.
+class counting_controller final : public detail::sample_controller {
+public:
+    counting_controller(counter how, callgrind_session* session, os::hw_instruction_counter* hw,
+                        counting_probe& probe, std::uint64_t fixed)
+        : how_(how), session_(session), hw_(hw), probe_(probe), fixed_(fixed) {}
+
+    std::uint64_t calibrated(std::uint64_t /*iterations*/) override {
+        probe_.set_counting(true);
+        if (fixed_ != 0) {  // the benchmark fixed its iterations: those are counted, in one sample
+            per_sample_ = fixed_;
+            samples_ = 1;
+            measuring_ = true;
+            return fixed_;
+        }
+        return 1;
+    }
+
+    std::uint64_t measured(const tare::sample& /*s*/, std::int64_t /*peak*/) override {
+        if (!measuring_) {
+            auto first = take("first iteration");
+            if (!first) {
+                return 0;
+            }
+            const std::uint64_t n = counted_iterations(static_cast<double>(first->get("Ir").value_or(0)));
+            samples_ = std::min(counted_samples, n);
+            per_sample_ = n / samples_;
+            measuring_ = true;
+            return per_sample_;
+        }
+        if (++done_ < samples_) {
+            return per_sample_;
+        }
+        totals_ = take("measured");
+        probe_.set_counting(false);
+        return 0;
+    }
+
+    const std::optional<callgrind_totals>& totals() const noexcept { return totals_; }
+    const std::optional<std::string>& error() const noexcept { return error_; }
+    std::uint64_t iterations() const noexcept { return per_sample_ * samples_; }
+
+private:
+    // The counts since the last take, set back to 0.
+    std::optional<callgrind_totals> take(const char* what) {
+        if (how_ == counter::hw_instructions) {
+            callgrind_totals t;
+            t.events.emplace_back("Ir", hw_->read());
+            hw_->reset();
+            return t;
+        }
+        os::callgrind::dump(what);
+        ++session_->dumps;
+        const std::string path = session_->out_file + "." + std::to_string(session_->dumps);
+        auto text = io::read_text_file(path);
+        if (auto* e = std::get_if<io::read_error>(&text)) {
+            error_ = "Callgrind's counts could not be read: " + e->message;
+            return std::nullopt;
+        }
+        auto parsed = parse_callgrind_dump(std::get<std::string>(text), path);
+        if (auto* e = std::get_if<io::read_error>(&parsed)) {
+            error_ = "Callgrind's counts could not be read: " + e->message;
+            return std::nullopt;
+        }
+        return std::get<callgrind_totals>(std::move(parsed));
+    }
+
+    counter how_;
+    callgrind_session* session_;
+    os::hw_instruction_counter* hw_;
+    counting_probe& probe_;
+    std::uint64_t fixed_;
+    bool measuring_ = false;
+    std::uint64_t per_sample_ = 0;
+    std::uint64_t samples_ = 0;
+    std::uint64_t done_ = 0;
+    std::optional<callgrind_totals> totals_;
+    std::optional<std::string> error_;
+};
+
+benchmark_result error_row(const std::string& name, std::string message) {
+    benchmark_result r;
+    r.name = name;
+    r.error = error_info{"instrument", std::move(message)};
+    return r;
+}
+
+}  // namespace
+
+std::uint64_t counted_iterations(double first) {
+    const double wanted = std::ceil(counted_budget / std::max(first, 1.0));
+    if (wanted <= static_cast<double>(counted_samples)) {
+        return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(wanted));
+    }
+    const double capped = std::min(wanted, 1e9);
+    const auto per_sample =
+        static_cast<std::uint64_t>(std::ceil(capped / static_cast<double>(counted_samples)));
+    return per_sample * counted_samples;
+}
+
+benchmark_result run_counted(const core::instance& inst, counter how, callgrind_session* session,
+                             core::region_probe& probe, detail::sample_plan plan) {
+    std::optional<os::hw_instruction_counter> hw;
+    if (how == counter::callgrind) {
+        if (!os::callgrind::built()) {
+            return error_row(inst.name,
+                             "this build of tare has no Callgrind client requests (valgrind/callgrind.h "
+                             "was not found when it was built)");
+        }
+        if (!os::callgrind::running() || session == nullptr) {
+            return error_row(inst.name, "not running under Valgrind's Callgrind");
+        }
+    } else {
+        hw.emplace();
+        if (hw->error()) {
+            return error_row(inst.name, *hw->error());
+        }
+    }
+    plan = core::plan_for(*inst.bench, plan);
+    const std::uint64_t fixed = plan.fixed_iterations;
+    plan.fixed_iterations = 1;  // sizes come from the controller, never from a calibration
+    plan.alloc_sites = false;
+    still_clock clock;
+    counting_probe counted(probe, how, hw ? &*hw : nullptr);
+    counting_controller controller(how, session, hw ? &*hw : nullptr, counted, fixed);
+    detail::sample_driver driver(clock, counted, plan);
+    driver.set_controller(&controller);
+    detail::loop_outcome loop = driver.run(inst.name, inst.args, inst.bench->function());
+
+    benchmark_result result;
+    result.name = inst.name;
+    result.counters = loop.counters;
+    if (loop.error) {
+        result.error = loop.error;
+        return result;
+    }
+    if (controller.error()) {
+        return error_row(inst.name, *controller.error());
+    }
+    if (!controller.totals()) {
+        return error_row(inst.name, "the counted pass did not finish");
+    }
+    // The memory figures of the measured pass alone: the first, sizing iteration is left out,
+    // as a timed run leaves out its warm-up.
+    if (fixed == 0 && !loop.samples.empty()) {
+        loop.samples.erase(loop.samples.begin());
+    }
+    core::derive_memory(loop, result);
+    result.page_faults_per_iter.reset();
+    std::erase_if(result.warnings, [](const warning& w) { return w.kind == "fresh_memory"; });
+    result.iterations = controller.iterations();
+
+    instruction_counts c;
+    c.iterations = controller.iterations();
+    if (how == counter::callgrind) {
+        const callgrind_figures f = per_iteration(*controller.totals(), c.iterations);
+        c.instrument = "callgrind";
+        c.instructions = f.instructions;
+        c.data_reads = f.data_reads;
+        c.data_writes = f.data_writes;
+        c.l1_misses = f.l1_misses;
+        c.ll_misses = f.ll_misses;
+        c.estimated_cycles = f.estimated_cycles;
+    } else {
+        c.instrument = "hw-instructions";
+        c.instructions = static_cast<double>(controller.totals()->get("Ir").value_or(0)) /
+                         static_cast<double>(std::max<std::uint64_t>(c.iterations, 1));
+    }
+    result.counts = c;
+    return result;
+}
+
+}  // namespace tare::instrument

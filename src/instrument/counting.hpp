@@ -1,0 +1,48 @@
+#pragma once
+// Counting one instance's timed region in place of timing it (docs/instructions.md), inside the
+// process that runs it: under Callgrind (the process was started by tare under Valgrind) or with
+// the CPU's instruction counter.
+//
+// The region is counted exactly where tare times it: the counting is switched on as the probe
+// resumes the region's memory window and off as it pauses it, so setup, teardown, with_inputs'
+// generation and tare's own bookkeeping between chunks are outside. The iterations are fixed by
+// counts, never by time: a first pass of one iteration is counted, and the measured pass gets
+// enough iterations for about counted_budget instructions, so the same program counts the same
+// iterations in every run. Rejected: sizing by time as a timed run does (a run under a simulator
+// is tens of times slower and its speed varies, so the iteration count and with it every per-
+// iteration figure that has a per-chunk or first-iteration part would vary from run to run).
+
+#include <cstdint>
+#include <string>
+
+#include "core/runner.hpp"
+#include "model/run.hpp"
+
+namespace tare::instrument {
+
+/// The instructions the measured pass aims for: 10^7, a few seconds under Callgrind at most.
+inline constexpr double counted_budget = 1e7;
+/// The measured pass is this many samples of equal iterations, so retained growth is seen.
+inline constexpr std::uint64_t counted_samples = 5;
+
+/// Where this process's Callgrind writes its dumps: the --callgrind-out-file it was started with;
+/// dump n goes to "<out_file>.<n>".
+struct callgrind_session {
+    std::string out_file;
+    int dumps = 0;  // made so far
+};
+
+enum class counter { callgrind, hw_instructions };
+
+/// Runs `inst` with its region counted by `how` and returns its result: the counts, and the
+/// memory figures of the counted pass (allocation accounting keeps working: Callgrind does not
+/// replace malloc). `session` is needed for callgrind. An error row says when counting could not
+/// be done (not under Callgrind, no hardware counter, an unreadable dump).
+benchmark_result run_counted(const core::instance& inst, counter how, callgrind_session* session,
+                             core::region_probe& probe, detail::sample_plan plan);
+
+/// The iterations of the measured pass for a first iteration of `first` instructions: enough for
+/// counted_budget, a multiple of counted_samples unless fewer than that are needed.
+std::uint64_t counted_iterations(double first);
+
+}  // namespace tare::instrument

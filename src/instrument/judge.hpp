@@ -1,0 +1,33 @@
+#pragma once
+// Judging counts (docs/instructions.md, "Verdicts"): a count of the same program is the same in
+// every run, so a change needs no interval and no replicates; any change beyond a small floor is
+// real. What it means for time is another question, which the docs answer.
+
+#include <vector>
+
+#include "core/variants.hpp"
+#include "model/change.hpp"
+#include "model/run.hpp"
+
+namespace tare::instrument {
+
+/// Changes of at most this many percent get no verdict: 0.01 %, one instruction in 10,000. Counts
+/// per iteration carry a few per-chunk and first-iteration instructions spread over an iteration
+/// count that moves with the body's size, so two bodies that differ only in that count can differ
+/// by far less than this (docs/instructions.md, "Verdicts").
+inline constexpr double floor_pct = 0.01;
+
+/// Head against base as a change: the exact ratio, its interval the point itself (a count has no
+/// sampling error), p-value 0 for a change and 1 for none. Both counts must be above 0.
+paired_change count_change(double base, double head);
+
+/// "faster" (fewer) or "slower" (more) when the change is beyond floor_pct and `threshold_pct`;
+/// no_change otherwise.
+verdict count_verdict(const paired_change& change, double threshold_pct = 0);
+
+/// The members of `group` against its baseline, from their counted rows (in the group's order):
+/// one comparison per member whose count and the baseline's are known.
+std::vector<variant_comparison> compare_members(const core::group_instance& group,
+                                                const std::vector<benchmark_result>& rows);
+
+}  // namespace tare::instrument

@@ -1,0 +1,238 @@
+#include "instrument/launch.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/results_reader.hpp"
+#include "os/counters.hpp"
+#include "os/os.hpp"
+#include "os/process.hpp"
+
+namespace tare::instrument {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The simulated caches, the same on every machine: Callgrind would otherwise take the host's,
+// and the counts of one program would differ from machine to machine. 32 KiB 8-way L1s and an
+// 8 MiB 16-way last level, 64-byte lines: a common desktop and server core of the last decade.
+constexpr const char* i1 = "--I1=32768,8,64";
+constexpr const char* d1 = "--D1=32768,8,64";
+constexpr const char* ll = "--LL=8388608,16,64";
+
+// The environment and the argument strings are padded to a multiple of this, at least twice it.
+constexpr std::size_t pad_unit = 4096;
+
+std::optional<std::string> on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+        if (dir.empty()) {
+            continue;
+        }
+        const fs::path candidate = fs::path(dir) / program;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            return candidate.string();
+        }
+    }
+    return std::nullopt;
+}
+
+// The first line of `argv`'s standard output, or "".
+std::string first_line_of(const std::vector<std::string>& argv) {
+    std::error_code ec;
+    const fs::path out = fs::temp_directory_path(ec) / ("tare-version-" + std::to_string(::getpid()));
+    os::child_options o;
+    o.stdout_path = out.string();
+    o.discard_stderr = true;
+    o.timeout_seconds = 30;
+    const os::child_result r = os::run_child(argv, o);
+    std::string line;
+    if (r.started && r.exit_code == 0) {
+        std::ifstream in(out);
+        std::getline(in, line);
+    }
+    fs::remove(out, ec);
+    return line;
+}
+
+benchmark_result error_row(const std::string& name, std::string kind, std::string message) {
+    benchmark_result r;
+    r.name = name;
+    r.error = error_info{std::move(kind), std::move(message)};
+    return r;
+}
+
+// The last lines of Valgrind's log: what it said when the child failed.
+std::string log_tail(const fs::path& log) {
+    std::ifstream in(log);
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.starts_with("==") && line.find("== ") != std::string::npos) {
+            line = line.substr(line.find("== ") + 3);  // "==1234== message"
+        }
+        if (!line.empty()) {
+            lines.push_back(line);
+        }
+    }
+    std::string out;
+    for (std::size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size(); ++i) {
+        out += (out.empty() ? "" : " / ") + lines[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<counter> parse_instrument(const std::string& value) {
+    if (value == "instructions") {
+        return counter::callgrind;
+    }
+    if (value == "hw-instructions") {
+        return counter::hw_instructions;
+    }
+    return std::nullopt;
+}
+
+std::variant<launcher, std::string> make_launcher(counter how, std::optional<double> timeout_seconds) {
+    launcher l;
+    l.how = how;
+    l.timeout_seconds = timeout_seconds;
+    if (how == counter::hw_instructions) {
+        const os::hw_instruction_counter probe;
+        if (probe.error()) {
+            return "--instrument=hw-instructions: " + *probe.error();
+        }
+        l.description = "the CPU's retired-instruction counter (perf_event_open), user mode";
+        return l;
+    }
+    if (!os::callgrind::built()) {
+        return std::string(
+            "--instrument=instructions: this build of tare has no Callgrind client requests "
+            "(valgrind/callgrind.h was not found when it was built; Debian: apt-get install valgrind)");
+    }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return std::string("--instrument=instructions: a sanitizer build cannot run under Valgrind");
+#endif
+    auto valgrind = on_path("valgrind");
+    if (!valgrind) {
+        return std::string(
+            "--instrument=instructions needs Valgrind, and no valgrind is on PATH (Debian: apt-get "
+            "install valgrind)");
+    }
+    l.valgrind = *valgrind;
+    std::string version = first_line_of({l.valgrind, "--version"});
+    if (version.empty()) {
+        return "--instrument=instructions: " + l.valgrind + " --version did not answer";
+    }
+    l.description = version + " callgrind; I1 32 KiB 8-way, D1 32 KiB 8-way, LL 8 MiB 16-way, 64 B lines";
+    return l;
+}
+
+std::vector<std::string> counted_environment(const std::vector<std::string>& argv) {
+    std::vector<std::string> env;
+    for (const char* name : {"PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "VALGRIND_LIB"}) {
+        if (const char* v = std::getenv(name)) {
+            env.push_back(std::string(name) + "=" + v);
+        }
+    }
+    std::size_t size = 0;
+    for (const std::vector<std::string>* strings : {&argv, static_cast<const std::vector<std::string>*>(&env)}) {
+        for (const std::string& s : *strings) {
+            size += s.size() + 1;
+        }
+    }
+    const std::string prefix = "TARE_PAD=";
+    size += prefix.size() + 1;
+    const std::size_t target = std::max(2 * pad_unit, (size + pad_unit - 1) / pad_unit * pad_unit);
+    env.push_back(prefix + std::string(target - size, 'x'));
+    return env;
+}
+
+benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member) {
+    std::error_code ec;
+    const fs::path base = fs::temp_directory_path(ec);
+    std::string dir_template = (base / "tare-counted-XXXXXX").string();
+    if (::mkdtemp(dir_template.data()) == nullptr) {
+        return error_row(member, "instrument", "cannot make a temporary directory in " + base.string());
+    }
+    const fs::path dir = dir_template;
+    const fs::path json = dir / "result.json";
+    const fs::path out = dir / "callgrind.out";
+    const fs::path log = dir / "valgrind.log";
+    // The program is started through a link of a fixed name beside them, so its argv[0] has the
+    // same length whatever the executable's path: the strings the program copies before its
+    // region (its own name among them) then allocate the same sizes, and the heap the region
+    // starts from is laid out the same. An executable at a longer path changed the counts of a
+    // body that grows a vector by one part in 30,000 (realloc extends in place or moves).
+    const fs::path exe = dir / "bench";
+    fs::create_symlink(os::executable_path(), exe, ec);
+    if (ec) {
+        fs::remove_all(dir, ec);
+        return error_row(member, "instrument", "cannot link the executable into " + dir.string());
+    }
+
+    // The program's own arguments: the same strings for every instance but the names.
+    std::vector<std::string> program{exe.string(), "--tare-exact=" + step, "--json=" + json.string()};
+    if (member != step) {
+        program.push_back(std::string(member_flag) + "=" + member);
+    }
+    program.push_back(std::string(counted_flag) + "=" +
+                      (l.how == counter::callgrind ? "callgrind:" + out.string() : std::string("hw")));
+    std::vector<std::string> argv;
+    if (l.how == counter::callgrind) {
+        argv = {l.valgrind,
+                "--tool=callgrind",
+                "--instr-atstart=no",
+                "--collect-atstart=no",
+                "--cache-sim=yes",
+                i1,
+                d1,
+                ll,
+                "--dump-line=no",
+                "--callgrind-out-file=" + out.string(),
+                "--log-file=" + log.string()};
+    }
+    argv.insert(argv.end(), program.begin(), program.end());
+
+    os::child_options o;
+    o.discard_stdout = true;
+    o.timeout_seconds = l.timeout_seconds;
+    o.interrupt = os::on_interrupt::kill;
+    o.environment = counted_environment(program);
+    const os::child_result child = os::run_child(argv, o);
+    benchmark_result row;
+    if (child.timed_out) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", *l.timeout_seconds);
+        row = error_row(member, "timeout",
+                        std::string("ran longer than the timeout of ") + buf + " s under the instrument and was stopped");
+    } else if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
+        std::string said = l.how == counter::callgrind ? log_tail(log) : "";
+        row = error_row(member, child.signal != 0 ? "signal" : "crash",
+                        "the benchmark's counted process " + os::describe_end(child) +
+                            (said.empty() ? "" : " (Valgrind: " + said + ")"));
+    } else {
+        auto read = io::read_results_file(json.string());
+        if (auto* e = std::get_if<io::read_error>(&read)) {
+            row = error_row(member, "crash", "the benchmark's counted process left no readable results: " + e->message);
+        } else if (auto& results = std::get<run_results>(read); results.benchmarks.size() != 1) {
+            row = error_row(member, "crash",
+                            "the benchmark's counted process reported " +
+                                std::to_string(results.benchmarks.size()) + " results, not 1");
+        } else {
+            row = std::move(results.benchmarks.front());
+        }
+    }
+    fs::remove_all(dir, ec);
+    return row;
+}
+
+}  // namespace tare::instrument

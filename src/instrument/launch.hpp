@@ -1,0 +1,46 @@
+#pragma once
+// The benchmark executable's --instrument, on the side that starts the counting: each instance in
+// a fresh child of this executable, under Valgrind's Callgrind (or natively, for the hardware
+// counter), in a fixed environment (docs/instructions.md, "Determinism").
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "instrument/counting.hpp"
+#include "model/run.hpp"
+
+namespace tare::instrument {
+
+/// The hidden flag of the counting child: "callgrind:<out file>" or "hw".
+inline constexpr const char* counted_flag = "--tare-counted";
+/// The hidden flag naming which member of a comparison group the child counts.
+inline constexpr const char* member_flag = "--tare-member";
+
+/// `--instrument=` values: "instructions" (Callgrind) and "hw-instructions".
+std::optional<counter> parse_instrument(const std::string& value);
+
+/// Everything the children share: where Valgrind is and what it is.
+struct launcher {
+    counter how = counter::callgrind;
+    std::string valgrind;     // its path (callgrind)
+    std::string description;  // run_context::instrument
+    std::optional<double> timeout_seconds;
+};
+
+/// The launcher for `how`, or why counting cannot be done here (no Valgrind on PATH, a build
+/// without the client requests, a sanitizer build, no hardware counter).
+std::variant<launcher, std::string> make_launcher(counter how, std::optional<double> timeout_seconds);
+
+/// Counts the instance `member` of step `step` (a comparison group's name, or the instance's
+/// own) in a child; an error row names how the child ended when it gave no result.
+benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member);
+
+/// The child's environment: PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB as this process
+/// has them, nothing else, and a pad that brings the environment and `argv` (the program's own
+/// arguments, its path first) to a size that depends on neither, so that the stack starts at the
+/// same place for any executable path and any parent environment.
+std::vector<std::string> counted_environment(const std::vector<std::string>& argv);
+
+}  // namespace tare::instrument
