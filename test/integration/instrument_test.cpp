@@ -1,0 +1,167 @@
+// --instrument on bodies whose counts are known (instrument_bench.cpp): exact instructions of the
+// timed region alone, allocation figures beside them, the same counts from every run of the same
+// program wherever it lies and whatever its parent's environment, and what can still move them.
+// docs/instructions.md.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "run_process.hpp"
+#include "scratch.hpp"
+
+namespace tare {
+namespace {
+
+using nlohmann::json;
+
+// Valgrind cannot run a sanitizer's runtime: those builds refuse the instrument, and say so.
+bool refused_here() {
+    if (!TARE_SANITIZED)
+        return false;
+    auto r = test::run_process({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--filter=nops_100"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("sanitizer build"), std::string::npos) << r.err;
+    return true;
+}
+
+std::map<std::string, json> counted(const std::vector<std::string>& argv, int status = 0) {
+    auto r = test::run_process(argv);
+    EXPECT_EQ(r.exit_code, status) << r.err;
+    std::map<std::string, json> out;
+    json doc = json::parse(r.out, nullptr, false);
+    if (doc.is_discarded()) {
+        ADD_FAILURE() << r.out << r.err;
+        return out;
+    }
+    EXPECT_TRUE(doc["context"].contains("instrument")) << doc["context"].dump();
+    for (const json& b : doc["benchmarks"])
+        out[b["name"].get<std::string>()] = b;
+    return out;
+}
+
+std::map<std::string, json> counted(const std::string& filter, int status = 0) {
+    return counted({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--filter=" + filter, "--json=-"},
+                   status);
+}
+
+double instructions(const json& b) {
+    return b.value("instructions_per_iter", -1.0);
+}
+
+TEST(instrument, counts_the_timed_region_exactly_and_nothing_else) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    auto r = counted("^(nops_1000|nops_2000|heavy_setup|light_inputs|heavy_inputs|one_allocation)$");
+    ASSERT_EQ(r.size(), 6U);
+    for (const auto& [name, b] : r) {
+        EXPECT_EQ(b["instrument"], "callgrind") << name;
+        EXPECT_TRUE(b["time_ns"].is_null()) << name;  // counted, not timed
+        EXPECT_TRUE(b["page_faults_per_iter"].is_null()) << name;
+        for (const char* key : {"data_reads_per_iter", "data_writes_per_iter", "l1_misses_per_iter",
+                                "ll_misses_per_iter", "estimated_cycles_per_iter"})
+            EXPECT_TRUE(b.contains(key)) << name << " " << key;
+    }
+    // 1,000 more no-ops an iteration are 1,000 more instructions, to the last one: 200,000 more
+    // over the 200 iterations counted.
+    EXPECT_EQ(std::llround(200 * (instructions(r["nops_2000"]) - instructions(r["nops_1000"]))), 200000)
+        << r["nops_1000"].dump() << r["nops_2000"].dump();
+    // The loop itself adds a compare, a decrement and a branch or so.
+    EXPECT_GE(instructions(r["nops_1000"]), 1000.0);
+    EXPECT_LT(instructions(r["nops_1000"]), 1010.0);
+    EXPECT_EQ(r["nops_1000"]["instrument_iterations"], 200);  // ->iterations(200) is honoured
+    // 10^6 no-ops of setup, and 5,000 of untimed input per iteration, are in no count.
+    EXPECT_EQ(instructions(r["heavy_setup"]), instructions(r["nops_1000"])) << r["heavy_setup"].dump();
+    EXPECT_EQ(instructions(r["heavy_inputs"]), instructions(r["light_inputs"])) << r["heavy_inputs"].dump();
+    // Callgrind does not replace malloc: the allocation figures stay exact beside the counts.
+    if (TARE_ACCOUNTING_EXPECTED) {
+        EXPECT_EQ(r["one_allocation"]["allocs_per_iter"], 1.0) << r["one_allocation"].dump();
+        EXPECT_EQ(r["one_allocation"]["bytes_per_iter"], 48.0);
+    }
+}
+
+// Every count of every row, for comparing runs.
+std::map<std::string, std::vector<double>> all_counts(const std::map<std::string, json>& rows) {
+    std::map<std::string, std::vector<double>> out;
+    for (const auto& [name, b] : rows) {
+        for (const char* key : {"instructions_per_iter", "data_reads_per_iter", "data_writes_per_iter",
+                                "l1_misses_per_iter", "ll_misses_per_iter", "estimated_cycles_per_iter"})
+            out[name].push_back(b.value(key, -1.0));
+        out[name].push_back(b.value("instrument_iterations", -1.0));
+    }
+    return out;
+}
+
+TEST(instrument, the_same_program_counts_alike_wherever_it_runs_from) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    const std::string filter = "^(nops_100|one_allocation|reads_environment)$";
+    const auto first = all_counts(counted(filter));
+    ASSERT_EQ(first.size(), 3U);
+    // The same binary again.
+    EXPECT_EQ(all_counts(counted(filter)), first);
+    // The same source built again, as another target.
+    EXPECT_EQ(all_counts(counted({TARE_INSTRUMENT_BENCH_AGAIN, "--instrument=instructions", "--filter=" + filter,
+                                  "--json=-"})),
+              first);
+    // A copy at a much longer path, started from a much bigger environment that also sets the
+    // variable one body reads: the child's environment is pinned and its argv[0] evened out.
+    const auto dir = test::scratch("a-much-longer-directory-name-than-the-build-tree-has/and-deeper");
+    std::filesystem::create_directories(dir);
+    const auto copy = dir / "instrument_bench_copy";
+    std::filesystem::copy_file(TARE_INSTRUMENT_BENCH, copy, std::filesystem::copy_options::overwrite_existing);
+    EXPECT_EQ(all_counts(counted({"/usr/bin/env", "TARE_TEST_SECRET=" + std::string(5000, 's'),
+                                  "TARE_PADDING=" + std::string(20000, 'p'), copy.string(),
+                                  "--instrument=instructions", "--filter=" + filter, "--json=-"})),
+              first);
+}
+
+TEST(instrument, code_that_reads_the_clock_still_counts_differently_each_run) {
+    // What tare cannot pin: a body whose work depends on the time (or on anything else outside
+    // the program and its pinned environment) counts differently from run to run.
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    const double a = instructions(counted("^reads_clock$")["reads_clock"]);
+    const double b = instructions(counted("^reads_clock$")["reads_clock"]);
+    EXPECT_GT(a, 0);
+    EXPECT_NE(a, b);
+}
+
+TEST(instrument, a_benchmark_that_crashes_is_its_own_error_row) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    auto r = counted("^(aborts|nops_100)$", 1);
+    ASSERT_EQ(r.size(), 2U);
+    ASSERT_TRUE(r["aborts"]["error"].is_object()) << r["aborts"].dump();
+    EXPECT_NE(r["aborts"]["error"]["message"].get<std::string>().find("SIGABRT"), std::string::npos)
+        << r["aborts"].dump();
+    EXPECT_GT(instructions(r["nops_100"]), 100.0);
+}
+
+TEST(instrument, without_valgrind_it_says_what_is_missing) {
+    auto r = test::run_process({"/usr/bin/env", "PATH=/nonexistent", TARE_INSTRUMENT_BENCH,
+                                "--instrument=instructions", "--filter=nops_100"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(TARE_SANITIZED ? "sanitizer build" : "no valgrind is on PATH"), std::string::npos)
+        << r.err;
+}
+
+TEST(instrument, the_hardware_counter_counts_or_says_why_not) {
+    // Virtual machines rarely expose the counter; where one does, the count is the body's.
+    auto r = test::run_process(
+        {TARE_INSTRUMENT_BENCH, "--instrument=hw-instructions", "--filter=^nops_1000$", "--json=-"});
+    if (r.exit_code == 2) {
+        EXPECT_NE(r.err.find("hardware instruction counter"), std::string::npos) << r.err;
+        return;
+    }
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json b = json::parse(r.out)["benchmarks"][0];
+    EXPECT_EQ(b["instrument"], "hw-instructions");
+    EXPECT_GE(instructions(b), 1000.0);
+    EXPECT_LT(instructions(b), 1100.0);
+}
+
+}  // namespace
+}  // namespace tare
