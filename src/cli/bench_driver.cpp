@@ -252,7 +252,7 @@ int drive(int argc, char** argv) {
         ->type_name("SECONDS")
         ->check(positive_seconds());
     app.add_flag("--isolate", opt.isolate, "run each benchmark in its own child process");
-    app.add_option("--timeout", opt.timeout, "with --isolate: stop a benchmark running longer")
+    app.add_option("--timeout", opt.timeout, "with --isolate or --instrument: stop a benchmark running longer")
         ->type_name("SECONDS")
         ->check(positive_seconds());
     app.add_flag("--md", opt.markdown, "print the table as Markdown");

@@ -40,6 +40,7 @@ struct run_args {
     std::vector<std::string> exports;  // --export=FORMAT:PATH, each checked by parse_export_request
     std::optional<std::string> shard;  // --shard=K/N (core/shard.hpp), checked up front
     std::size_t alloc_sites_top = 0;   // --alloc-sites[=N]: N sites per list; 0: not asked
+    std::optional<std::string> instrument;  // --instrument=KIND, passed to tare executables
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.
@@ -50,6 +51,10 @@ struct run_failure {
 
 CLI::App* add_run_command(CLI::App& app, run_args& args);
 int run_command(const run_args& args);
+
+/// Runs the tare executable `target` once with `args`' filter, shard, min-time, isolate, timeout,
+/// alloc-sites and instrument, its JSON written to a temporary file and read back.
+std::variant<run_results, run_failure> run_tare_target(const std::string& target, const run_args& args);
 
 /// True when `path` is a Google Benchmark executable: its bytes name GB's own flag
 /// (`benchmark_list_tests`, in a static libbenchmark) or the shared libbenchmark it needs.
@@ -112,6 +117,8 @@ struct compare_args {
     std::optional<std::string> html_path;  // --html=PATH: the comparison's HTML page
     bool markdown = false;
     std::string color = "auto";  // --color: auto, always, never
+    /// --instrument=KIND: count both sides once instead of timing them in rounds.
+    std::optional<std::string> instrument;
 };
 
 CLI::App* add_compare_command(CLI::App& app, compare_args& args);

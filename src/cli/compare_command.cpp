@@ -22,6 +22,8 @@
 #include "compare/rounds.hpp"
 #include "core/shard.hpp"
 #include "io/atomic_file.hpp"
+#include "instrument/judge.hpp"
+#include "instrument/launch.hpp"
 #include "io/gbench_reader.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
@@ -85,6 +87,11 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
                     "noise band of the verdicts, percent (default 0: none)")
         ->type_name("PCT")
         ->check(finite_number(0, 1e6));
+    cmd->add_option("--instrument", args.instrument,
+                    "count both sides' instructions once instead of timing them in rounds: "
+                    "'instructions' (Valgrind's Callgrind) or 'hw-instructions'; docs/instructions.md")
+        ->type_name("KIND")
+        ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     add_fail_on_regression(cmd, args.fail_on_regression);
     cmd->add_option("--json", args.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
     cmd->add_option("--html", args.html_path,
@@ -244,7 +251,36 @@ int compare_command(const compare_args& args) {
 
     compare_results results;
     std::optional<std::string> gbench_memory;  // what measured a Google Benchmark suite's memory
-    if (files) {
+    if (args.instrument && files) {
+        return fail(exit_usage,
+                    "--instrument runs executables; these are results files (the counts of files "
+                    "recorded with tare run --instrument are compared without it)");
+    }
+    if (args.instrument) {
+        if (bk == target_kind::gbench_executable || hk == target_kind::gbench_executable) {
+            return fail(exit_usage, "--instrument counts the timed regions of tare executables; " +
+                                        std::string(bk == target_kind::gbench_executable ? args.base : args.head) +
+                                        " is a Google Benchmark one");
+        }
+        // Said before either side runs: no Valgrind is one message, not two failed runs.
+        auto made = instrument::make_launcher(*instrument::parse_instrument(*args.instrument), std::nullopt);
+        if (auto* e = std::get_if<std::string>(&made)) {
+            return fail(exit_usage, *e);
+        }
+        run_args ra;
+        ra.filter = args.filter;
+        ra.shard = args.shard;
+        ra.instrument = args.instrument;
+        std::vector<run_results> sides;
+        for (const std::string* side : {&args.base, &args.head}) {
+            auto run = run_tare_target(fs::absolute(*side).string(), ra);
+            if (auto* f = std::get_if<run_failure>(&run)) {
+                return fail(f->status, f->message);
+            }
+            sides.push_back(std::move(std::get<run_results>(run)));
+        }
+        results = instrument::compare_counted(sides[0], sides[1], args.threshold_pct);
+    } else if (files) {
         auto base = read_side(args.base, bk);
         if (auto* f = std::get_if<run_failure>(&base)) {
             return fail(f->status, f->message);
@@ -256,8 +292,14 @@ int compare_command(const compare_args& args) {
         for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
             std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !selected(b.name); });
         }
-        results = compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
-                                         args.base, args.head);
+        if (auto why = instrument::counted_mismatch(std::get<run_results>(base), std::get<run_results>(head))) {
+            return fail(exit_usage, *why);
+        }
+        results = instrument::is_counted(std::get<run_results>(base))
+                      ? instrument::compare_counted(std::get<run_results>(base), std::get<run_results>(head),
+                                                    args.threshold_pct)
+                      : compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
+                                               args.base, args.head);
         results.base_context = std::get<run_results>(base).context;
         results.head_context = std::get<run_results>(head).context;
     } else {

@@ -71,7 +71,12 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
     cmd->add_flag("--isolate", args.isolate,
                   "run each benchmark in a process of its own: one that crashes, hangs or exits is its "
                   "own error row");
-    cmd->add_option("--timeout", args.timeout, "with --isolate: stop a benchmark running longer")
+    cmd->add_option("--instrument", args.instrument,
+                    "count each timed region's instructions instead of timing it: 'instructions' "
+                    "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter); docs/instructions.md")
+        ->type_name("KIND")
+        ->check(CLI::IsMember({"instructions", "hw-instructions"}));
+    cmd->add_option("--timeout", args.timeout, "with --isolate or --instrument: stop a benchmark running longer")
         ->type_name("SECONDS")
         ->check(positive_seconds());
     // A flag with an optional "=N", as --fail-on-regression: the value is kept by the option
@@ -336,8 +341,9 @@ std::variant<run_results, run_failure> gbench_isolated_collect(const std::string
     return out;
 }
 
-// A tare executable, run with its JSON written to a temporary file and read back.
-std::variant<run_results, run_failure> tare_collect(const std::string& target, const run_args& args) {
+}  // namespace
+
+std::variant<run_results, run_failure> run_tare_target(const std::string& target, const run_args& args) {
     std::error_code ec;
     const fs::path tmp = fs::temp_directory_path() / ("tare-run-" + std::to_string(::getpid()) + ".json");
     fs::remove(tmp, ec);  // one left by an earlier process of this id would pass for its results
@@ -360,6 +366,9 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
     if (args.alloc_sites_top != 0) {
         argv.push_back("--alloc-sites=" + std::to_string(args.alloc_sites_top));
     }
+    if (args.instrument) {
+        argv.push_back("--instrument=" + *args.instrument);
+    }
     os::child_options opts;
     opts.discard_stdout = true;  // its table is reprinted from its results
     const os::child_result child = os::run_child(argv, opts);
@@ -373,6 +382,8 @@ std::variant<run_results, run_failure> tare_collect(const std::string& target, c
     return read_child_results(target, tmp, child, false);
 }
 
+namespace {
+
 struct collected {
     std::variant<run_results, run_failure> outcome;
     bool gbench = false;
@@ -385,8 +396,11 @@ collected collect(const std::string& target, const run_args& args) {
     }
     const target_kind k = std::get<target_kind>(kind);
     if (is_file_kind(k)) {
-        if (args.processes > 1 || args.isolate) {
-            return {run_failure{exit_usage, target + ": " + (args.isolate ? "--isolate" : "--processes") +
+        if (args.processes > 1 || args.isolate || args.instrument) {
+            return {run_failure{exit_usage, target + ": " +
+                                                (args.isolate      ? "--isolate"
+                                                 : args.instrument ? "--instrument"
+                                                                   : "--processes") +
                                                 " runs executables; this is a results file"}};
         }
         auto read = io::read_any_results_file(target);  // tare/1 or Google Benchmark JSON
@@ -396,6 +410,10 @@ collected collect(const std::string& target, const run_args& args) {
         return {std::move(std::get<run_results>(read))};
     }
     const bool gbench = k == target_kind::gbench_executable;
+    if (args.instrument && gbench) {
+        return {run_failure{exit_usage, target + ": --instrument counts the timed regions of tare "
+                                                 "executables; this is a Google Benchmark one"}};
+    }
     if (args.alloc_sites_top != 0 && (gbench || args.processes > 1)) {
         return {run_failure{
             exit_usage, target + ": --alloc-sites " +
@@ -415,7 +433,7 @@ collected collect(const std::string& target, const run_args& args) {
         }
         auto one = gbench
                        ? (args.isolate ? gbench_isolated_collect(target, args) : gbench_collect(target, args))
-                       : tare_collect(target, args);
+                       : run_tare_target(target, args);
         if (progress) {
             std::fputs("\r\033[K", stderr);
         }
@@ -446,10 +464,16 @@ int run_command(const run_args& args) {
     if (auto parsed = core::name_filter::parse(args.filter); auto* e = std::get_if<std::string>(&parsed)) {
         return fail(exit_usage, "--filter: " + *e);
     }
-    if (args.timeout && !args.isolate) {
+    if (args.timeout && !args.isolate && !args.instrument) {
         return fail(exit_usage,
-                    "--timeout applies only with --isolate (a benchmark in the executable's process cannot "
-                    "be stopped alone)");
+                    "--timeout applies only with --isolate or --instrument (a benchmark in the executable's "
+                    "process cannot be stopped alone)");
+    }
+    if (args.instrument && args.processes > 1) {
+        return fail(exit_usage, "--instrument counts the same in every process: drop --processes");
+    }
+    if (args.instrument && args.alloc_sites_top != 0) {
+        return fail(exit_usage, "--alloc-sites and --instrument cannot be combined: run them separately");
     }
     if (args.shard) {
         auto s = core::parse_shard(*args.shard);

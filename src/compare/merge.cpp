@@ -22,6 +22,8 @@ const char* mode_name(pairing p) {
         return "process_rounds";
     case pairing::unpaired:
         return "unpaired";
+    case pairing::counted:
+        return "counted";
     case pairing::processes:
         break;
     }
@@ -156,7 +158,16 @@ std::variant<compare_results, std::string> merge_comparisons(std::vector<compare
     options.alpha = first.results.alpha;
     options.family = first.results.family;
     options.threshold_pct = first.results.threshold_pct;
-    judge_stored(out, options);
+    if (out.mode != pairing::counted) {  // counts are exact: their verdicts stand as they are
+        judge_stored(out, options);
+    } else {
+        out.comparisons = 0;
+        out.selected = 0;
+        for (const compare_row& row : out.rows) {
+            out.comparisons += row.change ? 1U : 0U;
+            out.selected += row.change && row.verdict != verdict::no_change ? 1U : 0U;
+        }
+    }
     return out;
 }
 

@@ -7,16 +7,17 @@
 
 #include <string>
 
-#include "io/context_mapping.hpp"
+#include "io/shared_mapping.hpp"
 #include "io/json_codec.hpp"
 
 namespace tare::io::codec {
 namespace {
 
-inline constexpr enum_names<pairing, 4> pairing_codec{{{{pairing::rounds, "rounds"},
+inline constexpr enum_names<pairing, 5> pairing_codec{{{{pairing::rounds, "rounds"},
                                                         {pairing::process_rounds, "process_rounds"},
                                                         {pairing::unpaired, "unpaired"},
-                                                        {pairing::processes, "processes"}}}};
+                                                        {pairing::processes, "processes"},
+                                                        {pairing::counted, "counted"}}}};
 
 inline constexpr enum_names<family_control, 2> family_codec{
     {{{family_control::fdr, "benjamini_hochberg"}, {family_control::fwer, "bonferroni"}}}};
@@ -26,7 +27,7 @@ struct layout_codec {
     static constexpr bool reads_null = true;
 
     json write(const compare_results& r) const {
-        if (r.mode == pairing::unpaired || r.mode == pairing::processes)
+        if (r.mode == pairing::unpaired || r.mode == pairing::processes || r.mode == pairing::counted)
             return nullptr;
         return r.matched_layouts ? "matched" : "kernel";
     }
@@ -49,10 +50,11 @@ struct fields<side_figures> {
     template <class V, class S>
     static void map(V& v, S& s) {
         const bool ok = !s.error;
+        const bool timed = ok && !s.counts;  // a counted side has no time (docs/instructions.md)
         v.object("time_ns", {}, [&](auto& t) {
-            t("mean", s.time_ns, figure(ok));
-            t("ci_low", s.time_ci, ci_low, figure(ok));
-            t("ci_high", s.time_ci, ci_high, figure(ok));
+            t("mean", s.time_ns, figure(timed));
+            t("ci_low", s.time_ci, ci_low, figure(timed));
+            t("ci_high", s.time_ci, ci_high, figure(timed));
         });
         v("samples", s.samples);
         v("iterations", s.iterations);
@@ -63,6 +65,7 @@ struct fields<side_figures> {
         v("page_faults_per_iter", s.page_faults_per_iter);
         v("copied_bytes_per_iter", s.copied_bytes_per_iter, omit_empty);  // tare::copies linked
         v("set_bytes_per_iter", s.set_bytes_per_iter, omit_empty);
+        map_counts(v, s);  // --instrument: the side's counts
         v("warnings", s.warnings);
         v("error", s.error);
     }
@@ -76,6 +79,7 @@ struct fields<side_figures> {
         check_non_negative(s.page_faults_per_iter, child_path(path, "page_faults_per_iter"));
         check_non_negative(s.copied_bytes_per_iter, child_path(path, "copied_bytes_per_iter"));
         check_non_negative(s.set_bytes_per_iter, child_path(path, "set_bytes_per_iter"));
+        check_counts(s.counts, path);
     }
 };
 

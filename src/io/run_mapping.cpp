@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/context_mapping.hpp"
+#include "io/shared_mapping.hpp"
 #include "io/json_codec.hpp"
 #include "stats/descriptive.hpp"
 
@@ -330,32 +330,6 @@ struct fields<sites_pass> {
     }
 };
 
-// --instrument's counts, flat in the row beside "instrument", which says what counted; a timed row
-// has none of these keys.
-template <class V, class B>
-void map_counts(V& v, B& b) {
-    if constexpr (std::is_same_v<V, writer>) {
-        if (!b.counts)
-            return;
-        v("instrument", b.counts->instrument);
-    } else {
-        std::optional<std::string> kind;
-        v("instrument", kind);
-        if (!kind)
-            return;
-        b.counts.emplace();
-        b.counts->instrument = *kind;
-    }
-    auto& c = *b.counts;
-    v("instrument_iterations", c.iterations, required);
-    v("instructions_per_iter", c.instructions, required);
-    v("data_reads_per_iter", c.data_reads, omit_empty);
-    v("data_writes_per_iter", c.data_writes, omit_empty);
-    v("l1_misses_per_iter", c.l1_misses, omit_empty);
-    v("ll_misses_per_iter", c.ll_misses, omit_empty);
-    v("estimated_cycles_per_iter", c.estimated_cycles, omit_empty);
-}
-
 // A failed benchmark keeps every key, so readers see one shape, but its figures are null:
 // whatever the runner had gathered before the failure is not a measurement. Counters and
 // warnings stay, as containers, since a warning can explain the failure.
@@ -411,18 +385,7 @@ struct fields<benchmark_result> {
         check_non_negative(b.set_bytes_per_iter, child_path(path, "set_bytes_per_iter"));
         check_non_negative(b.bytes_per_second, child_path(path, "throughput.bytes_per_second"));
         check_non_negative(b.items_per_second, child_path(path, "throughput.items_per_second"));
-        if (b.counts) {
-            const instruction_counts& c = *b.counts;
-            if (c.instrument != "callgrind" && c.instrument != "hw-instructions")
-                throw field_error(child_path(path, "instrument"),
-                                  "expected \"callgrind\" or \"hw-instructions\"");
-            check_non_negative(c.instructions, child_path(path, "instructions_per_iter"));
-            check_non_negative(c.data_reads, child_path(path, "data_reads_per_iter"));
-            check_non_negative(c.data_writes, child_path(path, "data_writes_per_iter"));
-            check_non_negative(c.l1_misses, child_path(path, "l1_misses_per_iter"));
-            check_non_negative(c.ll_misses, child_path(path, "ll_misses_per_iter"));
-            check_non_negative(c.estimated_cycles, child_path(path, "estimated_cycles_per_iter"));
-        }
+        check_counts(b.counts, path);
         for (std::size_t i = 0; i < b.samples.size(); ++i) {
             if (b.samples[i].iterations == 0)
                 throw field_error(element_path(child_path(path, "sample_iterations"), i),

@@ -33,7 +33,17 @@ enum class pairing {
     /// the process is the unit of replication. The sides' processes are independent, so
     /// Welch's t on the logs of the processes' median times (docs/compare.md, "Stored baselines").
     processes,
+    /// Both sides counted by an instrument (--instrument; docs/instructions.md): one fresh process
+    /// per side and benchmark, each count exact. The change is the ratio of the instructions,
+    /// without an interval; a change beyond a small floor (or --threshold) is a verdict.
+    counted,
 };
+
+/// pairing::counted: changes of at most this many percent get no verdict, 0.01 %, one instruction
+/// in 10,000 (docs/instructions.md, "Verdicts"). Counts per iteration carry a few per-chunk and
+/// first-iteration instructions spread over an iteration count that moves with the body's size, so
+/// two bodies that differ only in that count differ by far less than this.
+inline constexpr double count_floor_pct = 0.01;
 
 /// How the verdicts of one table share their error rate (docs/statistics.md, "Many rows").
 enum class family_control {
@@ -68,6 +78,9 @@ struct side_figures {
     /// executable links tare::copies (docs/accounting.md, "Bytes copied").
     std::optional<double> copied_bytes_per_iter;
     std::optional<double> set_bytes_per_iter;
+
+    /// pairing::counted: that side's counts (time_ns is then 0 and time_ci empty: not timed).
+    std::optional<instruction_counts> counts;
 
     std::vector<warning> warnings;    // that side's findings (retained_growth, noisy, ...)
     std::optional<error_info> error;  // the benchmark failed on this side: no figures
@@ -114,8 +127,8 @@ struct compare_results {
     std::size_t selected = 0;
 
     std::vector<compare_row> rows;  // benchmarks on both sides, in base's order
-    /// Two results files compared: each file's own context (its host, date, executable, tare
-    /// version); empty when the sides were executables run by this comparison.
+    /// Two results files compared, or two executables counted: each side's own context (its host,
+    /// date, executable, tare version, instrument); empty when the sides ran as workers.
     std::optional<run_context> base_context;
     std::optional<run_context> head_context;
     std::vector<std::string> only_in_base;

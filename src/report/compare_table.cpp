@@ -69,6 +69,9 @@ cell verdict_cell(const compare_row& row) {
     if (row.unjudged) {
         return single("not judged");
     }
+    if (row.base.counts && row.verdict != verdict::no_change) {  // counted: not a time's words
+        return single(row.verdict == verdict::faster ? "fewer instr." : "more instr.");
+    }
     return single(row.verdict == verdict::no_change ? "no change" : std::string(verdict_name(row.verdict)));
 }
 
@@ -172,19 +175,59 @@ double family_level(const compare_results& r) {
 
 }  // namespace
 
+namespace {
+
+cell instructions_cell(const side_figures& side) {
+    if (side.error) {
+        return single("error: " +
+                      (side.error->kind.empty() ? std::string("unknown") : one_line(side.error->kind)));
+    }
+    return single(side.counts ? format_exact_count(side.counts->instructions) : std::string(missing_mark));
+}
+
+// One count of both sides, as memory_cell shows a memory figure.
+cell count_cell(const compare_row& row, std::optional<double> instruction_counts::*member) {
+    return memory_cell(
+        row,
+        [&](const side_figures& s) { return s.counts ? (*s.counts).*member : std::optional<double>(); },
+        format_exact_count);
+}
+
+}  // namespace
+
 std::vector<column> build_compare_columns(const compare_results& r) {
     const std::string level = level_text(family_level(r));
+    const bool counted = r.mode == pairing::counted;
     std::vector<column> columns;
     columns.push_back(make_column(r, "benchmark", align::left, {},
                                   [](const compare_row& row) { return single(one_line(row.name)); }));
     columns.back().names = true;
-    columns.push_back(make_column(r, "base ± 95%", align::right, {" ± "},
-                                  [](const compare_row& row) { return time_cell(row.base); }));
-    columns.push_back(make_column(r, "head ± 95%", align::right, {" ± "},
-                                  [](const compare_row& row) { return time_cell(row.head); }));
-    columns.push_back(
-        make_column(r, "change [" + level + " interval]", align::right, {" ", ", "}, change_cell));
+    if (counted) {
+        // Counts in place of times (docs/instructions.md): exact, so the change has no interval.
+        columns.push_back(make_column(r, "base instr/iter", align::right, {},
+                                      [](const compare_row& row) { return instructions_cell(row.base); }));
+        columns.push_back(make_column(r, "head instr/iter", align::right, {},
+                                      [](const compare_row& row) { return instructions_cell(row.head); }));
+        columns.push_back(make_column(r, "change", align::right, {}, [](const compare_row& row) {
+            return single(row.change ? format_count_change(row.change->change_pct) : std::string(missing_mark));
+        }));
+    } else {
+        columns.push_back(make_column(r, "base ± 95%", align::right, {" ± "},
+                                      [](const compare_row& row) { return time_cell(row.base); }));
+        columns.push_back(make_column(r, "head ± 95%", align::right, {" ± "},
+                                      [](const compare_row& row) { return time_cell(row.head); }));
+        columns.push_back(
+            make_column(r, "change [" + level + " interval]", align::right, {" ", ", "}, change_cell));
+    }
     columns.push_back(make_column(r, "verdict", align::left, {}, verdict_cell));
+    if (counted) {
+        columns.push_back(make_column(r, "est. cycles/iter", align::right, {" → "}, [](const compare_row& row) {
+            return count_cell(row, &instruction_counts::estimated_cycles);
+        }));
+        columns.push_back(make_column(r, "LL misses/iter", align::right, {" → "}, [](const compare_row& row) {
+            return count_cell(row, &instruction_counts::ll_misses);
+        }));
+    }
 
     const auto allocs = [](const side_figures& s) { return s.allocs_per_iter; };
     const auto bytes = [](const side_figures& s) { return s.bytes_per_iter; };
@@ -213,18 +256,22 @@ std::vector<column> build_compare_columns(const compare_results& r) {
     // On a narrow terminal (table/document.hpp) the peak goes first, then both sides' times,
     // which the change sums up, then the bytes; the change, verdict and allocations stay.
     for (column& c : columns) {
-        c.drop_rank = c.header == "peak heap" || c.header == "copied/iter"   ? 3
-                      : c.header == "base ± 95%" || c.header == "head ± 95%" ? 2
-                      : c.header == "bytes/iter"                             ? 1
-                                                                             : 0;
+        c.drop_rank = c.header == "peak heap" || c.header == "copied/iter" || c.header == "LL misses/iter" ? 3
+                      : c.header == "base ± 95%" || c.header == "head ± 95%" ||
+                              c.header == "base instr/iter" || c.header == "head instr/iter" ||
+                              c.header == "est. cycles/iter"
+                          ? 2
+                      : c.header == "bytes/iter" ? 1
+                                                 : 0;
         for (const compare_row& row : r.rows) {
             if (c.header == "verdict") {
                 c.tones.push_back(row.verdict == verdict::slower || row.verdict == verdict::error
                                       ? table::tone::bad
                                   : row.verdict == verdict::faster && !row.unjudged ? table::tone::good
                                                                                     : table::tone::none);
-            } else if (c.header == "base ± 95%" || c.header == "head ± 95%") {
-                const side_figures& side = c.header == "base ± 95%" ? row.base : row.head;
+            } else if (c.header == "base ± 95%" || c.header == "head ± 95%" || c.header == "base instr/iter" ||
+                       c.header == "head instr/iter") {
+                const side_figures& side = c.header.starts_with("base") ? row.base : row.head;
                 c.tones.push_back(side.error ? table::tone::bad : table::tone::none);
             }
         }
@@ -258,7 +305,10 @@ line compare_summary_line(const compare_results& r) {
             ++memory;
         }
     }
-    std::string time = fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
+    std::string time = r.mode == pairing::counted
+                           ? fmt::format("{} with fewer instructions, {} with more, {} no change", faster,
+                                         slower, same)
+                           : fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
     if (unjudged > 0) {
         time += fmt::format(", {} not judged", unjudged);
     }
@@ -316,7 +366,14 @@ std::vector<line> compare_header_lines(const compare_results& r) {
                          {fmt::format(" after {} round{}: the figures are those rounds'", r.rounds,
                                       r.rounds == 1 ? "" : "s")}});
     }
-    if (r.mode == pairing::rounds) {
+    if (r.mode == pairing::counted) {
+        // Honest labels: what counted, what a count is, and that it is not time.
+        std::string what = r.base_context && r.base_context->instrument ? one_line(*r.base_context->instrument)
+                                                                        : std::string("an instrument");
+        lines.push_back({{"COUNTED, NOT TIMED", style::strong},
+                         {": " + what + "; one fresh process per side and benchmark; counts are exact, so "
+                                        "there are no rounds and no interval"}});
+    } else if (r.mode == pairing::rounds) {
         lines.push_back(
             {{fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
                           r.rounds, r.rounds == 1 ? "" : "s", where, family)}});
@@ -358,7 +415,14 @@ std::vector<line> compare_header_lines(const compare_results& r) {
 std::vector<line> compare_note_lines(const compare_results& r) {
     std::vector<line> lines;
     std::string verdicts = "change: head against base, in % of base (negative = head faster); ";
-    if (r.threshold_pct > 0) {
+    if (r.mode == pairing::counted) {
+        const std::string band = format_count_change(std::max(r.threshold_pct, count_floor_pct)).substr(1);
+        verdicts = "change: head's instructions per iteration against base's, in % of base (negative = "
+                   "fewer); beyond ±" +
+                   band +
+                   " is a verdict. Instructions are not time: the kernel's work (page faults), waiting "
+                   "and how fast each instruction runs are not in them (docs/instructions.md).";
+    } else if (r.threshold_pct > 0) {
         const std::string band = format_percent(r.threshold_pct);
         verdicts += "threshold band ±" + band + ": slower needs the interval above +" + band +
                     ", faster below -" + band + ", anything touching the band is no change.";

@@ -38,7 +38,7 @@ cell count_cell(const benchmark_result& b, std::optional<double> instruction_cou
         return first ? error_cell(b) : blank();
     if (!b.counts)
         return single(std::string(missing_mark));
-    return single(format_or_missing((*b.counts).*member, format_count));
+    return single(format_or_missing((*b.counts).*member, format_exact_count));
 }
 
 cell time_cell(const benchmark_result& b) {
@@ -176,7 +176,7 @@ std::vector<column> build_columns(const run_results& results) {
         columns.push_back(make_column(results, "instructions/iter", "", [&](const benchmark_result& b) {
             if (failed(b))
                 return errors_here ? error_cell(b) : blank();
-            return single(b.counts ? format_count(b.counts->instructions) : std::string(missing_mark));
+            return single(b.counts ? format_exact_count(b.counts->instructions) : std::string(missing_mark));
         }));
         columns.push_back(make_column(results, "est. cycles/iter", "", [](const benchmark_result& b) {
             return count_cell(b, &instruction_counts::estimated_cycles, false);

@@ -41,7 +41,7 @@ std::string change_text(const variant_comparison& c) {
     if (!c.change)
         return std::string(missing_mark);
     if (!c.instrument.empty())  // counts: exact, no interval to give
-        return signed_percent(c.change->change_pct) + " (exact)";
+        return format_count_change(c.change->change_pct) + " (exact)";
     if (!c.change->interval_pct)
         return signed_percent(c.change->change_pct) + " [no interval]";
     return fmt::format("{} [{}, {}]", signed_percent(c.change->change_pct),
@@ -109,7 +109,8 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     if (counted) {
         // Under --instrument: the counts the change is the ratio of (docs/instructions.md).
         const auto instructions = [](row r) {
-            return r != nullptr && r->counts ? format_count(r->counts->instructions) : std::string(missing_mark);
+            return r != nullptr && r->counts ? format_exact_count(r->counts->instructions)
+                                             : std::string(missing_mark);
         };
         columns.push_back(make("baseline instr/iter", align::right,
                                [&](const variant_comparison&, row base, row) { return single(instructions(base)); }));

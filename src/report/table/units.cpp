@@ -132,6 +132,25 @@ std::string format_count(double value) {
     });
 }
 
+std::string format_exact_count(double value) {
+    return with_sign(value, [](double magnitude) {
+        const bool whole = magnitude == std::floor(magnitude);
+        const int decimals = whole || magnitude >= 1e5 ? 0 : magnitude < 10 ? 2 : 1;
+        std::string digits = fmt::format("{:.{}f}", magnitude, decimals);
+        const std::size_t point = std::min(digits.find('.'), digits.size());
+        for (std::size_t at = point; at > 3; at -= 3)
+            digits.insert(at - 3, ",");
+        return digits;
+    });
+}
+
+std::string format_count_change(double percent) {
+    const std::string digits = fmt::format("{:.2f}%", std::abs(percent));
+    if (digits == "0.00%" || std::isnan(percent))
+        return std::isnan(percent) ? std::string(missing_mark) : digits;
+    return (percent > 0 ? "+" : "-") + digits;
+}
+
 std::string format_byte_rate(double bytes_per_second) {
     return with_sign(bytes_per_second, [](double magnitude) { return bytes_magnitude(magnitude) + "/s"; });
 }

@@ -30,6 +30,14 @@ std::string format_bytes(double bytes);
 /// Magnitudes below 0.001 print as "<0.001": nonzero, but too small to matter at this width.
 std::string format_count(double value);
 
+/// An exact count per iteration, every digit kept, for the figures whose point is that they do
+/// not vary (--instrument's instructions and cache misses): thousands grouped by commas; one
+/// decimal below 100,000 unless whole, two below 10: "5,788,952", "1,003.4", "0.14", "3".
+std::string format_exact_count(double value);
+
+/// A change of exact counts in percent, to the hundredth: "+0.10%", "-1.18%", "0.00%".
+std::string format_count_change(double percent);
+
 /// Bytes per second in binary units: "512 B/s", "1.49 GiB/s".
 std::string format_byte_rate(double bytes_per_second);
 

@@ -1,0 +1,78 @@
+#pragma once
+// Private to src/io: the mappings tare/1 and tare-compare/1 share (docs/json-schema.md): a run's
+// context, which a comparison of files keeps for each side, and --instrument's counts, which a
+// counted benchmark and each side of a counted comparison carry.
+
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "io/json_codec.hpp"
+#include "model/run.hpp"
+
+namespace tare::io::codec {
+
+template <>
+struct fields<run_context> {
+    template <class V, class C>
+    static void map(V& v, C& c) {
+        v("tare_version", c.tare_version);
+        v("executable", c.executable);
+        v("host", c.host);
+        v("date", c.date);
+        v("cpu", c.cpu);
+        v("num_cpus", c.num_cpus);
+        // tare additions
+        v("clock_overhead_ns", c.clock_overhead_ns);
+        v("loop_overhead_ns", c.loop_overhead_ns);
+        v("accounting", c.accounting);
+        v("processes", c.processes);
+        v("interrupted", c.interrupted);
+        v("gbench_memory", c.gbench_memory);
+        v("instrument", c.instrument, omit_empty);  // --instrument: what counted, and how
+        v("merged_from", c.merged_from, omit_empty);  // tare merge's inputs (docs/json-schema.md)
+    }
+};
+
+// --instrument's counts (`counts`, an optional instruction_counts), flat in the object beside
+// "instrument", which says what counted; a timed row or side has none of these keys.
+template <class V, class B>
+void map_counts(V& v, B& b) {
+    if constexpr (std::is_same_v<V, writer>) {
+        if (!b.counts)
+            return;
+        v("instrument", b.counts->instrument);
+    } else {
+        std::optional<std::string> kind;
+        v("instrument", kind);
+        if (!kind)
+            return;
+        b.counts.emplace();
+        b.counts->instrument = *kind;
+    }
+    auto& c = *b.counts;
+    v("instrument_iterations", c.iterations, required);
+    v("instructions_per_iter", c.instructions, required);
+    v("data_reads_per_iter", c.data_reads, omit_empty);
+    v("data_writes_per_iter", c.data_writes, omit_empty);
+    v("l1_misses_per_iter", c.l1_misses, omit_empty);
+    v("ll_misses_per_iter", c.ll_misses, omit_empty);
+    v("estimated_cycles_per_iter", c.estimated_cycles, omit_empty);
+}
+
+/// The counts' own rules: a known instrument, no negative count.
+inline void check_counts(const std::optional<instruction_counts>& counts, const std::string& path) {
+    if (!counts)
+        return;
+    const instruction_counts& c = *counts;
+    if (c.instrument != "callgrind" && c.instrument != "hw-instructions")
+        throw field_error(child_path(path, "instrument"), "expected \"callgrind\" or \"hw-instructions\"");
+    check_non_negative(c.instructions, child_path(path, "instructions_per_iter"));
+    check_non_negative(c.data_reads, child_path(path, "data_reads_per_iter"));
+    check_non_negative(c.data_writes, child_path(path, "data_writes_per_iter"));
+    check_non_negative(c.l1_misses, child_path(path, "l1_misses_per_iter"));
+    check_non_negative(c.ll_misses, child_path(path, "ll_misses_per_iter"));
+    check_non_negative(c.estimated_cycles, child_path(path, "estimated_cycles_per_iter"));
+}
+
+}  // namespace tare::io::codec
