@@ -1,0 +1,149 @@
+// tare compare --instrument on the A/B study's builds (bench/ab: one program built twice, and with
+// 0.1 %, 1 %, 2 % and 5 % more elements of data): no verdict between the identical builds, every
+// injected change found with its sign and its size, from executables and from stored files; and
+// comparison groups counted side by side. docs/instructions.md, "Verdicts".
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "run_process.hpp"
+#include "scratch.hpp"
+
+namespace tare {
+namespace {
+
+using nlohmann::json;
+
+const std::string ab = TARE_AB_DIR;
+
+struct compared {
+    int status = -1;
+    json doc;
+    std::map<std::string, json> rows;
+    std::string err;
+};
+
+compared compare(const std::vector<std::string>& args) {
+    const auto path = test::scratch("compare.json").string();
+    std::vector<std::string> argv{TARE_COMMAND, "compare"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("--json=" + path);
+    auto r = test::run_process(argv);
+    compared out;
+    out.status = r.exit_code;
+    out.err = r.err + r.out;
+    auto read = test::run_process({"/bin/cat", path});
+    out.doc = json::parse(read.out, nullptr, false);
+    if (!out.doc.is_discarded() && out.doc.contains("rows"))
+        for (const json& row : out.doc["rows"])
+            out.rows[row["name"].get<std::string>()] = row;
+    return out;
+}
+
+bool sanitized_skip() {
+    if (!TARE_SANITIZED)
+        return false;
+    auto r = compare({"--instrument=instructions", ab + "/ab_a1", ab + "/ab_a2"});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("sanitizer build"), std::string::npos) << r.err;
+    return true;
+}
+
+TEST(instrument_compare, identical_builds_give_no_verdict_in_any_row) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    auto r = compare({"--instrument=instructions", "--fail-on-regression", ab + "/ab_a1", ab + "/ab_a2"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.doc["context"]["mode"], "counted");
+    ASSERT_EQ(r.rows.size(), 4U) << r.err;
+    for (const auto& [name, row] : r.rows) {
+        EXPECT_EQ(row["verdict"], "no_change") << name;
+        EXPECT_EQ(row["change_pct"]["mean"], 0.0) << name;  // not close: equal
+        EXPECT_EQ(row["base"]["instructions_per_iter"], row["head"]["instructions_per_iter"]) << name;
+        EXPECT_TRUE(row["base"]["time_ns"]["mean"].is_null()) << name;  // counted, not timed
+    }
+}
+
+TEST(instrument_compare, every_injected_change_is_found_with_its_size) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    // hash_64k's and parse_csv's work grows as their elements do, so their change is the
+    // injected one. sort_2k and map_500 grow as n log n, and their random keys change with n: their
+    // sign is checked, and that they grow by more than the elements. map_500's 500 elements gain
+    // none at 0.1 % (500 x 1.001 rounds down to 500): no verdict is right there.
+    for (const auto& [build, injected] :
+         std::vector<std::pair<std::string, double>>{{"ab_slow1", 0.1}, {"ab_slow10", 1}, {"ab_slow20", 2},
+                                                     {"ab_slow50", 5}}) {
+        auto r = compare({"--instrument=instructions", "--fail-on-regression", ab + "/ab_a1", ab + "/" + build});
+        EXPECT_EQ(r.status, 1) << build << r.err;  // a regression, as --fail-on-regression asks
+        ASSERT_EQ(r.rows.size(), 4U) << r.err;
+        for (const auto& [name, row] : r.rows) {
+            if (name == "map_500" && injected < 1) {
+                EXPECT_EQ(row["verdict"], "no_change") << build;
+                continue;
+            }
+            EXPECT_EQ(row["verdict"], "slower") << build << " " << name << row.dump();
+            const double change = row["change_pct"]["mean"].get<double>();
+            if (name == "sort_2k" || name == "map_500") {
+                EXPECT_GT(change, injected) << build << " " << name;
+            } else {
+                EXPECT_NEAR(change, injected, 0.1) << build << " " << name;
+            }
+        }
+    }
+}
+
+TEST(instrument_compare, stored_counts_compare_as_the_executables_do) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    const auto base = test::scratch("base.json").string();
+    const auto head = test::scratch("head.json").string();
+    const auto timed = test::scratch("timed.json").string();
+    for (const auto& [exe, path] : {std::pair{ab + "/ab_a1", base}, std::pair{ab + "/ab_slow20", head}}) {
+        auto run = test::run_process({TARE_COMMAND, "run", exe, "--instrument=instructions", "--filter=^hash_64k$",
+                                      "--json=" + path});
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+    }
+    auto r = compare({base, head});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.doc["context"]["mode"], "counted");
+    ASSERT_EQ(r.rows.count("hash_64k"), 1U) << r.err;
+    EXPECT_EQ(r.rows["hash_64k"]["verdict"], "slower");
+    EXPECT_NEAR(r.rows["hash_64k"]["change_pct"]["mean"].get<double>(), 2.0, 0.1);
+    EXPECT_EQ(r.doc["base_context"]["instrument"].get<std::string>().find("callgrind") != std::string::npos,
+              true);
+    // Counts against times is no comparison: refused, with both files named by what they hold.
+    auto run = test::run_process(
+        {TARE_COMMAND, "run", ab + "/ab_a1", "--filter=^hash_64k$", "--min-time=0.05", "--json=" + timed});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    auto mixed = compare({base, timed});
+    EXPECT_EQ(mixed.status, 2);
+    EXPECT_NE(mixed.err.find("base was counted (--instrument) and head was timed"), std::string::npos)
+        << mixed.err;
+}
+
+TEST(instrument_compare, comparison_groups_are_counted_side_by_side) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    auto r = test::run_process(
+        {TARE_VARIANTS_BENCH, "--instrument=instructions", "--filter=^(work|same)", "--json=-"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    std::map<std::string, json> groups;
+    for (const json& c : doc["comparisons"])
+        groups[c["group"].get<std::string>()] = c;
+    ASSERT_EQ(groups.size(), 2U) << doc.dump();
+    for (const auto& [name, c] : groups)
+        EXPECT_EQ(c["instrument"], "callgrind") << name;
+    // Three times the rounds of the same mixing: about three times the instructions.
+    EXPECT_EQ(groups["work"]["verdict"], "slower");
+    EXPECT_NEAR(groups["work"]["change_pct"]["mean"].get<double>(), 200, 10);
+    // Two identical bodies count the same, to the instruction.
+    EXPECT_EQ(groups["same"]["verdict"], "no_change");
+    EXPECT_EQ(groups["same"]["change_pct"]["mean"], 0.0);
+}
+
+}  // namespace
+}  // namespace tare
