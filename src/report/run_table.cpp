@@ -442,7 +442,12 @@ table::paragraph variant_summary(const run_results& results) {
         else
             ++same;
     }
-    std::string text = fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
+    const bool counted =
+        std::all_of(results.comparisons.begin(), results.comparisons.end(),
+                    [](const variant_comparison& c) { return !c.instrument.empty(); });
+    std::string text =
+        counted ? fmt::format("{} with fewer instructions, {} with more, {} no change", faster, slower, same)
+                : fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
     if (none > 0)
         text += fmt::format(", {} not computed", none);
     return table::paragraph{{{{"comparison groups: "}, {text, table::style::strong}}}};

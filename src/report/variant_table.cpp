@@ -134,6 +134,8 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     columns.push_back(make(counted ? "change" : "change [CI]", align::right,
                            [](const variant_comparison& c, row, row) { return single(change_text(c)); }));
     columns.push_back(make("verdict", align::left, [](const variant_comparison& c, row, row) {
+        if (!c.instrument.empty() && c.verdict != verdict::no_change)  // counts: not a time's words
+            return single(c.verdict == verdict::faster ? "fewer instr." : "more instr.");
         return single(std::string(verdict_name(c.verdict)));
     }));
     columns.push_back(make("allocs/iter", align::right, [](const variant_comparison&, row base, row member) {

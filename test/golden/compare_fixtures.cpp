@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "compare/aggregate.hpp"
+#include "instrument/judge.hpp"
 #include "stats/change.hpp"
 
 namespace tare::golden {
@@ -264,12 +265,73 @@ compare_results compare_threshold_run() {
     return r;
 }
 
+namespace {
+
+benchmark_result counted_row(std::string name, double instructions, double ll, double allocs) {
+    benchmark_result b;
+    b.name = std::move(name);
+    b.iterations = 25;
+    instruction_counts c;
+    c.instrument = "callgrind";
+    c.iterations = 25;
+    c.instructions = instructions;
+    c.data_reads = instructions / 4;
+    c.data_writes = instructions / 8;
+    c.l1_misses = ll * 2;
+    c.ll_misses = ll;
+    c.estimated_cycles = instructions * 1.375 + 4 * ll * 2 + 30 * ll;
+    b.counts = c;
+    b.allocs_per_iter = allocs;
+    b.bytes_per_iter = allocs * 48;
+    b.peak_live_bytes = static_cast<std::int64_t>(allocs * 48);
+    return b;
+}
+
+run_results counted_side(bool head) {
+    run_results r;
+    r.context.tare_version = "0.1.0";
+    r.context.executable = head ? "./build/bench/codec_bench" : "./build-main/bench/codec_bench";
+    r.context.host = "ci-runner-7";
+    r.context.date = head ? "2024-05-01T12:00:09Z" : "2024-05-01T12:00:00Z";
+    r.context.cpu = "AMD EPYC 7B13 64-Core Processor";
+    r.context.num_cpus = 8;
+    r.context.accounting = true;
+    r.context.instrument =
+        "valgrind-3.19.0 callgrind; I1 32 KiB 8-way, D1 32 KiB 8-way, LL 8 MiB 16-way, 64 B lines";
+    r.benchmarks = {counted_row("crc32/64", 1203.4, 0, 0),
+                    counted_row("encode/4096", head ? 181532.0 : 190859.0, head ? 2.5 : 3.0, head ? 1 : 2),
+                    counted_row("decode/4096", head ? 97911.0 : 96012.5, 1.25, 1),
+                    counted_row("parse/int", head ? 5213.7 : 5213.5, 0, 0)};
+    if (head) {
+        r.benchmarks.push_back({});
+        r.benchmarks.back().name = "crash/ub";
+        r.benchmarks.back().error =
+            error_info{"signal", "the benchmark's counted process was killed by SIGSEGV"};
+    } else {
+        r.benchmarks.push_back(counted_row("crash/ub", 880, 0, 0));
+    }
+    return r;
+}
+
+}  // namespace
+
+compare_results compare_counted_run() {
+    compare_results r = instrument::compare_counted(counted_side(false), counted_side(true), 0);
+    r.base_label = "./build-main/bench/codec_bench";
+    r.head_label = "./build/bench/codec_bench";
+    r.tare_version = "0.1.0";
+    r.host = "ci-runner-7";
+    r.date = "2024-05-01T12:00:10Z";
+    return r;
+}
+
 std::vector<named_compare_fixture> all_compare_fixtures() {
     return {{"rounds", compare_rounds_run},
             {"unpaired", compare_unpaired_run},
             {"processes", compare_processes_run},
             {"edges", compare_edges_run},
-            {"threshold", compare_threshold_run}};
+            {"threshold", compare_threshold_run},
+            {"counted", compare_counted_run}};
 }
 
 }  // namespace tare::golden

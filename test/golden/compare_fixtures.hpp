@@ -36,6 +36,10 @@ struct named_compare_fixture {
 };
 
 /// Every fixture, for tests that loop over all of them.
+/// --instrument (pairing::counted): exact instruction counts, an unchanged row, a row with fewer
+/// and one with more instructions, a change inside the floor, and a side that crashed.
+compare_results compare_counted_run();
+
 std::vector<named_compare_fixture> all_compare_fixtures();
 
 }  // namespace tare::golden

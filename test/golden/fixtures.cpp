@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "instrument/judge.hpp"
+
 namespace tare::golden {
 namespace {
 
@@ -343,11 +345,77 @@ run_results empty_run() {
     return run;
 }
 
+namespace {
+
+benchmark_result counted(std::string name, std::uint64_t iterations, double instructions, double reads,
+                         double writes, double l1, double ll) {
+    benchmark_result b;
+    b.name = std::move(name);
+    b.iterations = iterations;
+    instruction_counts c;
+    c.instrument = "callgrind";
+    c.iterations = iterations;
+    c.instructions = instructions;
+    c.data_reads = reads;
+    c.data_writes = writes;
+    c.l1_misses = l1;
+    c.ll_misses = ll;
+    const double accesses = instructions + reads + writes;
+    c.estimated_cycles = (accesses - l1) + 5 * (l1 - ll) + 35 * ll;
+    b.counts = c;
+    return b;
+}
+
+}  // namespace
+
+run_results counted_run() {
+    run_results run;
+    run.context = typical_context("./build/examples/quickstart_bench");
+    run.context.clock_overhead_ns.reset();
+    run.context.loop_overhead_ns.reset();
+    run.context.instrument =
+        "valgrind-3.19.0 callgrind; I1 32 KiB 8-way, D1 32 KiB 8-way, LL 8 MiB 16-way, 64 B lines";
+
+    auto outside = counted("output_cleared_outside/4096", 55, 209692.76363636364, 58104.96363636364,
+                           40961.2, 884.4727272727273, 533.0);
+    outside.allocs_per_iter = 0.10909090909090909;
+    outside.bytes_per_iter = 37580.8;
+    outside.peak_live_bytes = 1572864;
+    outside.retained_bytes_per_iter = 19046.4;
+    outside.warnings.push_back({"retained_growth",
+                                "live heap grows by 18.6 KiB per iteration (768.0 KiB over the measured "
+                                "samples, 1.0 MiB live at the end)"});
+    auto inside = counted("output_cleared_inside/4096", 55, 190859.27272727274, 39327.0, 36864.0, 61.0, 0.0);
+    inside.allocs_per_iter = 0;
+    inside.bytes_per_iter = 0;
+    inside.peak_live_bytes = 24576;
+    inside.retained_bytes_per_iter = 0;
+    auto fresh = counted("copy_into_fresh_buffer/64", 2, 5788952.0, 2097275.0, 2097160.0, 2097190.0, 2097176.5);
+    fresh.allocs_per_iter = 1;
+    fresh.bytes_per_iter = 64.0 * 1024 * 1024;
+    fresh.peak_live_bytes = std::int64_t{64} << 20;
+    benchmark_result failed;
+    failed.name = "aborts";
+    failed.error = error_info{"signal", "the benchmark's counted process was killed by SIGABRT"};
+    run.benchmarks = {std::move(outside), std::move(inside), std::move(fresh), std::move(failed)};
+
+    variant_comparison c;
+    c.group = "output";
+    c.name = "output/4096";
+    c.baseline = "output_cleared_outside/4096";
+    c.member = "output_cleared_inside/4096";
+    c.instrument = "callgrind";
+    c.change = instrument::count_change(209692.76363636364, 190859.27272727274);
+    c.verdict = instrument::count_verdict(*c.change);
+    run.comparisons = {c};
+    return run;
+}
+
 std::vector<named_fixture> all_fixtures() {
     return {
         {"typical", typical_run},       {"findings", findings_run}, {"accounting_off", accounting_off_run},
         {"non_finite", non_finite_run}, {"variants", variants_run}, {"empty", empty_run},
-        {"sites", sites_run},
+        {"sites", sites_run},           {"counted", counted_run},
     };
 }
 

@@ -37,6 +37,10 @@ run_results empty_run();
 /// thread's site without debug information, and a benchmark whose loop allocated nothing.
 run_results sites_run();
 
+/// --instrument: counted rows (instructions, cache misses, estimated cycles) with their memory
+/// figures and a retained_growth warning, an error row, and a counted comparison group.
+run_results counted_run();
+
 struct named_fixture {
     std::string name;  // file stem of the approved outputs
     run_results (*make)();

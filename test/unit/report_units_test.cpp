@@ -1,5 +1,6 @@
 // The number formatting of the console and Markdown reporters (src/report/table/units.hpp).
 
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -180,6 +181,30 @@ TEST(units, shorten_keeps_the_end_both_ends_or_the_start) {
     EXPECT_EQ(shorten("short", 5, cut::end), "short");
     EXPECT_EQ(shorten("anything", 0, cut::end), "anything");
     EXPECT_EQ(shorten("anything", 2, cut::middle), "anything");
+}
+
+// --instrument's counts keep every digit: their point is that they do not vary.
+TEST(units, exact_counts_keep_every_digit_grouped) {
+    EXPECT_EQ(format_exact_count(5788952), "5,788,952");
+    EXPECT_EQ(format_exact_count(1003.4), "1,003.4");
+    EXPECT_EQ(format_exact_count(58104.96), "58,105");  // rounded whole: no ".0"
+    EXPECT_EQ(format_exact_count(209692.76), "209,693");
+    EXPECT_EQ(format_exact_count(0.14), "0.14");
+    EXPECT_EQ(format_exact_count(3), "3");
+    EXPECT_EQ(format_exact_count(0), "0");
+    EXPECT_EQ(format_exact_count(999), "999");
+    EXPECT_EQ(format_exact_count(1000), "1,000");
+    EXPECT_EQ(format_exact_count(-1234.5), "-1,234.5");
+    EXPECT_EQ(format_exact_count(std::nan("")), "—");
+}
+
+TEST(units, count_changes_are_shown_to_the_hundredth) {
+    EXPECT_EQ(format_count_change(0.1002), "+0.10%");
+    EXPECT_EQ(format_count_change(-1.176), "-1.18%");
+    EXPECT_EQ(format_count_change(0.004), "0.00%");
+    EXPECT_EQ(format_count_change(-0.004), "0.00%");
+    EXPECT_EQ(format_count_change(0), "0.00%");
+    EXPECT_EQ(format_count_change(std::nan("")), "—");
 }
 
 }  // namespace

@@ -153,6 +153,8 @@ const exports::csv_column exports::csv_columns[] = {
     {"page-faults-per-iter", "page faults/iter"},
     {"throughput", "items/s"},
     {"throughput-bytes", "bytes/s (B/s)"},
+    {"instructions", "instructions/iter"},
+    {"estimated-cycles", "estimated cycles/iter"},
 };
 
 namespace {
@@ -184,8 +186,28 @@ public:
 
 }  // namespace
 
+namespace {
+
+// --instrument's counts in place of the latency, under Bencher's own names for them.
+void add_counts(std::vector<measure>& out, const instruction_counts& c) {
+    add(out, "instructions", "instructions/iter", c.instructions);
+    add(out, "estimated-cycles", "cycles/iter", c.estimated_cycles);
+}
+
+}  // namespace
+
 std::vector<measure> measures_of(const benchmark_result& r) {
     std::vector<measure> out;
+    if (!r.error && r.counts) {  // counted, not timed: no latency, no page faults
+        add_counts(out, *r.counts);
+        add(out, "allocs-per-iter", "allocs/iter", r.allocs_per_iter);
+        add(out, "bytes-per-iter", "B/iter", r.bytes_per_iter);
+        if (r.peak_live_bytes) {
+            add(out, "peak-live-bytes", "B", static_cast<double>(*r.peak_live_bytes));
+        }
+        add(out, "retained-bytes-per-iter", "B/iter", r.retained_bytes_per_iter);
+        return out;
+    }
     if (r.error || r.samples_ns.empty() || !finite(r.time.mean)) {
         return out;
     }
@@ -204,6 +226,15 @@ std::vector<measure> measures_of(const benchmark_result& r) {
 
 std::vector<measure> measures_of(const side_figures& side) {
     std::vector<measure> out;
+    if (!side.error && side.counts) {
+        add_counts(out, *side.counts);
+        add(out, "allocs-per-iter", "allocs/iter", side.allocs_per_iter);
+        add(out, "bytes-per-iter", "B/iter", side.bytes_per_iter);
+        if (side.peak_live_bytes) {
+            add(out, "peak-live-bytes", "B", static_cast<double>(*side.peak_live_bytes));
+        }
+        return out;
+    }
     if (side.error || side.samples == 0 || !finite(side.time_ns) || !(side.time_ns > 0)) {
         return out;
     }
@@ -221,7 +252,9 @@ std::optional<measure> change_measure_of(const compare_row& row) {
     if (!row.change || !finite(row.change->change_pct)) {
         return std::nullopt;
     }
-    measure m{"latency-change", "%", row.change->change_pct, std::nullopt, std::nullopt, false};
+    // A counted comparison's change is of the instructions (docs/instructions.md).
+    measure m{row.base.counts ? "instructions-change" : "latency-change", "%", row.change->change_pct,
+              std::nullopt, std::nullopt, false};
     if (const auto& ci = row.change->interval_pct; ci && finite(ci->low) && finite(ci->high)) {
         m.lower = ci->low;
         m.upper = ci->high;

@@ -41,7 +41,7 @@ struct csv_column {
 
 /// The run's CSV columns after `name`: every measure measures_of() can give, in its order,
 /// latency's interval after it.
-extern const csv_column csv_columns[10];
+extern const csv_column csv_columns[12];
 
 /// The cell of column `slug` for a benchmark with `measures`: the figure's text, or empty when
 /// it was not measured.

@@ -95,6 +95,8 @@ std::string page_header(const run_context& c) {
     out += definition("date", c.date);
     out += definition("tare", c.tare_version);
     out += definition("accounting", c.accounting ? "on" : "off: allocation and heap figures unavailable");
+    if (c.instrument)  // counted, not timed (docs/instructions.md)
+        out += definition("counted by", *c.instrument + "; instructions are not time");
     out += definition("clock", c.clock_overhead_ns ? format_duration(*c.clock_overhead_ns) + " per read"
                                                    : std::string(missing_mark));
     const std::string loop = format_or_missing(c.loop_overhead_ns, format_duration);

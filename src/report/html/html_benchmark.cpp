@@ -42,10 +42,27 @@ std::string outlier_text(const outlier_counts& o) {
     return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::string figures(const benchmark_result& b) {
-    std::string out = "<dl class=\"figures\">\n";
+// --instrument's figures in place of the time's (docs/instructions.md): counts, not time.
+std::string count_figures(const instruction_counts& c) {
+    std::string out;
+    out += definition("instructions/iter",
+                      format_exact_count(c.instructions) + " (" + c.instrument + ", counted, not timed)");
+    const auto add = [&](const char* label, const std::optional<double>& v) {
+        if (v)
+            out += definition(label, format_exact_count(*v));
+    };
+    add("est. cycles/iter", c.estimated_cycles);
+    add("data reads/iter", c.data_reads);
+    add("data writes/iter", c.data_writes);
+    add("L1 misses/iter", c.l1_misses);
+    add("LL misses/iter", c.ll_misses);
+    out += definition("iterations", format_exact_count(static_cast<double>(c.iterations)) + " counted");
+    return out;
+}
+
+std::string timed_figures(const benchmark_result& b) {
     const auto& t = b.time;
-    out += definition("time/iter", format_duration(t.mean) + " mean");
+    std::string out = definition("time/iter", format_duration(t.mean) + " mean");
     if (t.ci) {
         out +=
             definition("95% interval",
@@ -59,13 +76,20 @@ std::string figures(const benchmark_result& b) {
                       fmt::format("{} sample{}, {} iterations", format_count(static_cast<double>(count)),
                                   count == 1 ? "" : "s", format_count(static_cast<double>(b.iterations))));
     out += definition("outliers", outlier_text(b.outliers));
+    return out;
+}
+
+std::string figures(const benchmark_result& b) {
+    std::string out = "<dl class=\"figures\">\n";
+    out += b.counts ? count_figures(*b.counts) : timed_figures(b);
     out += definition("allocs/iter", format_or_missing(b.allocs_per_iter, format_count));
     out += definition("bytes/iter", format_or_missing(b.bytes_per_iter, format_bytes));
     out += definition("peak heap", format_or_missing(b.peak_live_bytes, [](std::int64_t v) {
                           return format_bytes(static_cast<double>(v));
                       }));
     out += definition("retained/iter", format_or_missing(b.retained_bytes_per_iter, format_bytes));
-    out += definition("faults/iter", format_or_missing(b.page_faults_per_iter, format_count));
+    if (!b.counts)  // a simulator's page faults are its own
+        out += definition("faults/iter", format_or_missing(b.page_faults_per_iter, format_count));
     if (b.copied_bytes_per_iter)
         out += definition("copied/iter", format_bytes(*b.copied_bytes_per_iter) + " (memcpy, memmove)");
     if (b.set_bytes_per_iter)
