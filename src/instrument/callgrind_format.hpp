@@ -37,7 +37,9 @@ struct callgrind_figures {
     double data_writes = 0;
     double l1_misses = 0;
     double ll_misses = 0;
-    /// L1 hits + 5 LL hits + 35 RAM accesses (docs/instructions.md, "Estimated cycles").
+    /// L1 hits + 5 LL hits + 35 RAM accesses: Itamar Turner-Trauring's weighting ("Consistent
+    /// benchmarking in CI", pythonspeed.com), as Rust's iai and iai-callgrind use it; docs/
+    /// instructions.md, "Estimated cycles".
     double estimated_cycles = 0;
 };
 

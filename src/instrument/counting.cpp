@@ -7,6 +7,7 @@
 #include "core/metrics.hpp"
 #include "instrument/callgrind_format.hpp"
 #include "os/counters.hpp"
+#include "os/os.hpp"
 
 namespace tare::instrument {
 
@@ -83,6 +84,7 @@ public:
         : how_(how), session_(session), hw_(hw), probe_(probe), fixed_(fixed) {}
 
     std::uint64_t calibrated(std::uint64_t /*iterations*/) override {
+        started_ = os::monotonic_seconds();
         probe_.set_counting(true);
         if (fixed_ != 0) {  // the benchmark fixed its iterations: those are counted, in one sample
             per_sample_ = fixed_;
@@ -109,9 +111,12 @@ public:
             return per_sample_;
         }
         totals_ = take("measured");
+        seconds_ = os::monotonic_seconds() - started_;
         probe_.set_counting(false);
         return 0;
     }
+
+    double seconds() const noexcept { return seconds_; }
 
     const std::optional<callgrind_totals>& totals() const noexcept { return totals_; }
     const std::optional<std::string>& error() const noexcept { return error_; }
@@ -151,6 +156,8 @@ private:
     std::uint64_t per_sample_ = 0;
     std::uint64_t samples_ = 0;
     std::uint64_t done_ = 0;
+    double started_ = 0;
+    double seconds_ = 0;
     std::optional<callgrind_totals> totals_;
     std::optional<std::string> error_;
 };
@@ -229,6 +236,7 @@ benchmark_result run_counted(const core::instance& inst, counter how, callgrind_
 
     instruction_counts c;
     c.iterations = controller.iterations();
+    c.seconds = controller.seconds();
     if (how == counter::callgrind) {
         const callgrind_figures f = per_iteration(*controller.totals(), c.iterations);
         c.instrument = "callgrind";

@@ -58,6 +58,7 @@ void map_counts(V& v, B& b) {
     v("l1_misses_per_iter", c.l1_misses, omit_empty);
     v("ll_misses_per_iter", c.ll_misses, omit_empty);
     v("estimated_cycles_per_iter", c.estimated_cycles, omit_empty);
+    v("instrument_seconds", c.seconds);
 }
 
 /// The counts' own rules: a known instrument, no negative count.
@@ -73,6 +74,7 @@ inline void check_counts(const std::optional<instruction_counts>& counts, const 
     check_non_negative(c.l1_misses, child_path(path, "l1_misses_per_iter"));
     check_non_negative(c.ll_misses, child_path(path, "ll_misses_per_iter"));
     check_non_negative(c.estimated_cycles, child_path(path, "estimated_cycles_per_iter"));
+    check_non_negative(c.seconds, child_path(path, "instrument_seconds"));
 }
 
 }  // namespace tare::io::codec

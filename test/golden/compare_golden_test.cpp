@@ -95,7 +95,7 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
                     expected_side.insert(expected_side.end(),
                                          {"instrument", "instrument_iterations", "instructions_per_iter",
                                           "data_reads_per_iter", "data_writes_per_iter", "l1_misses_per_iter",
-                                          "ll_misses_per_iter", "estimated_cycles_per_iter"});
+                                          "ll_misses_per_iter", "estimated_cycles_per_iter", "instrument_seconds"});
                 expected_side.insert(expected_side.end(), {"warnings", "error"});
                 EXPECT_EQ(keys(row[side]), expected_side);
             }
