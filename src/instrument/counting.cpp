@@ -105,6 +105,7 @@ public:
             samples_ = std::min(counted_samples, n);
             per_sample_ = n / samples_;
             measuring_ = true;
+            started_ = os::monotonic_seconds();  // the measured pass's cost, not the first iteration's
             return per_sample_;
         }
         if (++done_ < samples_) {

@@ -110,8 +110,9 @@ struct instruction_counts {
     std::optional<double> l1_misses;
     std::optional<double> ll_misses;
     std::optional<double> estimated_cycles;
-    /// Wall seconds the counted iterations took under the instrument (not a measurement of the
-    /// body: what counting cost; bench/README.md, "Instruction counts").
+    /// Wall seconds the counted iterations took under the instrument, their counts read back
+    /// included (not a measurement of the body: what counting cost; bench/README.md,
+    /// "Instruction counts").
     double seconds = 0;
 };
 
