@@ -190,7 +190,7 @@ std::vector<column> build_columns(const run_results& results) {
         columns.push_back(make_column(results, "iterations", "", [](const benchmark_result& b) {
             if (failed(b) || !b.counts)
                 return blank();
-            return single(format_count(static_cast<double>(b.counts->iterations)));
+            return single(format_exact_count(static_cast<double>(b.counts->iterations)));
         }));
     }
     columns.push_back(make_column(results, "allocs/iter", "", [](const benchmark_result& b) {
