@@ -252,7 +252,8 @@ int drive(int argc, char** argv) {
         ->type_name("SECONDS")
         ->check(positive_seconds());
     app.add_flag("--isolate", opt.isolate, "run each benchmark in its own child process");
-    app.add_option("--timeout", opt.timeout, "with --isolate or --instrument: stop a benchmark running longer")
+    app.add_option("--timeout", opt.timeout,
+                   "with --isolate or --instrument: stop a benchmark running longer")
         ->type_name("SECONDS")
         ->check(positive_seconds());
     app.add_flag("--md", opt.markdown, "print the table as Markdown");
@@ -273,7 +274,7 @@ int drive(int argc, char** argv) {
                    "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter)")
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
-    app.add_option(exact_flag, opt.exact, "")->group("");  // hidden: the --isolate protocol
+    app.add_option(exact_flag, opt.exact, "")->group("");                  // hidden: the --isolate protocol
     app.add_option(instrument::counted_flag, opt.counted, "")->group("");  // hidden: the counting child
     app.add_option(instrument::member_flag, opt.member, "")->group("");
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden

@@ -33,13 +33,13 @@ struct run_args {
     std::optional<std::string> html_path;  // --html=PATH: the run's HTML page
     std::optional<double> min_time;
     bool markdown = false;
-    std::string color = "auto";        // --color: auto, always, never
-    unsigned processes = 1;            // fresh processes of each executable, pooled into one result
-    bool isolate = false;              // each benchmark in a process of its own
-    std::optional<double> timeout;     // with isolate: a benchmark's process is stopped past it
-    std::vector<std::string> exports;  // --export=FORMAT:PATH, each checked by parse_export_request
-    std::optional<std::string> shard;  // --shard=K/N (core/shard.hpp), checked up front
-    std::size_t alloc_sites_top = 0;   // --alloc-sites[=N]: N sites per list; 0: not asked
+    std::string color = "auto";             // --color: auto, always, never
+    unsigned processes = 1;                 // fresh processes of each executable, pooled into one result
+    bool isolate = false;                   // each benchmark in a process of its own
+    std::optional<double> timeout;          // with isolate: a benchmark's process is stopped past it
+    std::vector<std::string> exports;       // --export=FORMAT:PATH, each checked by parse_export_request
+    std::optional<std::string> shard;       // --shard=K/N (core/shard.hpp), checked up front
+    std::size_t alloc_sites_top = 0;        // --alloc-sites[=N]: N sites per list; 0: not asked
     std::optional<std::string> instrument;  // --instrument=KIND, passed to tare executables
 };
 

@@ -21,9 +21,9 @@
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"
 #include "core/shard.hpp"
-#include "io/atomic_file.hpp"
 #include "instrument/judge.hpp"
 #include "instrument/launch.hpp"
+#include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
@@ -258,9 +258,10 @@ int compare_command(const compare_args& args) {
     }
     if (args.instrument) {
         if (bk == target_kind::gbench_executable || hk == target_kind::gbench_executable) {
-            return fail(exit_usage, "--instrument counts the timed regions of tare executables; " +
-                                        std::string(bk == target_kind::gbench_executable ? args.base : args.head) +
-                                        " is a Google Benchmark one");
+            return fail(exit_usage,
+                        "--instrument counts the timed regions of tare executables; " +
+                            std::string(bk == target_kind::gbench_executable ? args.base : args.head) +
+                            " is a Google Benchmark one");
         }
         // Said before either side runs: no Valgrind is one message, not two failed runs.
         auto made = instrument::make_launcher(*instrument::parse_instrument(*args.instrument), std::nullopt);
@@ -292,7 +293,8 @@ int compare_command(const compare_args& args) {
         for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
             std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !selected(b.name); });
         }
-        if (auto why = instrument::counted_mismatch(std::get<run_results>(base), std::get<run_results>(head))) {
+        if (auto why =
+                instrument::counted_mismatch(std::get<run_results>(base), std::get<run_results>(head))) {
             return fail(exit_usage, *why);
         }
         results = instrument::is_counted(std::get<run_results>(base))

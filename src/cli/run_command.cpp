@@ -76,7 +76,8 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                     "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter); docs/instructions.md")
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
-    cmd->add_option("--timeout", args.timeout, "with --isolate or --instrument: stop a benchmark running longer")
+    cmd->add_option("--timeout", args.timeout,
+                    "with --isolate or --instrument: stop a benchmark running longer")
         ->type_name("SECONDS")
         ->check(positive_seconds());
     // A flag with an optional "=N", as --fail-on-regression: the value is kept by the option

@@ -62,8 +62,9 @@ std::variant<callgrind_totals, io::read_error> parse_callgrind_dump(const std::s
             const std::size_t column = i + 1;
             if (is_events) {
                 if (have_events) {
-                    return at(origin, line_no, 1, "a second \"events:\" line (the first is line " +
-                                                      std::to_string(events_line) + ")");
+                    return at(
+                        origin, line_no, 1,
+                        "a second \"events:\" line (the first is line " + std::to_string(events_line) + ")");
                 }
                 out.events.emplace_back(std::string(word), 0);
             } else {

@@ -144,7 +144,8 @@ std::vector<std::string> counted_environment(const std::vector<std::string>& arg
         }
     }
     std::size_t size = 0;
-    for (const std::vector<std::string>* strings : {&argv, static_cast<const std::vector<std::string>*>(&env)}) {
+    for (const std::vector<std::string>* strings :
+         {&argv, static_cast<const std::vector<std::string>*>(&env)}) {
         for (const std::string& s : *strings) {
             size += s.size() + 1;
         }
@@ -212,8 +213,9 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
     if (child.timed_out) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", *l.timeout_seconds);
-        row = error_row(member, "timeout",
-                        std::string("ran longer than the timeout of ") + buf + " s under the instrument and was stopped");
+        row = error_row(
+            member, "timeout",
+            std::string("ran longer than the timeout of ") + buf + " s under the instrument and was stopped");
     } else if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
         std::string said = l.how == counter::callgrind ? log_tail(log) : "";
         row = error_row(member, child.signal != 0 ? "signal" : "crash",
@@ -222,7 +224,8 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
     } else {
         auto read = io::read_results_file(json.string());
         if (auto* e = std::get_if<io::read_error>(&read)) {
-            row = error_row(member, "crash", "the benchmark's counted process left no readable results: " + e->message);
+            row = error_row(member, "crash",
+                            "the benchmark's counted process left no readable results: " + e->message);
         } else if (auto& results = std::get<run_results>(read); results.benchmarks.size() != 1) {
             row = error_row(member, "crash",
                             "the benchmark's counted process reported " +

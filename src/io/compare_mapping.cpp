@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "io/shared_mapping.hpp"
 #include "io/json_codec.hpp"
+#include "io/shared_mapping.hpp"
 
 namespace tare::io::codec {
 namespace {

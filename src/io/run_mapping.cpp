@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "io/shared_mapping.hpp"
 #include "io/json_codec.hpp"
+#include "io/shared_mapping.hpp"
 #include "stats/descriptive.hpp"
 
 namespace tare::io::codec {

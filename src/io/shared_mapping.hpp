@@ -29,7 +29,7 @@ struct fields<run_context> {
         v("processes", c.processes);
         v("interrupted", c.interrupted);
         v("gbench_memory", c.gbench_memory);
-        v("instrument", c.instrument, omit_empty);  // --instrument: what counted, and how
+        v("instrument", c.instrument, omit_empty);    // --instrument: what counted, and how
         v("merged_from", c.merged_from, omit_empty);  // tare merge's inputs (docs/json-schema.md)
     }
 };

@@ -71,7 +71,7 @@ public:
 
 private:
     std::vector<std::string> argv_;
-    std::vector<std::string> env_;              // empty and !whole_env_: this process's environment
+    std::vector<std::string> env_;  // empty and !whole_env_: this process's environment
     bool whole_env_ = false;
     std::optional<std::uint64_t> stack_limit_;  // set: in a layout
     std::vector<char*> argv_ptrs_;

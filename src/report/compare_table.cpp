@@ -18,7 +18,6 @@ using table::align;
 using table::cell;
 using table::column;
 using table::line;
-using table::span;
 using table::style;
 
 cell single(std::string text) {
@@ -188,8 +187,7 @@ cell instructions_cell(const side_figures& side) {
 // One count of both sides, as memory_cell shows a memory figure.
 cell count_cell(const compare_row& row, std::optional<double> instruction_counts::*member) {
     return memory_cell(
-        row,
-        [&](const side_figures& s) { return s.counts ? (*s.counts).*member : std::optional<double>(); },
+        row, [&](const side_figures& s) { return s.counts ? (*s.counts).*member : std::optional<double>(); },
         format_exact_count);
 }
 
@@ -209,7 +207,8 @@ std::vector<column> build_compare_columns(const compare_results& r) {
         columns.push_back(make_column(r, "head instr/iter", align::right, {},
                                       [](const compare_row& row) { return instructions_cell(row.head); }));
         columns.push_back(make_column(r, "change", align::right, {}, [](const compare_row& row) {
-            return single(row.change ? format_count_change(row.change->change_pct) : std::string(missing_mark));
+            return single(row.change ? format_count_change(row.change->change_pct)
+                                     : std::string(missing_mark));
         }));
     } else {
         columns.push_back(make_column(r, "base ± 95%", align::right, {" ± "},
@@ -221,9 +220,9 @@ std::vector<column> build_compare_columns(const compare_results& r) {
     }
     columns.push_back(make_column(r, "verdict", align::left, {}, verdict_cell));
     if (counted) {
-        columns.push_back(make_column(r, "est. cycles/iter", align::right, {" → "}, [](const compare_row& row) {
-            return count_cell(row, &instruction_counts::estimated_cycles);
-        }));
+        columns.push_back(make_column(
+            r, "est. cycles/iter", align::right, {" → "},
+            [](const compare_row& row) { return count_cell(row, &instruction_counts::estimated_cycles); }));
         columns.push_back(make_column(r, "LL misses/iter", align::right, {" → "}, [](const compare_row& row) {
             return count_cell(row, &instruction_counts::ll_misses);
         }));
@@ -269,8 +268,8 @@ std::vector<column> build_compare_columns(const compare_results& r) {
                                       ? table::tone::bad
                                   : row.verdict == verdict::faster && !row.unjudged ? table::tone::good
                                                                                     : table::tone::none);
-            } else if (c.header == "base ± 95%" || c.header == "head ± 95%" || c.header == "base instr/iter" ||
-                       c.header == "head instr/iter") {
+            } else if (c.header == "base ± 95%" || c.header == "head ± 95%" ||
+                       c.header == "base instr/iter" || c.header == "head instr/iter") {
                 const side_figures& side = c.header.starts_with("base") ? row.base : row.head;
                 c.tones.push_back(side.error ? table::tone::bad : table::tone::none);
             }
@@ -305,10 +304,10 @@ line compare_summary_line(const compare_results& r) {
             ++memory;
         }
     }
-    std::string time = r.mode == pairing::counted
-                           ? fmt::format("{} with fewer instructions, {} with more, {} no change", faster,
-                                         slower, same)
-                           : fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
+    std::string time =
+        r.mode == pairing::counted
+            ? fmt::format("{} with fewer instructions, {} with more, {} no change", faster, slower, same)
+            : fmt::format("{} faster, {} slower, {} no change", faster, slower, same);
     if (unjudged > 0) {
         time += fmt::format(", {} not judged", unjudged);
     }
@@ -368,11 +367,13 @@ std::vector<line> compare_header_lines(const compare_results& r) {
     }
     if (r.mode == pairing::counted) {
         // Honest labels: what counted, what a count is, and that it is not time.
-        std::string what = r.base_context && r.base_context->instrument ? one_line(*r.base_context->instrument)
-                                                                        : std::string("an instrument");
+        std::string what = r.base_context && r.base_context->instrument
+                               ? one_line(*r.base_context->instrument)
+                               : std::string("an instrument");
         lines.push_back({{"COUNTED, NOT TIMED", style::strong},
-                         {": " + what + "; one fresh process per side and benchmark; counts are exact, so "
-                                        "there are no rounds and no interval"}});
+                         {": " + what +
+                          "; one fresh process per side and benchmark; counts are exact, so "
+                          "there are no rounds and no interval"}});
     } else if (r.mode == pairing::rounds) {
         lines.push_back(
             {{fmt::format("{} round{} of fresh processes{}, samples alternating in balanced order; {}",
@@ -417,11 +418,12 @@ std::vector<line> compare_note_lines(const compare_results& r) {
     std::string verdicts = "change: head against base, in % of base (negative = head faster); ";
     if (r.mode == pairing::counted) {
         const std::string band = format_count_change(std::max(r.threshold_pct, count_floor_pct)).substr(1);
-        verdicts = "change: head's instructions per iteration against base's, in % of base (negative = "
-                   "fewer); beyond ±" +
-                   band +
-                   " is a verdict. Instructions are not time: the kernel's work (page faults), waiting "
-                   "and how fast each instruction runs are not in them (docs/instructions.md).";
+        verdicts =
+            "change: head's instructions per iteration against base's, in % of base (negative = "
+            "fewer); beyond ±" +
+            band +
+            " is a verdict. Instructions are not time: the kernel's work (page faults), waiting "
+            "and how fast each instruction runs are not in them (docs/instructions.md).";
     } else if (r.threshold_pct > 0) {
         const std::string band = format_percent(r.threshold_pct);
         verdicts += "threshold band ±" + band + ": slower needs the interval above +" + band +

@@ -238,11 +238,11 @@ std::vector<column> build_columns(const run_results& results) {
     // throughput, the faults and the peak; the name, time, allocations, bytes and warnings stay.
     for (std::size_t i = 1; i < columns.size(); ++i) {
         column& c = columns[i];
-        c.drop_rank = c.header == "samples" || c.header == "iterations"      ? 4
+        c.drop_rank = c.header == "samples" || c.header == "iterations"              ? 4
                       : c.header == "L1 misses/iter" || c.header == "LL misses/iter" ? 3
-                      : c.header == "throughput" || c.header == "set/iter"   ? 3
-                      : c.header == "faults/iter"                            ? 2
-                      : c.header == "peak heap" || c.header == "copied/iter" ? 1
+                      : c.header == "throughput" || c.header == "set/iter"           ? 3
+                      : c.header == "faults/iter"                                    ? 2
+                      : c.header == "peak heap" || c.header == "copied/iter"         ? 1
                       : c.header == "time/iter ± 95% CI" || c.header == "allocs/iter" ||
                               c.header == "bytes/iter" || c.header == "warnings" ||
                               c.header == "instructions/iter" || c.header == "est. cycles/iter"
@@ -442,9 +442,8 @@ table::paragraph variant_summary(const run_results& results) {
         else
             ++same;
     }
-    const bool counted =
-        std::all_of(results.comparisons.begin(), results.comparisons.end(),
-                    [](const variant_comparison& c) { return !c.instrument.empty(); });
+    const bool counted = std::all_of(results.comparisons.begin(), results.comparisons.end(),
+                                     [](const variant_comparison& c) { return !c.instrument.empty(); });
     std::string text =
         counted ? fmt::format("{} with fewer instructions, {} with more, {} no change", faster, slower, same)
                 : fmt::format("{} faster, {} slower, {} no change", faster, slower, same);

@@ -112,11 +112,12 @@ std::vector<column> build_comparison_columns(const run_results& results) {
             return r != nullptr && r->counts ? format_exact_count(r->counts->instructions)
                                              : std::string(missing_mark);
         };
-        columns.push_back(make("baseline instr/iter", align::right,
-                               [&](const variant_comparison&, row base, row) { return single(instructions(base)); }));
-        columns.push_back(make("member instr/iter", align::right, [&](const variant_comparison&, row, row member) {
-            return single(instructions(member));
-        }));
+        columns.push_back(
+            make("baseline instr/iter", align::right,
+                 [&](const variant_comparison&, row base, row) { return single(instructions(base)); }));
+        columns.push_back(
+            make("member instr/iter", align::right,
+                 [&](const variant_comparison&, row, row member) { return single(instructions(member)); }));
     } else {
         columns.push_back(make("blocks", align::right, [](const variant_comparison& c, row, row) {
             return cell{format_count(static_cast<double>(c.blocks)),
@@ -159,13 +160,13 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     // already sums up, then the peak, the bytes and the group's name (the members' names carry
     // it); the members, change, verdict and allocations stay.
     for (column& c : columns) {
-        c.drop_rank = c.header == "blocks"                                       ? 4
+        c.drop_rank = c.header == "blocks" ? 4
                       : c.header == "baseline time" || c.header == "member time" ||
                               c.header == "baseline instr/iter" || c.header == "member instr/iter"
                           ? 3
-                      : c.header == "peak heap" || c.header == "copied/iter"     ? 2
-                      : c.header == "bytes/iter" || c.header == "comparison"     ? 1
-                                                                                 : 0;
+                      : c.header == "peak heap" || c.header == "copied/iter" ? 2
+                      : c.header == "bytes/iter" || c.header == "comparison" ? 1
+                                                                             : 0;
         if (c.header == "verdict") {
             for (const auto& comparison : results.comparisons)
                 c.tones.push_back(comparison.verdict == verdict::slower   ? table::tone::bad

@@ -326,12 +326,9 @@ compare_results compare_counted_run() {
 }
 
 std::vector<named_compare_fixture> all_compare_fixtures() {
-    return {{"rounds", compare_rounds_run},
-            {"unpaired", compare_unpaired_run},
-            {"processes", compare_processes_run},
-            {"edges", compare_edges_run},
-            {"threshold", compare_threshold_run},
-            {"counted", compare_counted_run}};
+    return {{"rounds", compare_rounds_run},       {"unpaired", compare_unpaired_run},
+            {"processes", compare_processes_run}, {"edges", compare_edges_run},
+            {"threshold", compare_threshold_run}, {"counted", compare_counted_run}};
 }
 
 }  // namespace tare::golden

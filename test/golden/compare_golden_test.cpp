@@ -88,14 +88,15 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
                                                     "p_value", "log_se", "df"}));
             }
             for (const char* side : {"base", "head"}) {
-                std::vector<std::string> expected_side{"time_ns", "samples", "iterations", "round_ns",
-                                                       "allocs_per_iter", "bytes_per_iter", "peak_live_bytes",
-                                                       "page_faults_per_iter"};
+                std::vector<std::string> expected_side{
+                    "time_ns",         "samples",        "iterations",      "round_ns",
+                    "allocs_per_iter", "bytes_per_iter", "peak_live_bytes", "page_faults_per_iter"};
                 if (row[side].contains("instrument"))  // a counted side (--instrument): its counts next
-                    expected_side.insert(expected_side.end(),
-                                         {"instrument", "instrument_iterations", "instructions_per_iter",
-                                          "data_reads_per_iter", "data_writes_per_iter", "l1_misses_per_iter",
-                                          "ll_misses_per_iter", "estimated_cycles_per_iter", "instrument_seconds"});
+                    expected_side.insert(
+                        expected_side.end(),
+                        {"instrument", "instrument_iterations", "instructions_per_iter",
+                         "data_reads_per_iter", "data_writes_per_iter", "l1_misses_per_iter",
+                         "ll_misses_per_iter", "estimated_cycles_per_iter", "instrument_seconds"});
                 expected_side.insert(expected_side.end(), {"warnings", "error"});
                 EXPECT_EQ(keys(row[side]), expected_side);
             }
@@ -143,9 +144,9 @@ TEST(compare_golden, verdicts_agree_with_intervals_and_with_the_table) {
             ASSERT_FALSE(line.empty()) << name;
             // Counts say what changed in their own words: fewer or more instructions, not time.
             const bool counted = r.mode == pairing::counted;
-            const std::string shown = c.is_null()                     ? "—"
-                                      : row["not_judged"].is_string() ? "not judged"
-                                      : verdict == "no_change"        ? "no change"
+            const std::string shown = c.is_null()                      ? "—"
+                                      : row["not_judged"].is_string()  ? "not judged"
+                                      : verdict == "no_change"         ? "no change"
                                       : counted && verdict == "faster" ? "fewer instr."
                                       : counted && verdict == "slower" ? "more instr."
                                                                        : verdict;

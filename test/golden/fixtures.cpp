@@ -376,8 +376,8 @@ run_results counted_run() {
     run.context.instrument =
         "valgrind-3.19.0 callgrind; I1 32 KiB 8-way, D1 32 KiB 8-way, LL 8 MiB 16-way, 64 B lines";
 
-    auto outside = counted("output_cleared_outside/4096", 55, 209692.76363636364, 58104.96363636364,
-                           40961.2, 884.4727272727273, 533.0);
+    auto outside = counted("output_cleared_outside/4096", 55, 209692.76363636364, 58104.96363636364, 40961.2,
+                           884.4727272727273, 533.0);
     outside.allocs_per_iter = 0.10909090909090909;
     outside.bytes_per_iter = 37580.8;
     outside.peak_live_bytes = 1572864;
@@ -390,7 +390,8 @@ run_results counted_run() {
     inside.bytes_per_iter = 0;
     inside.peak_live_bytes = 24576;
     inside.retained_bytes_per_iter = 0;
-    auto fresh = counted("copy_into_fresh_buffer/64", 2, 5788952.0, 2097275.0, 2097160.0, 2097190.0, 2097176.5);
+    auto fresh =
+        counted("copy_into_fresh_buffer/64", 2, 5788952.0, 2097275.0, 2097160.0, 2097190.0, 2097176.5);
     fresh.allocs_per_iter = 1;
     fresh.bytes_per_iter = 64.0 * 1024 * 1024;
     fresh.peak_live_bytes = std::int64_t{64} << 20;

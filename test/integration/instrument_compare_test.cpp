@@ -73,10 +73,10 @@ TEST(instrument_compare, every_injected_change_is_found_with_its_size) {
     // injected one. sort_2k and map_500 grow as n log n, and their random keys change with n: their
     // sign is checked, and that they grow by more than the elements. map_500's 500 elements gain
     // none at 0.1 % (500 x 1.001 rounds down to 500): no verdict is right there.
-    for (const auto& [build, injected] :
-         std::vector<std::pair<std::string, double>>{{"ab_slow1", 0.1}, {"ab_slow10", 1}, {"ab_slow20", 2},
-                                                     {"ab_slow50", 5}}) {
-        auto r = compare({"--instrument=instructions", "--fail-on-regression", ab + "/ab_a1", ab + "/" + build});
+    for (const auto& [build, injected] : std::vector<std::pair<std::string, double>>{
+             {"ab_slow1", 0.1}, {"ab_slow10", 1}, {"ab_slow20", 2}, {"ab_slow50", 5}}) {
+        auto r =
+            compare({"--instrument=instructions", "--fail-on-regression", ab + "/ab_a1", ab + "/" + build});
         EXPECT_EQ(r.status, 1) << build << r.err;  // a regression, as --fail-on-regression asks
         ASSERT_EQ(r.rows.size(), 4U) << r.err;
         for (const auto& [name, row] : r.rows) {
@@ -102,8 +102,8 @@ TEST(instrument_compare, stored_counts_compare_as_the_executables_do) {
     const auto head = test::scratch("head.json").string();
     const auto timed = test::scratch("timed.json").string();
     for (const auto& [exe, path] : {std::pair{ab + "/ab_a1", base}, std::pair{ab + "/ab_slow20", head}}) {
-        auto run = test::run_process({TARE_COMMAND, "run", exe, "--instrument=instructions", "--filter=^hash_64k$",
-                                      "--json=" + path});
+        auto run = test::run_process(
+            {TARE_COMMAND, "run", exe, "--instrument=instructions", "--filter=^hash_64k$", "--json=" + path});
         ASSERT_EQ(run.exit_code, 0) << run.err;
     }
     auto r = compare({base, head});

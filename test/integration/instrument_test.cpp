@@ -103,15 +103,16 @@ TEST(instrument, the_same_program_counts_alike_wherever_it_runs_from) {
     // The same binary again.
     EXPECT_EQ(all_counts(counted(filter)), first);
     // The same source built again, as another target.
-    EXPECT_EQ(all_counts(counted({TARE_INSTRUMENT_BENCH_AGAIN, "--instrument=instructions", "--filter=" + filter,
-                                  "--json=-"})),
+    EXPECT_EQ(all_counts(counted({TARE_INSTRUMENT_BENCH_AGAIN, "--instrument=instructions",
+                                  "--filter=" + filter, "--json=-"})),
               first);
     // A copy at a much longer path, started from a much bigger environment that also sets the
     // variable one body reads: the child's environment is pinned and its argv[0] evened out.
     const auto dir = test::scratch("a-much-longer-directory-name-than-the-build-tree-has/and-deeper");
     std::filesystem::create_directories(dir);
     const auto copy = dir / "instrument_bench_copy";
-    std::filesystem::copy_file(TARE_INSTRUMENT_BENCH, copy, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(TARE_INSTRUMENT_BENCH, copy,
+                               std::filesystem::copy_options::overwrite_existing);
     EXPECT_EQ(all_counts(counted({"/usr/bin/env", "TARE_TEST_SECRET=" + std::string(5000, 's'),
                                   "TARE_PADDING=" + std::string(20000, 'p'), copy.string(),
                                   "--instrument=instructions", "--filter=" + filter, "--json=-"})),

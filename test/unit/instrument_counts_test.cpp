@@ -79,8 +79,8 @@ TEST(callgrind_format, names_what_is_wrong_with_line_and_column) {
 TEST(callgrind_format, estimated_cycles_weigh_hits_by_level) {
     callgrind_totals t;
     // 1,000 accesses: 700 instructions, 200 reads, 100 writes; 50 missed L1, 10 of them LL too.
-    t.events = {{"Ir", 700}, {"Dr", 200}, {"Dw", 100}, {"I1mr", 20}, {"D1mr", 20},
-                {"D1mw", 10}, {"ILmr", 5},  {"DLmr", 4},  {"DLmw", 1}};
+    t.events = {{"Ir", 700},  {"Dr", 200}, {"Dw", 100}, {"I1mr", 20}, {"D1mr", 20},
+                {"D1mw", 10}, {"ILmr", 5}, {"DLmr", 4}, {"DLmw", 1}};
     const callgrind_figures f = per_iteration(t, 10);
     EXPECT_DOUBLE_EQ(f.instructions, 70);
     EXPECT_DOUBLE_EQ(f.data_reads, 20);
@@ -117,7 +117,8 @@ TEST(judge, a_count_change_is_exact_and_beyond_the_floor_a_verdict) {
     EXPECT_EQ(count_verdict(more, 0.5), verdict::no_change);
 }
 
-run_results counted_run(std::vector<std::pair<std::string, double>> rows, const char* instrument = "callgrind") {
+run_results counted_run(std::vector<std::pair<std::string, double>> rows,
+                        const char* instrument = "callgrind") {
     run_results r;
     for (auto& [name, instructions] : rows) {
         benchmark_result b;

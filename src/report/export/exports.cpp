@@ -253,8 +253,12 @@ std::optional<measure> change_measure_of(const compare_row& row) {
         return std::nullopt;
     }
     // A counted comparison's change is of the instructions (docs/instructions.md).
-    measure m{row.base.counts ? "instructions-change" : "latency-change", "%", row.change->change_pct,
-              std::nullopt, std::nullopt, false};
+    measure m{row.base.counts ? "instructions-change" : "latency-change",
+              "%",
+              row.change->change_pct,
+              std::nullopt,
+              std::nullopt,
+              false};
     if (const auto& ci = row.change->interval_pct; ci && finite(ci->low) && finite(ci->high)) {
         m.lower = ci->low;
         m.upper = ci->high;

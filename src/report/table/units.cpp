@@ -137,8 +137,8 @@ std::string format_exact_count(double value) {
         const bool whole = magnitude == std::floor(magnitude);
         const int decimals = whole || magnitude >= 1e5 ? 0 : magnitude < 10 ? 2 : 1;
         std::string digits = fmt::format("{:.{}f}", magnitude, decimals);
-        if (const auto dot = digits.find('.'); dot != std::string::npos &&
-                                               digits.find_first_not_of('0', dot + 1) == std::string::npos)
+        if (const auto dot = digits.find('.');
+            dot != std::string::npos && digits.find_first_not_of('0', dot + 1) == std::string::npos)
             digits.erase(dot);  // rounded to a whole number: "58,105", not "58,105.0"
         const std::size_t point = std::min(digits.find('.'), digits.size());
         for (std::size_t at = point; at > 3; at -= 3)
