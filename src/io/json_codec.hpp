@@ -466,8 +466,9 @@ struct change_codec {
         check_interval(out.interval_pct, path);
         if (!(out.p_value >= 0 && out.p_value <= 1) && !std::isnan(out.p_value))
             throw field_error(child_path(path, "p_value"), "expected a number in [0, 1]");
-        if (!(out.confidence > 0 && out.confidence < 1) && !std::isnan(out.confidence))
-            throw field_error(child_path(path, "confidence"), "expected a number between 0 and 1");
+        // 1 only for an exact change (counts: docs/instructions.md), whose interval is the point.
+        if (!(out.confidence > 0 && out.confidence <= 1) && !std::isnan(out.confidence))
+            throw field_error(child_path(path, "confidence"), "expected a number in (0, 1]");
         if (!(out.log_se >= 0))
             throw field_error(child_path(path, "log_se"), "expected a number >= 0");
         if (!(out.df >= 0))

@@ -120,7 +120,7 @@ TEST(io_json_codec, figures_out_of_their_range_are_named) {
     EXPECT_EQ(compare(R"([{"name": "a", "change_pct": {"mean": 1, "p_value": 1.5}}])"),
               "c.json: rows[0].change_pct.p_value: expected a number in [0, 1]");
     EXPECT_EQ(compare(R"([{"name": "a", "change_pct": {"mean": 1, "confidence": 95}}])"),
-              "c.json: rows[0].change_pct.confidence: expected a number between 0 and 1");
+              "c.json: rows[0].change_pct.confidence: expected a number in (0, 1]");
 
     EXPECT_EQ(error_of(io::parse_exec_json(
                   R"({"schema": "tare-exec/1", "head": {"runs": [{"wall_seconds": -0.1}]}})", "e.json")),
@@ -227,7 +227,8 @@ TEST(io_json_codec, compare_and_exec_documents_are_validated_too) {
     EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "context": {"mode": "paired"},
                                                   "rows": []})",
                                               "c.json")),
-              "c.json: context.mode: expected \"rounds\", \"process_rounds\", \"unpaired\" or \"processes\"");
+              "c.json: context.mode: expected \"rounds\", \"process_rounds\", \"unpaired\", \"processes\" or "
+              "\"counted\"");
     EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare-compare/1", "context": {"layout": 1},
                                                   "rows": []})",
                                               "c.json")),
