@@ -189,17 +189,11 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
                       (l.how == counter::callgrind ? "callgrind:" + out.string() : std::string("hw")));
     std::vector<std::string> argv;
     if (l.how == counter::callgrind) {
-        argv = {l.valgrind,
-                "--tool=callgrind",
-                "--instr-atstart=no",
-                "--collect-atstart=no",
-                "--cache-sim=yes",
-                i1,
-                d1,
-                ll,
-                "--dump-line=no",
-                "--callgrind-out-file=" + out.string(),
-                "--log-file=" + log.string()};
+        argv = {l.valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+                "--cache-sim=yes", i1, d1, ll, "--dump-line=no",
+                // No gdbserver: its FIFOs in the temporary directory outlive a child killed by an
+                // interrupt or a timeout.
+                "--vgdb=no", "--callgrind-out-file=" + out.string(), "--log-file=" + log.string()};
     }
     argv.insert(argv.end(), program.begin(), program.end());
 

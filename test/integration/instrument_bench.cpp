@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <thread>
 
 #include "tare/tare.hpp"
 
@@ -76,6 +77,13 @@ void reads_clock(tare::State& state) {
     }
 }
 
+// Long under any clock: for interrupting a counted run.
+void sleeps(tare::State& state) {
+    for (auto _ : state) {
+        std::this_thread::sleep_for(std::chrono::seconds(30));
+    }
+}
+
 void aborts(tare::State& state) {
     for (auto _ : state) {
         std::abort();
@@ -96,4 +104,5 @@ void aborts(tare::State& state) {
     tare::register_benchmark("reads_environment", reads_environment),
     tare::register_benchmark("reads_clock", reads_clock),
     tare::register_benchmark("aborts", aborts),
+    tare::register_benchmark("sleeps", sleeps),
 };

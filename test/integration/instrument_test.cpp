@@ -2,12 +2,18 @@
 // timed region alone, allocation figures beside them, the same counts from every run of the same
 // program wherever it lies and whatever its parent's environment, and what can still move them.
 // docs/instructions.md.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "run_process.hpp"
 #include "scratch.hpp"
@@ -139,6 +145,45 @@ TEST(instrument, a_benchmark_that_crashes_is_its_own_error_row) {
     EXPECT_NE(r["aborts"]["error"]["message"].get<std::string>().find("SIGABRT"), std::string::npos)
         << r["aborts"].dump();
     EXPECT_GT(instructions(r["nops_100"]), 100.0);
+}
+
+// An interrupt stops the counted process at once (its body sleeps), keeps what finished, and
+// leaves neither a process nor a temporary directory behind.
+TEST(instrument, an_interrupt_keeps_what_finished_and_leaves_nothing_behind) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    const auto tmp = test::scratch("interrupted-tmp");
+    std::filesystem::create_directories(tmp);
+    const auto out = test::scratch("interrupted.json");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int devnull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devnull, 1);
+        ::dup2(devnull, 2);
+        const std::string env_tmp = "TMPDIR=" + tmp.string();
+        const std::string json_arg = "--json=" + out.string();
+        ::execl("/usr/bin/env", "env", env_tmp.c_str(), TARE_INSTRUMENT_BENCH, "--instrument=instructions",
+                "--filter=^(nops_100|sleeps)$", json_arg.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    // Until the second counted process (the sleeping body's) runs under Valgrind.
+    bool sleeping = false;
+    for (int i = 0; i < 3000 && !sleeping; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        sleeping = test::processes_mentioning("--tare-exact=sleeps") > 0;
+    }
+    ASSERT_TRUE(sleeping);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status;
+    const json doc = json::parse(test::run_process({"/bin/cat", out.string()}).out);
+    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
+    ASSERT_EQ(doc["benchmarks"].size(), 1U) << doc.dump();
+    EXPECT_EQ(doc["benchmarks"][0]["name"], "nops_100");
+    EXPECT_EQ(test::processes_mentioning(tmp.string()), 0);
+    EXPECT_TRUE(std::filesystem::is_empty(tmp)) << std::filesystem::directory_iterator(tmp)->path();
 }
 
 TEST(instrument, without_valgrind_it_says_what_is_missing) {
