@@ -63,7 +63,9 @@ PROBE = r"""
                      no_samples: /^0 samples/.test((s.querySelector('dl.figures') || {}).textContent
                                                    ? [...s.querySelectorAll('dl.figures dd')]
                                                          .map(d => d.textContent).find(t => / samples?, /.test(t)) || ''
-                                                   : '')});
+                                                   : '')
+                                 // counted (--instrument), not timed: no samples to plot
+                                 || /counted, not timed/.test((s.querySelector('dl.figures') || {}).textContent || '')});
   });
   r.forest_rows = document.querySelectorAll('svg.forest g.row').length;
   r.table_rows = document.querySelectorAll('#rows tbody tr').length;
@@ -285,10 +287,12 @@ def main():
         ("run_typical", os.path.join(golden, "typical.json"), "run"),
         ("run_sites", os.path.join(golden, "sites.json"), "run"),
         ("run_variants", os.path.join(golden, "variants.json"), "run"),
+        ("run_counted", os.path.join(golden, "counted.json"), "run"),
         ("gbench", os.path.join(args.source_dir, "test", "gbench", "data", "fixture.json"), "run"),
         ("compare_rounds", os.path.join(golden, "compare_rounds.json"), "compare"),
         ("compare_edges", os.path.join(golden, "compare_edges.json"), "compare"),
         ("compare_threshold", os.path.join(golden, "compare_threshold.json"), "compare"),
+        ("compare_counted", os.path.join(golden, "compare_counted.json"), "compare"),
         ("run_1000", big_json, "big"),
     ]
     failures = []

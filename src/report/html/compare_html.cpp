@@ -54,21 +54,35 @@ std::string verdict_words(const compare_row& row) {
     const std::string cls = verdict_class(row);
     if (cls == "same")
         return "no change";
+    if (row.base.counts && (cls == "faster" || cls == "slower"))  // counts: not a time's words
+        return cls == "faster" ? "fewer instructions" : "more instructions";
     return cls == "unjudged" ? (row.change ? "not judged" : "no change computed") : cls;
 }
 
 detail::forest_plot forest(const compare_results& r) {
     detail::forest_plot plot;
-    plot.title = "Change of time per iteration, head against base, with its interval";
-    plot.x_title = "change of time / iteration, % of base (negative: head faster)";
     plot.threshold = r.threshold_pct;
-    const std::string level = fmt::format("{:.4g}%", interval_level(r) * 100);
-    plot.legend = {{detail::legend_mark::dot, "faster", "faster"},
-                   {detail::legend_mark::dot, "slower", "slower"},
-                   {detail::legend_mark::dot, "same", "no change"},
-                   {detail::legend_mark::dot, "unjudged", "not judged"},
-                   {detail::legend_mark::line, "ci", "interval at " + level}};
-    if (r.threshold_pct > 0)
+    if (r.mode == pairing::counted) {
+        // Counts (docs/instructions.md): exact changes, no interval; the floor is the band.
+        plot.title = "Change of instructions per iteration, head against base, exact";
+        plot.x_title = "change of instructions / iteration, % of base (negative: head fewer)";
+        plot.threshold = std::max(r.threshold_pct, count_floor_pct);
+        plot.legend = {{detail::legend_mark::dot, "faster", "fewer instructions"},
+                       {detail::legend_mark::dot, "slower", "more instructions"},
+                       {detail::legend_mark::dot, "same", "no change"},
+                       {detail::legend_mark::band, "threshold",
+                        "no verdict within ±" + format_count_change(plot.threshold).substr(1)}};
+    } else {
+        plot.title = "Change of time per iteration, head against base, with its interval";
+        plot.x_title = "change of time / iteration, % of base (negative: head faster)";
+        const std::string level = fmt::format("{:.4g}%", interval_level(r) * 100);
+        plot.legend = {{detail::legend_mark::dot, "faster", "faster"},
+                       {detail::legend_mark::dot, "slower", "slower"},
+                       {detail::legend_mark::dot, "same", "no change"},
+                       {detail::legend_mark::dot, "unjudged", "not judged"},
+                       {detail::legend_mark::line, "ci", "interval at " + level}};
+    }
+    if (r.threshold_pct > 0 && r.mode != pairing::counted)
         plot.legend.push_back(
             {detail::legend_mark::band, "threshold", "threshold band ±" + format_percent(r.threshold_pct)});
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
@@ -179,7 +193,7 @@ std::string sides_section(const compare_results& r) {
             text += fmt::format("{}{} cpus", text.empty() ? "" : " · ", c.num_cpus);
         return text;
     };
-    const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> rows = {
+    std::vector<std::pair<std::string, std::pair<std::string, std::string>>> rows = {
         {"file", {one_line(r.base_label), one_line(r.head_label)}},
         {"executable", {one_line(b.executable), one_line(h.executable)}},
         {"recorded", {one_line(b.date), one_line(h.date)}},
@@ -189,6 +203,12 @@ std::string sides_section(const compare_results& r) {
         {"processes", {std::to_string(b.processes), std::to_string(h.processes)}},
         {"accounting", {b.accounting ? "on" : "off", h.accounting ? "on" : "off"}},
     };
+    if (b.instrument || h.instrument) {  // counted: what counted each side (the set-up is in the header)
+        const auto tool = [](const run_context& c) {
+            return c.instrument ? one_line(c.instrument->substr(0, c.instrument->find(';'))) : "— (timed)";
+        };
+        rows.push_back({"counted by", {tool(b), tool(h)}});
+    }
     std::string out =
         "<section id=\"sides\">\n<h2>The two sides</h2>\n<div class=\"scroll\"><table>\n"
         "<thead><tr><th class=\"l\"></th><th class=\"l\">base</th><th class=\"l\">head</th></tr></thead>\n"
@@ -241,10 +261,13 @@ std::string compare_page(const compare_results& r) {
         out += "<p><em>No benchmark is on both sides.</em></p>\n";
     } else {
         out += "<section id=\"changes\">\n<h2>Changes</h2>\n<figure>\n" + detail::render_forest(forest(r));
-        out +=
-            "<figcaption>Each row: the change of head against base (dot) and its interval (line), "
-            "coloured by verdict; an interval that runs past the axis ends in an arrow. Hover for the "
-            "figures; a name links to its row.</figcaption>\n</figure>\n</section>\n";
+        out += r.mode == pairing::counted
+                   ? "<figcaption>Each row: the exact change of head's instructions against base's (dot), "
+                     "coloured by verdict; instructions are not time. Hover for the figures; a name links "
+                     "to its row.</figcaption>\n</figure>\n</section>\n"
+                   : "<figcaption>Each row: the change of head against base (dot) and its interval (line), "
+                     "coloured by verdict; an interval that runs past the axis ends in an arrow. Hover for "
+                     "the figures; a name links to its row.</figcaption>\n</figure>\n</section>\n";
         out += "<section id=\"rows\">\n<h2>Rows</h2>\n" + rows_table(r) +
                paragraph(detail::compare_note_lines(r));
         out += "</section>\n";
