@@ -63,5 +63,18 @@ TEST(gbench_compare, a_gb_executable_against_a_tare_one_is_refused) {
     EXPECT_NE(r.err.find("not one of each"), std::string::npos) << r.err;
 }
 
+// --instrument counts tare executables' regions; a Google Benchmark suite is refused, by name, rather
+// than counted over its whole function (docs/instructions.md, "Google Benchmark suites").
+TEST(gbench_compare, instrument_refuses_a_gb_executable_by_name) {
+    auto r = run_process({tare_cmd, "compare", "--instrument=instructions", TARE_GBENCH_ALLOC_COUNTS,
+                          TARE_GBENCH_ALLOC_COUNTS});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("is a Google Benchmark one"), std::string::npos) << r.err;
+    auto run = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_ALLOC_COUNTS});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("--instrument counts the timed regions of tare executables"), std::string::npos)
+        << run.err;
+}
+
 }  // namespace
 }  // namespace tare

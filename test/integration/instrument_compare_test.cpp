@@ -114,6 +114,11 @@ TEST(instrument_compare, stored_counts_compare_as_the_executables_do) {
     EXPECT_NEAR(r.rows["hash_64k"]["change_pct"]["mean"].get<double>(), 2.0, 0.1);
     EXPECT_EQ(r.doc["base_context"]["instrument"].get<std::string>().find("callgrind") != std::string::npos,
               true);
+    // --instrument runs executables: with files it is refused, and the message says how files compare.
+    auto flagged = compare({"--instrument=instructions", base, head});
+    EXPECT_EQ(flagged.status, 2);
+    EXPECT_NE(flagged.err.find("--instrument runs executables; these are results files"), std::string::npos)
+        << flagged.err;
     // Counts against times is no comparison: refused, with both files named by what they hold.
     auto run = test::run_process(
         {TARE_COMMAND, "run", ab + "/ab_a1", "--filter=^hash_64k$", "--min-time=0.05", "--json=" + timed});

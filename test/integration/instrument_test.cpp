@@ -186,6 +186,18 @@ TEST(instrument, an_interrupt_keeps_what_finished_and_leaves_nothing_behind) {
     EXPECT_TRUE(std::filesystem::is_empty(tmp)) << std::filesystem::directory_iterator(tmp)->path();
 }
 
+TEST(instrument, a_timeout_stops_a_counted_benchmark_and_names_it) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    auto r = counted({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--timeout=2",
+                      "--filter=^(sleeps|nops_100)$", "--json=-"},
+                     1);
+    ASSERT_EQ(r.size(), 2U);
+    ASSERT_TRUE(r["sleeps"]["error"].is_object()) << r["sleeps"].dump();
+    EXPECT_EQ(r["sleeps"]["error"]["kind"], "timeout");
+    EXPECT_GT(instructions(r["nops_100"]), 100.0);
+}
+
 TEST(instrument, without_valgrind_it_says_what_is_missing) {
     auto r = test::run_process({"/usr/bin/env", "PATH=/nonexistent", TARE_INSTRUMENT_BENCH,
                                 "--instrument=instructions", "--filter=nops_100"});
