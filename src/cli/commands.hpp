@@ -56,6 +56,10 @@ int run_command(const run_args& args);
 /// alloc-sites and instrument, its JSON written to a temporary file and read back.
 std::variant<run_results, run_failure> run_tare_target(const std::string& target, const run_args& args);
 
+/// `tare run`'s collection of one target of any kind (a tare or Google Benchmark executable, or a
+/// results file), with `args`' flags and refusals.
+std::variant<run_results, run_failure> run_any_target(const std::string& target, const run_args& args);
+
 /// True when `path` is a Google Benchmark executable: its bytes name GB's own flag
 /// (`benchmark_list_tests`, in a static libbenchmark) or the shared libbenchmark it needs.
 /// Decided without running it: an unknown program given GB's flags could do anything.

@@ -132,20 +132,12 @@ private:
             hw_->reset();
             return t;
         }
-        os::callgrind::dump(what);
-        ++session_->dumps;
-        const std::string path = session_->out_file + "." + std::to_string(session_->dumps);
-        auto text = io::read_text_file(path);
-        if (auto* e = std::get_if<io::read_error>(&text)) {
-            error_ = "Callgrind's counts could not be read: " + e->message;
+        auto taken = take_dump(*session_, what);
+        if (auto* e = std::get_if<std::string>(&taken)) {
+            error_ = std::move(*e);
             return std::nullopt;
         }
-        auto parsed = parse_callgrind_dump(std::get<std::string>(text), path);
-        if (auto* e = std::get_if<io::read_error>(&parsed)) {
-            error_ = "Callgrind's counts could not be read: " + e->message;
-            return std::nullopt;
-        }
-        return std::get<callgrind_totals>(std::move(parsed));
+        return std::get<callgrind_totals>(std::move(taken));
     }
 
     counter how_;
@@ -171,6 +163,21 @@ benchmark_result error_row(const std::string& name, std::string message) {
 }
 
 }  // namespace
+
+std::variant<callgrind_totals, std::string> take_dump(callgrind_session& session, const char* reason) {
+    os::callgrind::dump(reason);
+    ++session.dumps;
+    const std::string path = session.out_file + "." + std::to_string(session.dumps);
+    auto text = io::read_text_file(path);
+    if (auto* e = std::get_if<io::read_error>(&text)) {
+        return "Callgrind's counts could not be read: " + e->message;
+    }
+    auto parsed = parse_callgrind_dump(std::get<std::string>(text), path);
+    if (auto* e = std::get_if<io::read_error>(&parsed)) {
+        return "Callgrind's counts could not be read: " + e->message;
+    }
+    return std::get<callgrind_totals>(std::move(parsed));
+}
 
 std::uint64_t counted_iterations(double first) {
     const double wanted = std::ceil(counted_budget / std::max(first, 1.0));

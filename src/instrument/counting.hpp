@@ -15,7 +15,10 @@
 #include <cstdint>
 #include <string>
 
+#include <variant>
+
 #include "core/runner.hpp"
+#include "instrument/callgrind_format.hpp"
 #include "model/run.hpp"
 
 namespace tare::instrument {
@@ -33,6 +36,17 @@ struct callgrind_session {
 };
 
 enum class counter { callgrind, hw_instructions };
+
+/// tare::gbench's counted mode is entered through the environment (Google Benchmark's main refuses
+/// flags it does not know): Callgrind's out file, the instance to count, and where its tare/1 row
+/// goes (docs/instructions.md, "Google Benchmark suites").
+inline constexpr const char* gbench_counted_env = "TARE_GBENCH_COUNTED";
+inline constexpr const char* gbench_counted_name_env = "TARE_GBENCH_COUNTED_NAME";
+inline constexpr const char* gbench_counted_json_env = "TARE_GBENCH_COUNTED_JSON";
+
+/// Dumps the counts Callgrind gathered since the last dump (then 0 again) and reads them back, or
+/// why they cannot be read. Also what tare::gbench's counted mode reads its counts with.
+std::variant<callgrind_totals, std::string> take_dump(callgrind_session& session, const char* reason);
 
 /// Runs `inst` with its region counted by `how` and returns its result: the counts, and the
 /// memory figures of the counted pass (allocation accounting keeps working: Callgrind does not

@@ -136,8 +136,9 @@ std::variant<launcher, std::string> make_launcher(counter how, std::optional<dou
     return l;
 }
 
-std::vector<std::string> counted_environment(const std::vector<std::string>& argv) {
-    std::vector<std::string> env;
+std::vector<std::string> counted_environment(const std::vector<std::string>& argv,
+                                             const std::vector<std::string>& extra) {
+    std::vector<std::string> env = extra;
     for (const char* name : {"PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "VALGRIND_LIB"}) {
         if (const char* v = std::getenv(name)) {
             env.push_back(std::string(name) + "=" + v);
@@ -157,7 +158,20 @@ std::vector<std::string> counted_environment(const std::vector<std::string>& arg
     return env;
 }
 
-benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member) {
+namespace {
+
+// What a counted child is started with: the program's arguments after its path, and the
+// variables added to its pinned environment, given where its files go.
+struct child_plan {
+    std::vector<std::string> arguments;
+    std::vector<std::string> environment;
+};
+
+// Counts `member` in a child of `executable` planned by `plan` (from the files' paths: the JSON
+// row, Callgrind's out file), and returns its row or an error row naming how the child ended.
+template <class Plan>
+benchmark_result run_counted_child(const launcher& l, const std::string& executable,
+                                   const std::string& member, Plan plan) {
     std::error_code ec;
     const fs::path base = fs::temp_directory_path(ec);
     std::string dir_template = (base / "tare-counted-XXXXXX").string();
@@ -174,19 +188,15 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
     // starts from is laid out the same. An executable at a longer path changed the counts of a
     // body that grows a vector by one part in 30,000 (realloc extends in place or moves).
     const fs::path exe = dir / "bench";
-    fs::create_symlink(os::executable_path(), exe, ec);
+    fs::create_symlink(executable, exe, ec);
     if (ec) {
         fs::remove_all(dir, ec);
         return error_row(member, "instrument", "cannot link the executable into " + dir.string());
     }
 
-    // The program's own arguments: the same strings for every instance but the names.
-    std::vector<std::string> program{exe.string(), "--tare-exact=" + step, "--json=" + json.string()};
-    if (member != step) {
-        program.push_back(std::string(member_flag) + "=" + member);
-    }
-    program.push_back(std::string(counted_flag) + "=" +
-                      (l.how == counter::callgrind ? "callgrind:" + out.string() : std::string("hw")));
+    const child_plan planned = plan(json.string(), out.string());
+    std::vector<std::string> program{exe.string()};
+    program.insert(program.end(), planned.arguments.begin(), planned.arguments.end());
     std::vector<std::string> argv;
     if (l.how == counter::callgrind) {
         argv = {l.valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
@@ -201,7 +211,7 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
     o.discard_stdout = true;
     o.timeout_seconds = l.timeout_seconds;
     o.interrupt = os::on_interrupt::kill;
-    o.environment = counted_environment(program);
+    o.environment = counted_environment(program, planned.environment);
     const os::child_result child = os::run_child(argv, o);
     benchmark_result row;
     if (child.timed_out) {
@@ -230,6 +240,40 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
     }
     fs::remove_all(dir, ec);
     return row;
+}
+
+}  // namespace
+
+benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member) {
+    return run_counted_child(
+        l, os::executable_path(), member, [&](const std::string& json, const std::string& out) {
+            // The program's own arguments: the same strings for every instance but the names.
+            child_plan p{{"--tare-exact=" + step, "--json=" + json}, {}};
+            if (member != step) {
+                p.arguments.push_back(std::string(member_flag) + "=" + member);
+            }
+            p.arguments.push_back(std::string(counted_flag) + "=" +
+                                  (l.how == counter::callgrind ? "callgrind:" + out : std::string("hw")));
+            return p;
+        });
+}
+
+benchmark_result run_gbench_in_child(const launcher& l, const std::string& executable,
+                                     const std::string& name) {
+    if (l.how != counter::callgrind) {
+        benchmark_result r = error_row(name, "instrument",
+                                       "a Google Benchmark suite is counted under Callgrind only "
+                                       "(--instrument=instructions)");
+        return r;
+    }
+    return run_counted_child(l, executable, name, [&](const std::string& json, const std::string& out) {
+        // Google Benchmark's main refuses flags it does not know: the instance and the files go in
+        // the environment, and the suite runs none of its benchmarks itself.
+        return child_plan{
+            {"--benchmark_filter=^$"},
+            {std::string(gbench_counted_env) + "=" + out, std::string(gbench_counted_name_env) + "=" + name,
+             std::string(gbench_counted_json_env) + "=" + json}};
+    });
 }
 
 }  // namespace tare::instrument

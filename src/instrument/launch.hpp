@@ -37,10 +37,16 @@ std::variant<launcher, std::string> make_launcher(counter how, std::optional<dou
 /// own) in a child; an error row names how the child ended when it gave no result.
 benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member);
 
-/// The child's environment: PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB as this process
-/// has them, nothing else, and a pad that brings the environment and `argv` (the program's own
+/// Counts the instance `name` of the Google Benchmark executable `executable` (linked with
+/// tare::gbench) in a child under Callgrind: its counted mode, entered through the environment.
+benchmark_result run_gbench_in_child(const launcher& l, const std::string& executable,
+                                     const std::string& name);
+
+/// The child's environment: `extra`, then PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB as
+/// this process has them, nothing else, and a pad that brings the environment and `argv` (the program's own
 /// arguments, its path first) to a size that depends on neither, so that the stack starts at the
 /// same place for any executable path and any parent environment.
-std::vector<std::string> counted_environment(const std::vector<std::string>& argv);
+std::vector<std::string> counted_environment(const std::vector<std::string>& argv,
+                                             const std::vector<std::string>& extra = {});
 
 }  // namespace tare::instrument

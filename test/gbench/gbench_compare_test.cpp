@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "integration/run_process.hpp"
@@ -63,17 +64,64 @@ TEST(gbench_compare, a_gb_executable_against_a_tare_one_is_refused) {
     EXPECT_NE(r.err.find("not one of each"), std::string::npos) << r.err;
 }
 
-// --instrument counts tare executables' regions; a Google Benchmark suite is refused, by name, rather
-// than counted over its whole function (docs/instructions.md, "Google Benchmark suites").
-TEST(gbench_compare, instrument_refuses_a_gb_executable_by_name) {
-    auto r = run_process({tare_cmd, "compare", "--instrument=instructions", TARE_GBENCH_ALLOC_COUNTS,
-                          TARE_GBENCH_ALLOC_COUNTS});
-    EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("is a Google Benchmark one"), std::string::npos) << r.err;
-    auto run = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_ALLOC_COUNTS});
+// --instrument on a suite linked with tare::gbench counts its loop alone, through the region hooks
+// (docs/instructions.md, "Google Benchmark suites"): 1,000 more no-ops are 1,000 more instructions,
+// setup and pauses are outside, and the allocation figures stay.
+TEST(gbench_compare, instrument_counts_a_gb_suites_loop_alone) {
+    if (TARE_SANITIZED) {
+        auto r = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_COUNTED});
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        GTEST_SKIP() << "a sanitizer build cannot run under Valgrind";
+    }
+    const std::string path =
+        (fs::temp_directory_path() / ("tare-gb-counted-" + std::to_string(::getpid()) + ".json")).string();
+    auto r =
+        run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_COUNTED, "--json=" + path});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(path);
+    const json doc = json::parse(in);
+    fs::remove(path);
+    std::map<std::string, json> rows;
+    for (const json& b : doc["benchmarks"])
+        rows[b["name"].get<std::string>()] = b;
+    ASSERT_EQ(rows.size(), 4U) << doc.dump();
+    const auto instructions = [&](const char* name) {
+        return rows[name].value("instructions_per_iter", -1.0);
+    };
+    for (const auto& [name, b] : rows) {
+        EXPECT_EQ(b["instrument"], "callgrind") << name << b.dump();
+        EXPECT_TRUE(b["time_ns"].is_null()) << name;
+    }
+    // The loop's own instructions (Google Benchmark's and the hooks') are a few per iteration and a
+    // few dozen per run, spread over iteration counts that differ between the two bodies.
+    EXPECT_NEAR(instructions("BM_nops_2000") - instructions("BM_nops_1000"), 1000.0, 0.5);
+    EXPECT_GE(instructions("BM_nops_1000"), 1000.0);
+    EXPECT_LT(instructions("BM_nops_1000"), 1020.0);
+    // 10^6 no-ops of setup and 5,000 a pause: outside. What stays is the pair of calls that pause
+    // and resume (Google Benchmark's own, a few hundred instructions at most).
+    EXPECT_GE(instructions("BM_setup_and_pause"), instructions("BM_nops_1000"));
+    EXPECT_LT(instructions("BM_setup_and_pause"), instructions("BM_nops_1000") + 1000)
+        << rows["BM_setup_and_pause"].dump();
+    if (TARE_ACCOUNTING_EXPECTED) {
+        EXPECT_EQ(rows["BM_one_allocation"]["allocs_per_iter"], 1.0) << rows["BM_one_allocation"].dump();
+        EXPECT_EQ(rows["BM_one_allocation"]["bytes_per_iter"], 48.0);
+    }
+    // The same program counts the same.
+    auto again = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_COUNTED,
+                              "--filter=^BM_nops_1000$", "--json=" + path});
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    std::ifstream in2(path);
+    EXPECT_EQ(json::parse(in2)["benchmarks"][0]["instructions_per_iter"],
+              rows["BM_nops_1000"]["instructions_per_iter"]);
+    fs::remove(path);
+}
+
+// A suite without tare::gbench has no hooks to find its loop: refused, by name, rather than
+// counted over its whole function.
+TEST(gbench_compare, instrument_refuses_a_gb_suite_without_tare_gbench) {
+    auto run = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_ALLOC_COUNTS_PLAIN});
     EXPECT_EQ(run.exit_code, 2);
-    EXPECT_NE(run.err.find("--instrument counts the timed regions of tare executables"), std::string::npos)
-        << run.err;
+    EXPECT_NE(run.err.find("does not link tare::gbench"), std::string::npos) << run.err;
 }
 
 }  // namespace

@@ -95,6 +95,28 @@ TEST(instrument_compare, every_injected_change_is_found_with_its_size) {
     }
 }
 
+#if defined(TARE_AB_GBENCH)
+// The same bodies as Google Benchmark suites linked with tare::gbench, counted through its hooks:
+// the identical pair gives exactly 0, the 2 % build its 2 %.
+TEST(instrument_compare, google_benchmark_suites_are_counted_alike) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    auto same = compare({"--instrument=instructions", ab + "/gbw_ab_a1", ab + "/gbw_ab_a2"});
+    EXPECT_EQ(same.status, 0) << same.err;
+    ASSERT_EQ(same.rows.size(), 4U) << same.err;
+    for (const auto& [name, row] : same.rows) {
+        EXPECT_EQ(row["verdict"], "no_change") << name;
+        EXPECT_EQ(row["change_pct"]["mean"], 0.0) << name;
+    }
+    auto slow = compare({"--instrument=instructions", ab + "/gbw_ab_a1", ab + "/gbw_ab_slow20"});
+    ASSERT_EQ(slow.rows.size(), 4U) << slow.err;
+    for (const char* name : {"hash_64k", "parse_csv"}) {
+        EXPECT_EQ(slow.rows[name]["verdict"], "slower") << name;
+        EXPECT_NEAR(slow.rows[name]["change_pct"]["mean"].get<double>(), 2.0, 0.1) << name;
+    }
+}
+#endif
+
 TEST(instrument_compare, stored_counts_compare_as_the_executables_do) {
     if (sanitized_skip())
         GTEST_SKIP() << "a sanitizer build";

@@ -10,7 +10,8 @@ if(TARGET benchmark::benchmark)
   set(TARE_HAS_GBENCH ON)
   add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp
-                                 ${CMAKE_CURRENT_LIST_DIR}/worker.cpp)
+                                 ${CMAKE_CURRENT_LIST_DIR}/worker.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/counted.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
   tare_target_defaults(tare_gbench INTERNAL)
   set_target_properties(tare_gbench PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)

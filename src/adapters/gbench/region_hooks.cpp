@@ -24,6 +24,7 @@
 
 #include "adapters/gbench/region_hooks.hpp"
 #include "alloc/accounting.hpp"
+#include "os/counters.hpp"
 #include "os/os.hpp"
 
 // The real members: weak, so a suite linked without the --wrap options still links (then the
@@ -40,6 +41,16 @@ namespace tare::gbench {
 namespace {
 
 std::atomic<bool> memory_run{false};
+std::atomic<bool> counting{false};
+thread_local bool collecting = false;  // this thread's Callgrind counting is on
+
+// Callgrind keeps its counting switch per thread: each thread's loop switches its own.
+void collect(bool on) noexcept {
+    if (counting.load(std::memory_order_relaxed) && collecting != on) {
+        collecting = on;
+        os::callgrind::toggle_collect();
+    }
+}
 
 std::uint64_t faults_of(const os::usage& u) noexcept {
     return u.minor_faults + u.major_faults;
@@ -98,6 +109,10 @@ void counters_into(benchmark::State& state, const alloc::counters& c, std::uint6
 }
 
 }  // namespace
+
+void set_counting(bool on) noexcept {
+    counting.store(on, std::memory_order_relaxed);
+}
 
 void set_memory_run(bool active) noexcept {
     memory_run.store(active, std::memory_order_relaxed);
@@ -225,14 +240,17 @@ extern "C" {
 void __wrap__ZN9benchmark5State16StartKeepRunningEv(benchmark::State* state) {
     tare::gbench::on_start(*state);  // before the clock starts: untimed
     __real__ZN9benchmark5State16StartKeepRunningEv(state);
+    tare::gbench::collect(true);  // counted mode: the loop's body from here
 }
 
 void __wrap__ZN9benchmark5State17FinishKeepRunningEv(benchmark::State* state) {
+    tare::gbench::collect(false);
     __real__ZN9benchmark5State17FinishKeepRunningEv(state);
     tare::gbench::on_finish(*state);
 }
 
 void __wrap__ZN9benchmark5State11PauseTimingEv(benchmark::State* state) {
+    tare::gbench::collect(false);
     __real__ZN9benchmark5State11PauseTimingEv(state);  // the clock first: the pause is untimed
     tare::gbench::on_pause(*state);
 }
@@ -240,9 +258,11 @@ void __wrap__ZN9benchmark5State11PauseTimingEv(benchmark::State* state) {
 void __wrap__ZN9benchmark5State12ResumeTimingEv(benchmark::State* state) {
     tare::gbench::on_resume(*state);
     __real__ZN9benchmark5State12ResumeTimingEv(state);
+    tare::gbench::collect(true);
 }
 
 void __wrap__ZN9benchmark5State13SkipWithErrorEPKc(benchmark::State* state, const char* message) {
+    tare::gbench::collect(false);
     tare::gbench::on_skip(*state);
     __real__ZN9benchmark5State13SkipWithErrorEPKc(state, message);
 }

@@ -10,4 +10,9 @@ void set_memory_run(bool active) noexcept;
 /// The suite was linked with tare::gbench's --wrap options, so the hooks see every loop.
 bool hooks_linked() noexcept;
 
+/// Counted mode (--instrument; docs/instructions.md): each thread's loop switches Callgrind's
+/// counting on as it starts or resumes and off as it pauses or ends, right around Google
+/// Benchmark's own calls, so only the suite's loop body is counted.
+void set_counting(bool on) noexcept;
+
 }  // namespace tare::gbench

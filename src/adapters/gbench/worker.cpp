@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "adapters/gbench/region_hooks.hpp"
+#include "adapters/gbench/runs.hpp"
 #include "alloc/accounting.hpp"
 #include "compare/protocol.hpp"
 #include "core/metrics.hpp"
@@ -190,20 +191,13 @@ std::string fixed_spec(const std::string& name, ::benchmark::IterationCount iter
 // Google Benchmark's own bound on a run's iterations (kMaxIterations in its runner).
 constexpr std::uint64_t max_iterations = 1000000000;
 
-// One run of an instance: a sample, or why there is none.
-struct run_outcome {
-    tare::sample sample;  // all threads' and repetitions' iterations
-    std::int64_t peak = 0;
-    bool fixed_by_suite = false;  // the suite's ->Iterations(K), not the requested count, ran
-    std::optional<error_info> error;
-};
-
 double counter_of(const ::benchmark::BenchmarkReporter::Run& r, const char* key) {
     auto it = r.counters.find(key);
     return it == r.counters.end() ? 0.0 : it->second.value;
 }
 
-// Runs `name` for `iterations` (the family's own count when it fixes one, ->Iterations(K)).
+}  // namespace
+
 run_outcome run_one(const std::string& name, std::uint64_t iterations) {
     run_outcome out;
     // Families of one name may differ in their own count (BENCHMARK(f); BENCHMARK(f)->Iterations(4)):
@@ -270,6 +264,8 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
     out.sample.elapsed_ns = seconds * 1e9;
     return out;
 }
+
+namespace {
 
 // The controller's channel and the benchmark being measured.
 class server {
@@ -465,6 +461,9 @@ bool worker_wanted() {
 // Instead of the suite: serve, then return as RunSpecifiedBenchmarks would (0 benchmarks run),
 // so the suite's main ends normally.
 std::optional<size_t> serve_if_wanted() {
+    if (auto counted = count_if_wanted()) {
+        return counted;
+    }
     if (!worker_wanted()) {
         return std::nullopt;
     }

@@ -1,0 +1,31 @@
+#pragma once
+// Private to tare::gbench: one run of one instance at a fixed iteration count (worker.cpp), which
+// the worker mode of tare compare and the counted mode of --instrument (counted.cpp) share.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/run.hpp"
+
+namespace tare::gbench {
+
+/// One run of an instance: a sample, or why there is none.
+struct run_outcome {
+    tare::sample sample;  // all threads' and repetitions' iterations
+    std::int64_t peak = 0;
+    bool fixed_by_suite = false;  // the suite's ->Iterations(K), not the requested count, ran
+    std::optional<error_info> error;
+};
+
+/// Runs the instance `name` for `iterations` (the family's own count when it fixes one,
+/// ->Iterations(K)): its time, and the region hooks' memory figures of its loop.
+run_outcome run_one(const std::string& name, std::uint64_t iterations);
+
+/// Counted mode (counted.cpp): when tare started this suite to count one instance, counts it,
+/// writes its row and returns 0 (the benchmarks RunSpecifiedBenchmarks ran: none of the suite's);
+/// empty otherwise.
+std::optional<std::size_t> count_if_wanted();
+
+}  // namespace tare::gbench
