@@ -387,8 +387,7 @@ std::variant<run_results, run_failure> run_tare_target(const std::string& target
 namespace {
 
 // --instrument for a Google Benchmark executable linked with tare::gbench: each benchmark of its
-// list (under --filter and --shard) counted in a child of its own under Callgrind, the loop alone
-// (docs/instructions.md, "Google Benchmark suites").
+// list (under --filter and --shard) counted in a child of its own (docs/instructions.md).
 std::variant<run_results, run_failure> gbench_counted_collect(const std::string& target,
                                                               const run_args& args) {
     auto made = instrument::make_launcher(*instrument::parse_instrument(*args.instrument), args.timeout);
@@ -399,24 +398,8 @@ std::variant<run_results, run_failure> gbench_counted_collect(const std::string&
     if (auto* f = std::get_if<run_failure>(&listed)) {
         return *f;
     }
-    const auto& launcher = std::get<instrument::launcher>(made);
-    run_results out;
-    out.context = core::make_context(0, 0, false);
-    out.context.clock_overhead_ns.reset();
-    out.context.loop_overhead_ns.reset();
-    out.context.executable = target;
-    out.context.instrument = launcher.description;
-    out.context.gbench_memory = "region";  // the counted mode's figures are the hooks' alone
-    const std::string exe = fs::absolute(target).string();
-    for (const std::string& name : std::get<std::vector<std::string>>(listed)) {
-        if (os::interrupted() != 0) {
-            out.context.interrupted = true;
-            break;
-        }
-        out.benchmarks.push_back(instrument::run_gbench_in_child(launcher, exe, name));
-        out.context.accounting = out.context.accounting || out.benchmarks.back().allocs_per_iter.has_value();
-    }
-    return out;
+    return instrument::count_gbench_suite(std::get<instrument::launcher>(made), fs::absolute(target).string(),
+                                          target, std::get<std::vector<std::string>>(listed));
 }
 
 struct collected {
@@ -446,12 +429,6 @@ collected collect(const std::string& target, const run_args& args) {
     }
     const bool gbench = k == target_kind::gbench_executable;
     if (args.instrument && gbench) {
-        if (!gbench_worker_capable(target)) {
-            return {run_failure{exit_usage,
-                                target + ": --instrument counts a Google Benchmark suite's loop through "
-                                         "tare::gbench's hooks, and this one does not link tare::gbench "
-                                         "(docs/gbench.md)"}};
-        }
         return {gbench_counted_collect(target, args), gbench};
     }
     if (args.alloc_sites_top != 0 && (gbench || args.processes > 1)) {

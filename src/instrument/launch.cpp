@@ -7,8 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/runner.hpp"
 #include "io/results_reader.hpp"
 #include "os/counters.hpp"
+#include "os/interrupt.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
 
@@ -274,6 +276,26 @@ benchmark_result run_gbench_in_child(const launcher& l, const std::string& execu
             {std::string(gbench_counted_env) + "=" + out, std::string(gbench_counted_name_env) + "=" + name,
              std::string(gbench_counted_json_env) + "=" + json}};
     });
+}
+
+run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
+                               const std::vector<std::string>& names) {
+    run_results out;
+    out.context = core::make_context(0, 0, false);
+    out.context.clock_overhead_ns.reset();
+    out.context.loop_overhead_ns.reset();
+    out.context.executable = label;
+    out.context.instrument = l.description;
+    out.context.gbench_memory = "region";  // the counted mode's figures are the hooks' alone
+    for (const std::string& name : names) {
+        if (os::interrupted() != 0) {
+            out.context.interrupted = true;
+            break;
+        }
+        out.benchmarks.push_back(run_gbench_in_child(l, executable, name));
+        out.context.accounting = out.context.accounting || out.benchmarks.back().allocs_per_iter.has_value();
+    }
+    return out;
 }
 
 }  // namespace tare::instrument

@@ -42,6 +42,11 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
 benchmark_result run_gbench_in_child(const launcher& l, const std::string& executable,
                                      const std::string& name);
 
+/// The benchmarks `names` of the Google Benchmark executable `executable` (given as `label`)
+/// counted one child each, as one run; an interrupt ends it after the benchmark running.
+run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
+                               const std::vector<std::string>& names);
+
 /// The child's environment: `extra`, then PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB as
 /// this process has them, nothing else, and a pad that brings the environment and `argv` (the program's own
 /// arguments, its path first) to a size that depends on neither, so that the stack starts at the
