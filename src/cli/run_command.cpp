@@ -133,30 +133,6 @@ bool gbench_worker_capable(const std::string& path) {
     return binary_contains(path, {compare::protocol::gbench_worker_marker});
 }
 
-std::string gbench_note(const run_context& context) {
-    constexpr const char* memory_run =
-        "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
-        "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
-        "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n";
-    if (!context.accounting)
-        return "note: no memory figures: link tare::gbench into the suite to get them\n";
-    if (context.gbench_memory == "region")
-        return "note: memory figures are the timed region's alone (tare::gbench's region hooks): pauses,\n"
-               "      setup and fixture SetUp/TearDown excluded\n";
-    if (context.gbench_memory == "mixed")
-        return std::string(
-                   "note: memory figures are the timed region's alone (tare::gbench's region hooks), but "
-                   "for\n"
-                   "      the rows warned gbench_memory_run (no hooks' figures): those are Google "
-                   "Benchmark's memory\n"
-                   "      run of min(16, iterations) iterations\n") +
-               memory_run;
-    return std::string(
-               "note: memory figures are Google Benchmark's own memory run: min(16, iterations) "
-               "iterations\n") +
-           memory_run;
-}
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -390,6 +366,11 @@ namespace {
 // list (under --filter and --shard) counted in a child of its own (docs/instructions.md).
 std::variant<run_results, run_failure> gbench_counted_collect(const std::string& target,
                                                               const run_args& args) {
+    if (!gbench_worker_capable(target)) {
+        return run_failure{exit_usage, target +
+                                           ": --instrument counts a Google Benchmark suite's loop through "
+                                           "tare::gbench's hooks; this one does not link tare::gbench"};
+    }
     auto made = instrument::make_launcher(*instrument::parse_instrument(*args.instrument), args.timeout);
     if (auto* e = std::get_if<std::string>(&made)) {
         return run_failure{exit_usage, *e};

@@ -1,5 +1,6 @@
 // What a target of `tare run` or a side of `tare compare` is: a results file or an executable,
-// decided by name, content and permission, never by running it.
+// decided by name, content and permission, never by running it; and what a Google Benchmark
+// suite's memory figures include, as the note under its table says.
 #include <unistd.h>
 
 #include <filesystem>
@@ -60,6 +61,30 @@ std::variant<target_kind, run_failure> classify_target(const std::string& path) 
 
 const char* unknown_file_note(target_kind k) {
     return k == target_kind::unknown_file ? " (not executable, so read as a results file)" : "";
+}
+
+std::string gbench_note(const run_context& context) {
+    constexpr const char* memory_run =
+        "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
+        "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
+        "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n";
+    if (!context.accounting)
+        return "note: no memory figures: link tare::gbench into the suite to get them\n";
+    if (context.gbench_memory == "region")
+        return "note: memory figures are the timed region's alone (tare::gbench's region hooks): pauses,\n"
+               "      setup and fixture SetUp/TearDown excluded\n";
+    if (context.gbench_memory == "mixed")
+        return std::string(
+                   "note: memory figures are the timed region's alone (tare::gbench's region hooks), but "
+                   "for\n"
+                   "      the rows warned gbench_memory_run (no hooks' figures): those are Google "
+                   "Benchmark's memory\n"
+                   "      run of min(16, iterations) iterations\n") +
+               memory_run;
+    return std::string(
+               "note: memory figures are Google Benchmark's own memory run: min(16, iterations) "
+               "iterations\n") +
+           memory_run;
 }
 
 }  // namespace tare::cli
