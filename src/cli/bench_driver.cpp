@@ -144,9 +144,7 @@ int run_counted_child(const std::vector<core::run_unit>& units, const bench_opti
     // The context after the count: its strings (the host's name, the CPU's) would change the heap
     // the region starts from between machines and paths.
     results.benchmarks.push_back(instrument::run_counted(*inst, how, &session, probe, detail::sample_plan{}));
-    results.context = core::make_context(0, 0, probe.accounting());
-    results.context.clock_overhead_ns.reset();
-    results.context.loop_overhead_ns.reset();
+    results.context = instrument::counted_context(probe.accounting());
     std::string json = report::make_json_reporter<run_results>()->render(results);
     if (auto err = io::write_file_atomically(*opt.json_path, json)) {
         std::fprintf(stderr, "error: %s\n", err->c_str());
@@ -165,9 +163,7 @@ int run_instrumented(const std::vector<core::run_unit>& units, const bench_optio
     const instrument::launcher& launcher = std::get<instrument::launcher>(made);
     core::system_probe probe;
     run_results results;
-    results.context = core::make_context(0, 0, probe.accounting());
-    results.context.clock_overhead_ns.reset();
-    results.context.loop_overhead_ns.reset();
+    results.context = instrument::counted_context(probe.accounting());
     results.context.instrument = launcher.description;
     os::handle_interrupts();
     const bool live = os::is_terminal(STDERR_FILENO);

@@ -164,6 +164,13 @@ benchmark_result error_row(const std::string& name, std::string message) {
 
 }  // namespace
 
+run_context counted_context(bool accounting) {
+    run_context c = core::make_context(0, 0, accounting);
+    c.clock_overhead_ns.reset();
+    c.loop_overhead_ns.reset();
+    return c;
+}
+
 std::variant<callgrind_totals, std::string> take_dump(callgrind_session& session, const char* reason) {
     os::callgrind::dump(reason);
     ++session.dumps;

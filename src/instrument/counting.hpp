@@ -44,6 +44,10 @@ inline constexpr const char* gbench_counted_env = "TARE_GBENCH_COUNTED";
 inline constexpr const char* gbench_counted_name_env = "TARE_GBENCH_COUNTED_NAME";
 inline constexpr const char* gbench_counted_json_env = "TARE_GBENCH_COUNTED_JSON";
 
+/// The context of a counted run: host, CPU, date and version, and no clock or loop overhead (nothing
+/// was timed).
+run_context counted_context(bool accounting);
+
 /// Dumps the counts Callgrind gathered since the last dump (then 0 again) and reads them back, or
 /// why they cannot be read. Also what tare::gbench's counted mode reads its counts with.
 std::variant<callgrind_totals, std::string> take_dump(callgrind_session& session, const char* reason);

@@ -281,9 +281,7 @@ benchmark_result run_gbench_in_child(const launcher& l, const std::string& execu
 run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
                                const std::vector<std::string>& names) {
     run_results out;
-    out.context = core::make_context(0, 0, false);
-    out.context.clock_overhead_ns.reset();
-    out.context.loop_overhead_ns.reset();
+    out.context = instrument::counted_context(false);
     out.context.executable = label;
     out.context.instrument = l.description;
     out.context.gbench_memory = "region";  // the counted mode's figures are the hooks' alone

@@ -98,9 +98,7 @@ std::optional<std::size_t> count_if_wanted() {
         row.error = error_info{"instrument", *why};
     }
     results.benchmarks.push_back(std::move(row));
-    results.context = core::make_context(0, 0, hooks_linked() && alloc::available());
-    results.context.clock_overhead_ns.reset();
-    results.context.loop_overhead_ns.reset();
+    results.context = instrument::counted_context(hooks_linked() && alloc::available());
     if (auto err =
             io::write_file_atomically(json, report::make_json_reporter<run_results>()->render(results))) {
         std::fprintf(stderr, "%s: %s\n", compare::protocol::gbench_worker_marker.data(), err->c_str());
