@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
 #include "integration/scratch.hpp"
 
@@ -31,7 +33,7 @@ constexpr bool sanitized = TARE_SANITIZED != 0;
 constexpr bool exact_counts = accounting_expected && !sanitized;
 
 const std::string tare_cmd = TARE_COMMAND;
-const std::string alloc_bench = TARE_GBENCH_ALLOC_COUNTS;
+const std::string alloc_bench = test::suite(TARE_GBENCH_ALLOC_COUNTS);
 
 using test::scratch;
 
@@ -88,8 +90,8 @@ TEST(gbench_adapter, own_json_has_k_plus_the_harness_constant) {
 TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
     for (const char* min_time : {"0.01", "0.3"}) {
         SCOPED_TRACE(min_time);
-        auto run = run_process(
-            {TARE_GBENCH_REGION, "--benchmark_format=json", std::string("--benchmark_min_time=") + min_time});
+        auto run = run_process({test::suite(TARE_GBENCH_REGION), "--benchmark_format=json",
+                                std::string("--benchmark_min_time=") + min_time});
         ASSERT_EQ(run.exit_code, 0) << run.err;
         auto rows = rows_by_name(run.out);
         if (!accounting_expected) {
@@ -146,8 +148,8 @@ TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
 // tare run reads the hooks' figures in preference to the memory run's, and says which measured.
 TEST(gbench_run, reads_the_region_figures_and_says_which_measured) {
     const fs::path out = scratch("region.json");
-    auto run =
-        run_process({tare_cmd, "run", TARE_GBENCH_REGION, "--min-time=0.01", "--json=" + out.string()});
+    auto run = run_process(
+        {tare_cmd, "run", test::suite(TARE_GBENCH_REGION), "--min-time=0.01", "--json=" + out.string()});
     ASSERT_EQ(run.exit_code, 1) << run.err << run.out;  // BM_skipped's error
     std::ifstream in(out);
     const json doc = json::parse(in);
@@ -187,7 +189,8 @@ TEST(gbench_run, reads_the_region_figures_and_says_which_measured) {
 // A suite linked with the tare_gbench archive by hand, without the target's link options, has
 // no region hooks: the memory run measures, and tare says so.
 TEST(gbench_adapter, a_suite_without_the_link_options_keeps_the_memory_run) {
-    auto run = run_process({TARE_GBENCH_UNWRAPPED, "--benchmark_format=json", "--benchmark_min_time=0.01"});
+    auto run = run_process(
+        {test::suite(TARE_GBENCH_UNWRAPPED), "--benchmark_format=json", "--benchmark_min_time=0.01"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     auto rows = rows_by_name(run.out);
     if (!accounting_expected) {
@@ -200,22 +203,36 @@ TEST(gbench_adapter, a_suite_without_the_link_options_keeps_the_memory_run) {
         EXPECT_EQ(rows["BM_allocs/1"].at("allocs_per_iter").get<double>(), 1 + 2.0 / 16.0);
     }
     const fs::path out = scratch("unwrapped.json");
-    auto tare_run =
-        run_process({tare_cmd, "run", TARE_GBENCH_UNWRAPPED, "--min-time=0.01", "--json=" + out.string()});
+    auto tare_run = run_process(
+        {tare_cmd, "run", test::suite(TARE_GBENCH_UNWRAPPED), "--min-time=0.01", "--json=" + out.string()});
     ASSERT_EQ(tare_run.exit_code, 0) << tare_run.err << tare_run.out;
     std::ifstream in(out);
     EXPECT_EQ(json::parse(in).at("context").at("gbench_memory"), "memory_run");
 }
 
+// The suites these tests run are linked as they say: with the shared libbenchmark when built
+// beside the tests, with a static one when TARE_GBENCH_SUITES names the static build.
+TEST(gbench_adapter, the_suites_link_the_libbenchmark_of_their_build) {
+    const char* dir = std::getenv("TARE_GBENCH_SUITES");
+    const bool static_build = dir != nullptr && *dir != '\0';
+    for (const std::string& suite :
+         {test::suite(TARE_GBENCH_REGION), test::suite(TARE_GBENCH_WORKER_SUITE)}) {
+        auto ldd = run_process({"/usr/bin/ldd", suite});
+        ASSERT_EQ(ldd.exit_code, 0) << ldd.err;
+        EXPECT_EQ(ldd.out.find("libbenchmark") == std::string::npos, static_build) << suite << ":\n"
+                                                                                   << ldd.out;
+    }
+}
+
 TEST(gbench_adapter, without_the_adapter_gb_writes_no_memory_fields) {
-    auto run =
-        run_process({TARE_GBENCH_ALLOC_COUNTS_PLAIN, "--benchmark_format=json", "--benchmark_min_time=0.01"});
+    auto run = run_process({test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN), "--benchmark_format=json",
+                            "--benchmark_min_time=0.01"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(run.out.find("allocs_per_iter"), std::string::npos);
 }
 
 TEST(gbench_adapter, tare_and_gbench_macros_coexist_in_one_translation_unit) {
-    auto run = run_process({TARE_GBENCH_COEXIST, "--benchmark_list_tests=true"});
+    auto run = run_process({test::suite(TARE_GBENCH_COEXIST), "--benchmark_list_tests=true"});
     EXPECT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(run.out, "BM_gbench_side\n");
 }
@@ -250,16 +267,16 @@ TEST(gbench_run, prints_the_figures_and_what_they_include) {
 }
 
 TEST(gbench_run, a_suite_without_the_adapter_says_so) {
-    auto run = run_process(
-        {tare_cmd, "run", TARE_GBENCH_ALLOC_COUNTS_PLAIN, "--filter=BM_allocs/1$", "--min-time=0.01"});
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN),
+                            "--filter=BM_allocs/1$", "--min-time=0.01"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_NE(run.out.find("BM_allocs/1"), std::string::npos);
     EXPECT_NE(run.out.find("note: no memory figures: link tare::gbench"), std::string::npos) << run.out;
 }
 
 TEST(gbench_run, an_error_row_exits_1_and_the_others_are_reported) {
-    auto run = run_process(
-        {tare_cmd, "run", TARE_GBENCH_FIXTURE, "--filter=BM_error|BM_non_finite", "--min-time=0.01"});
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_FIXTURE),
+                            "--filter=BM_error|BM_non_finite", "--min-time=0.01"});
     EXPECT_EQ(run.exit_code, 1) << run.err;
     EXPECT_NE(run.out.find("BM_non_finite"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("input \"missing\""), std::string::npos) << run.out;

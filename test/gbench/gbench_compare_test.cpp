@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
 
 namespace tare {
@@ -22,9 +23,9 @@ const std::string tare_cmd = TARE_COMMAND;
 
 TEST(gbench_compare, two_gb_executables_give_a_verdict_table) {
     const fs::path out = fs::temp_directory_path() / ("tare_gbcmp_" + std::to_string(::getpid()) + ".json");
-    auto r = run_process({tare_cmd, "compare", TARE_GBENCH_ALLOC_COUNTS, TARE_GBENCH_ALLOC_COUNTS_PLAIN,
-                          "--rounds=3", "--samples=3", "--min-time=0.09", "--filter=BM_allocs/",
-                          "--json=" + out.string()});
+    auto r = run_process({tare_cmd, "compare", test::suite(TARE_GBENCH_ALLOC_COUNTS),
+                          test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN), "--rounds=3", "--samples=3",
+                          "--min-time=0.09", "--filter=BM_allocs/", "--json=" + out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("3 rounds of fresh Google Benchmark processes"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("BM_allocs/3"), std::string::npos) << r.out;
@@ -59,7 +60,8 @@ TEST(gbench_compare, two_gb_json_files_are_compared_unpaired_and_labelled_so) {
 }
 
 TEST(gbench_compare, a_gb_executable_against_a_tare_one_is_refused) {
-    auto r = run_process({tare_cmd, "compare", TARE_GBENCH_ALLOC_COUNTS, TARE_COMPARE_TARE_BENCH});
+    auto r =
+        run_process({tare_cmd, "compare", test::suite(TARE_GBENCH_ALLOC_COUNTS), TARE_COMPARE_TARE_BENCH});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("not one of each"), std::string::npos) << r.err;
 }
@@ -69,14 +71,15 @@ TEST(gbench_compare, a_gb_executable_against_a_tare_one_is_refused) {
 // setup and pauses are outside, and the allocation figures stay.
 TEST(gbench_compare, instrument_counts_a_gb_suites_loop_alone) {
     if (TARE_SANITIZED) {
-        auto r = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_COUNTED});
+        auto r =
+            run_process({tare_cmd, "run", "--instrument=instructions", test::suite(TARE_GBENCH_COUNTED)});
         EXPECT_EQ(r.exit_code, 2) << r.err;
         GTEST_SKIP() << "a sanitizer build cannot run under Valgrind";
     }
     const std::string path =
         (fs::temp_directory_path() / ("tare-gb-counted-" + std::to_string(::getpid()) + ".json")).string();
-    auto r =
-        run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_COUNTED, "--json=" + path});
+    auto r = run_process(
+        {tare_cmd, "run", "--instrument=instructions", test::suite(TARE_GBENCH_COUNTED), "--json=" + path});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ifstream in(path);
     const json doc = json::parse(in);
@@ -107,7 +110,7 @@ TEST(gbench_compare, instrument_counts_a_gb_suites_loop_alone) {
         EXPECT_EQ(rows["BM_one_allocation"]["bytes_per_iter"], 48.0);
     }
     // The same program counts the same.
-    auto again = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_COUNTED,
+    auto again = run_process({tare_cmd, "run", "--instrument=instructions", test::suite(TARE_GBENCH_COUNTED),
                               "--filter=^BM_nops_1000$", "--json=" + path});
     ASSERT_EQ(again.exit_code, 0) << again.err;
     std::ifstream in2(path);
@@ -119,7 +122,8 @@ TEST(gbench_compare, instrument_counts_a_gb_suites_loop_alone) {
 // A suite without tare::gbench has no hooks to find its loop: refused, by name, rather than
 // counted over its whole function.
 TEST(gbench_compare, instrument_refuses_a_gb_suite_without_tare_gbench) {
-    auto run = run_process({tare_cmd, "run", "--instrument=instructions", TARE_GBENCH_ALLOC_COUNTS_PLAIN});
+    auto run = run_process(
+        {tare_cmd, "run", "--instrument=instructions", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN)});
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("does not link tare::gbench"), std::string::npos) << run.err;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "compare/protocol.hpp"
+#include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
 #include "os/channel.hpp"
 
@@ -64,7 +65,7 @@ private:
 };
 
 TEST(gbench_worker, serves_the_protocol_and_runs_exactly_the_asked_iterations) {
-    worker w(TARE_GBENCH_ALLOC_COUNTS);
+    worker w(test::suite(TARE_GBENCH_ALLOC_COUNTS));
     EXPECT_EQ(w.line(), std::string("tare-worker 1 accounting=") + (accounting_expected ? "1" : "0"));
     w.say("list");
     EXPECT_EQ(w.line(), "names 4");
@@ -102,7 +103,7 @@ TEST(gbench_worker, serves_the_protocol_and_runs_exactly_the_asked_iterations) {
 }
 
 TEST(gbench_worker, families_it_cannot_fix_by_the_public_api_run_at_the_asked_count) {
-    worker w(TARE_GBENCH_WORKER_SUITE);
+    worker w(test::suite(TARE_GBENCH_WORKER_SUITE));
     ASSERT_EQ(w.line().rfind("tare-worker 1 ", 0), 0U);
     // name -> iterations a sample of 100 runs (three repetitions: three runs of 100)
     for (const auto& [name, ran] : {std::pair<std::string, std::uint64_t>{"BM_min_time/min_time:0.050", 100},
@@ -167,10 +168,10 @@ const json& row_named(const json& doc, const std::string& name) {
 // The ground truth of the region hooks holds sample by sample: setup, pauses and fixtures are
 // outside, threads are counted per iteration of the run, and both sides measure the same counts.
 TEST(gbench_worker, tare_compare_drives_two_suites_sample_by_sample) {
-    auto c =
-        compare_suite(TARE_GBENCH_REGION, {"--rounds=3", "--min-time=0.15",
-                                           "--filter=^(BM_setup_and_pause|BM_setup_and_pause/iterations:4|"
-                                           "with_buffers/BM_fixture_loop|BM_threads/threads:4)$"});
+    auto c = compare_suite(test::suite(TARE_GBENCH_REGION),
+                           {"--rounds=3", "--min-time=0.15",
+                            "--filter=^(BM_setup_and_pause|BM_setup_and_pause/iterations:4|"
+                            "with_buffers/BM_fixture_loop|BM_threads/threads:4)$"});
     ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
     EXPECT_EQ(c.doc.at("context").at("mode"), "rounds");  // workers, not fresh processes
     ASSERT_EQ(c.doc.at("rows").size(), 4U);
@@ -202,7 +203,7 @@ TEST(gbench_worker, tare_compare_drives_two_suites_sample_by_sample) {
 
 // A body that crashes is its own error row, by name, and the benchmarks after it still run.
 TEST(gbench_worker, a_crashing_benchmark_is_its_row_and_the_rest_run) {
-    auto c = compare_suite(TARE_GBENCH_WORKER_SUITE,
+    auto c = compare_suite(test::suite(TARE_GBENCH_WORKER_SUITE),
                            {"--rounds=2", "--min-time=0.1", "--filter=^(BM_crash|BM_no_loop|BM_after)$"});
     EXPECT_EQ(c.run.exit_code, 3) << c.run.err << c.run.out;  // as for a tare executable (docs/cli.md)
     ASSERT_EQ(c.doc.at("rows").size(), 3U) << c.run.out;
@@ -221,8 +222,8 @@ TEST(gbench_worker, a_crashing_benchmark_is_its_row_and_the_rest_run) {
 // A name holding every character special to Google Benchmark's filter is still selected exactly
 // when tare runs a suite a benchmark at a time ("\\]" and "\\}" do not compile there).
 TEST(gbench_worker, isolate_selects_a_name_of_regular_expression_characters) {
-    auto r = run_process(
-        {tare_cmd, "run", TARE_GBENCH_WORKER_SUITE, "--isolate", "--filter=special", "--min-time=0.01"});
+    auto r = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_WORKER_SUITE), "--isolate",
+                          "--filter=special", "--min-time=0.01"});
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("BM_special(x)[1]+.*"), std::string::npos) << r.out;
     EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
@@ -230,7 +231,7 @@ TEST(gbench_worker, isolate_selects_a_name_of_regular_expression_characters) {
 
 // Without tare::gbench's link options the suite cannot serve: tare compare runs it as before.
 TEST(gbench_worker, a_suite_without_the_link_options_is_compared_in_fresh_processes) {
-    auto c = compare_suite(TARE_GBENCH_UNWRAPPED,
+    auto c = compare_suite(test::suite(TARE_GBENCH_UNWRAPPED),
                            {"--rounds=2", "--samples=2", "--min-time=0.05", "--filter=^BM_allocs/1$"});
     ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
     EXPECT_EQ(c.doc.at("context").at("mode"), "process_rounds");
@@ -244,8 +245,8 @@ TEST(gbench_worker, shards_split_a_suite_for_run_and_compare) {
         SCOPED_TRACE(shard);
         const fs::path out =
             fs::temp_directory_path() / ("tare_gbshard_" + std::to_string(::getpid()) + ".json");
-        auto r = run_process({tare_cmd, "run", TARE_GBENCH_ALLOC_COUNTS, std::string("--shard=") + shard,
-                              "--min-time=0.01", "--json=" + out.string()});
+        auto r = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_ALLOC_COUNTS),
+                              std::string("--shard=") + shard, "--min-time=0.01", "--json=" + out.string()});
         ASSERT_EQ(r.exit_code, 0) << r.err;
         std::ifstream in(out);
         const json doc = json::parse(in);
@@ -256,7 +257,7 @@ TEST(gbench_worker, shards_split_a_suite_for_run_and_compare) {
                 << b.at("name") << " in two shards";
             run_names.insert(b.at("name").get<std::string>());
         }
-        auto c = compare_suite(TARE_GBENCH_ALLOC_COUNTS,
+        auto c = compare_suite(test::suite(TARE_GBENCH_ALLOC_COUNTS),
                                {"--rounds=2", "--min-time=0.05", std::string("--shard=") + shard});
         ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
         std::set<std::string> compared;

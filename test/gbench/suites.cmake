@@ -1,0 +1,33 @@
+# The Google Benchmark suites the tests of test/gbench run, as a user has them: their own main
+# (BENCHMARK_MAIN), tare::gbench linked, no source change. Included by test/gbench/CMakeLists.txt
+# (against the installed, shared libbenchmark) and by static/CMakeLists.txt (against a static
+# one), so both builds are the same suites.
+set(tare_gbench_suites_dir ${CMAKE_CURRENT_LIST_DIR})
+
+function(tare_gbench_suite name)
+  add_executable(${name} ${ARGN})
+  tare_target_defaults(${name})
+  target_link_libraries(${name} PRIVATE tare::gbench)
+endfunction()
+
+tare_gbench_suite(gbench_alloc_counts ${tare_gbench_suites_dir}/alloc_counts_bench.cpp)
+tare_gbench_suite(gbench_coexist ${tare_gbench_suites_dir}/coexist_bench.cpp)
+tare_gbench_suite(gbench_fixture ${tare_gbench_suites_dir}/fixture_bench.cpp)
+tare_gbench_suite(gbench_region ${tare_gbench_suites_dir}/region_bench.cpp)
+tare_gbench_suite(gbench_worker ${tare_gbench_suites_dir}/worker_bench.cpp)
+tare_gbench_suite(gbench_counted ${tare_gbench_suites_dir}/counted_bench.cpp)
+# The same known-allocation suite without the adapter: GB then writes no memory fields.
+add_executable(gbench_alloc_counts_plain ${tare_gbench_suites_dir}/alloc_counts_bench.cpp)
+tare_target_defaults(gbench_alloc_counts_plain)
+target_link_libraries(gbench_alloc_counts_plain PRIVATE benchmark::benchmark)
+
+# The same suite linked with the tare_gbench archive by hand, without the target's link options
+# (--wrap, -u): no region hooks, so the memory run measures.
+add_executable(gbench_alloc_counts_unwrapped ${tare_gbench_suites_dir}/alloc_counts_bench.cpp)
+tare_target_defaults(gbench_alloc_counts_unwrapped)
+add_dependencies(gbench_alloc_counts_unwrapped tare_gbench)
+target_link_libraries(gbench_alloc_counts_unwrapped PRIVATE "$<TARGET_FILE:tare_gbench>" tare benchmark::benchmark)
+target_link_options(gbench_alloc_counts_unwrapped PRIVATE "LINKER:--undefined=tare_gbench_anchor")
+
+set(tare_gbench_suite_targets gbench_alloc_counts gbench_coexist gbench_fixture gbench_region gbench_worker
+    gbench_counted gbench_alloc_counts_plain gbench_alloc_counts_unwrapped)

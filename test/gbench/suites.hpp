@@ -1,0 +1,20 @@
+// Where the tests find the Google Benchmark suites they run (test/gbench/suites.cmake).
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace tare::test {
+
+// The suite built beside the tests, against the installed libbenchmark; or, when the environment
+// names a folder in TARE_GBENCH_SUITES, the suite of the same name there: the static libbenchmark
+// build (test/gbench/static), on which the same tests run a second time.
+inline std::string suite(const char* built_here) {
+    const char* dir = std::getenv("TARE_GBENCH_SUITES");
+    if (dir == nullptr || *dir == '\0')
+        return built_here;
+    return (std::filesystem::path(dir) / std::filesystem::path(built_here).filename()).string();
+}
+
+}  // namespace tare::test
