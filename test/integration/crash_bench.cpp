@@ -8,8 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
+// Unsigned: a body that runs billions of iterations (a long --min-time) wraps without overflow.
 static void works(tare::State& state) {
-    int x = 0;
+    unsigned x = 0;
     for (auto _ : state) {
         tare::do_not_optimize(++x);
     }
@@ -45,7 +46,7 @@ static void throws(tare::State& state) {
 TARE_BENCHMARK(throws);
 
 static void works_too(tare::State& state) {
-    int x = 0;
+    unsigned x = 0;
     for (auto _ : state) {
         tare::do_not_optimize(--x);
     }
