@@ -121,7 +121,11 @@ TEST(stream_encoder_bench, each_codec_is_a_comparison_of_encode_to_against_encod
             continue;
         }
         EXPECT_EQ(c["baseline"], "encode_and_write/" + codec);
-        EXPECT_GE(c["blocks"].get<int>(), 8);
+        // Eight blocks normally; fewer when the machine is so loaded that the samples run far slower
+        // than planned and meet the group's bound (16 budgets of measured time before the eighth
+        // block, docs/variants.md). What a change needs is whole pairs, at least one.
+        EXPECT_GE(c["blocks"].get<int>(), 2);
+        EXPECT_EQ(c["blocks"].get<int>() % 2, 0);
         EXPECT_FALSE(c["change_pct"].is_null()) << c.dump();
 #if TARE_ACCOUNTING_EXPECTED
         // The owned buffers: dozens of allocations a stream against none (or nearly none), and

@@ -54,7 +54,11 @@ TEST(zstd_contexts, each_shape_is_a_comparison_of_fresh_against_reused) {
             continue;
         }
         EXPECT_EQ(c["baseline"], s.stage + "/reused/" + s.suffix);
-        EXPECT_GE(c["blocks"].get<int>(), 8);
+        // Eight blocks normally; fewer when the machine is so loaded that the samples run far slower
+        // than planned and meet the group's bound (16 budgets of measured time before the eighth
+        // block, docs/variants.md). What a change needs is whole pairs, at least one.
+        EXPECT_GE(c["blocks"].get<int>(), 2);
+        EXPECT_EQ(c["blocks"].get<int>() % 2, 0);
         EXPECT_FALSE(c["change_pct"].is_null()) << c.dump();
 #if TARE_ACCOUNTING_EXPECTED
         // The contexts' allocations per frame, on both sides of one comparison.
