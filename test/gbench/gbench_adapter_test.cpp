@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -213,8 +212,7 @@ TEST(gbench_adapter, a_suite_without_the_link_options_keeps_the_memory_run) {
 // The suites these tests run are linked as they say: with the shared libbenchmark when built
 // beside the tests, with a static one when TARE_GBENCH_SUITES names the static build.
 TEST(gbench_adapter, the_suites_link_the_libbenchmark_of_their_build) {
-    const char* dir = std::getenv("TARE_GBENCH_SUITES");
-    const bool static_build = dir != nullptr && *dir != '\0';
+    const bool static_build = test::static_suites_dir() != nullptr;
     for (const std::string& suite :
          {test::suite(TARE_GBENCH_REGION), test::suite(TARE_GBENCH_WORKER_SUITE)}) {
         auto ldd = run_process({"/usr/bin/ldd", suite});

@@ -10,9 +10,14 @@ namespace tare::test {
 // The suite built beside the tests, against the installed libbenchmark; or, when the environment
 // names a folder in TARE_GBENCH_SUITES, the suite of the same name there: the static libbenchmark
 // build (test/gbench/static), on which the same tests run a second time.
-inline std::string suite(const char* built_here) {
+inline const char* static_suites_dir() {
     const char* dir = std::getenv("TARE_GBENCH_SUITES");
-    if (dir == nullptr || *dir == '\0')
+    return dir == nullptr || *dir == '\0' ? nullptr : dir;
+}
+
+inline std::string suite(const char* built_here) {
+    const char* dir = static_suites_dir();
+    if (dir == nullptr)
         return built_here;
     return (std::filesystem::path(dir) / std::filesystem::path(built_here).filename()).string();
 }
