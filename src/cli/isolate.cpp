@@ -1,13 +1,11 @@
 #include "cli/isolate.hpp"
 
-#include <unistd.h>
-
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <variant>
 
 #include "io/results_reader.hpp"
+#include "os/os.hpp"
 #include "os/process.hpp"
 
 namespace tare::cli {
@@ -35,9 +33,11 @@ namespace {
 std::variant<run_results, benchmark_result> run_child_step(const std::string& name,
                                                            const isolate_options& options) {
     namespace fs = std::filesystem;
-    static std::atomic<int> counter{0};
-    const fs::path tmp = fs::temp_directory_path() / ("tare-isolate-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(counter++) + ".json");
+    const os::temp_name temp = os::temp_file_name("isolate", ".json");
+    if (temp.path.empty()) {
+        return error_row(name, "temp_file", temp.error);
+    }
+    const fs::path tmp = temp.path;
     std::vector<std::string> argv{os::executable_path(), std::string(exact_flag) + "=" + name,
                                   "--json=" + tmp.string(), "--min-time=" + seconds_text(options.min_time)};
     if (options.alloc_sites) {

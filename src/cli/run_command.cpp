@@ -27,6 +27,7 @@
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
 #include "os/interrupt.hpp"
+#include "os/os.hpp"
 #include "os/process.hpp"
 #include "report/reporter.hpp"
 
@@ -162,13 +163,13 @@ std::variant<run_results, run_failure> read_child_results(const std::string& tar
     return std::move(std::get<run_results>(read));
 }
 
-// The temporary file a GB run writes its JSON to, removed first: one left by an earlier process
-// of this id would pass for its results.
-fs::path gbench_temp_json() {
-    std::error_code ec;
-    const fs::path tmp = fs::temp_directory_path() / ("tare-gbench-" + std::to_string(::getpid()) + ".json");
-    fs::remove(tmp, ec);
-    return tmp;
+// The temporary file a GB run writes its JSON to: a fresh name in the private directory.
+std::variant<fs::path, run_failure> gbench_temp_json() {
+    os::temp_name temp = os::temp_file_name("gbench", ".json");
+    if (temp.path.empty()) {
+        return run_failure{exit_not_run, temp.error};
+    }
+    return fs::path(temp.path);
 }
 
 // The command line of a GB run of `target` with JSON output to `tmp`: `filter` and the time
@@ -226,7 +227,11 @@ std::variant<run_results, run_failure> gbench_collect(const std::string& target,
             filter += (filter.empty() ? "" : "|") + compare::exact_regex(n);
         }
     }
-    const fs::path tmp = gbench_temp_json();
+    auto temp = gbench_temp_json();
+    if (auto* f = std::get_if<run_failure>(&temp)) {
+        return *f;
+    }
+    const fs::path tmp = std::get<fs::path>(temp);
     const std::vector<std::string> argv = gbench_argv(target, tmp, filter, args);
     os::child_options opts;
     opts.discard_stdout = true;  // its own report is reprinted as tare's table
@@ -271,7 +276,11 @@ std::variant<run_results, run_failure> gbench_isolated_collect(const std::string
             break;
         }
         std::error_code ec;
-        const fs::path tmp = gbench_temp_json();
+        auto temp = gbench_temp_json();
+        if (auto* f = std::get_if<run_failure>(&temp)) {
+            return *f;
+        }
+        const fs::path tmp = std::get<fs::path>(temp);
         const std::vector<std::string> argv = gbench_argv(target, tmp, compare::exact_regex(name), args);
         os::child_options opts;
         opts.discard_stdout = true;
@@ -323,8 +332,11 @@ std::variant<run_results, run_failure> gbench_isolated_collect(const std::string
 
 std::variant<run_results, run_failure> run_tare_target(const std::string& target, const run_args& args) {
     std::error_code ec;
-    const fs::path tmp = fs::temp_directory_path() / ("tare-run-" + std::to_string(::getpid()) + ".json");
-    fs::remove(tmp, ec);  // one left by an earlier process of this id would pass for its results
+    const os::temp_name temp = os::temp_file_name("run", ".json");
+    if (temp.path.empty()) {
+        return run_failure{exit_not_run, temp.error};
+    }
+    const fs::path tmp = temp.path;
     std::vector<std::string> argv{fs::absolute(target).string(), "--json=" + tmp.string()};
     if (!args.filter.empty()) {
         argv.push_back("--filter=" + args.filter);

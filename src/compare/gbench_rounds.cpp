@@ -2,10 +2,7 @@
 
 #include "compare/protocol.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +10,7 @@
 
 #include "io/gbench_reader.hpp"
 #include "os/interrupt.hpp"
+#include "os/os.hpp"
 #include "os/process.hpp"
 
 namespace tare::compare {
@@ -20,12 +18,6 @@ namespace tare::compare {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path temp_path(const char* what) {
-    static std::atomic<int> counter{0};
-    return fs::temp_directory_path() /
-           ("tare-gbcmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + what);
-}
 
 std::string seconds_text(double s) {
     char buf[32];
@@ -38,7 +30,11 @@ std::string seconds_text(double s) {
 std::variant<std::vector<std::string>, rounds_failure> list_gbench_names(const std::string& exe,
                                                                          double timeout,
                                                                          const std::string& filter) {
-    const fs::path out = temp_path(".list");
+    const os::temp_name temp = os::temp_file_name("gbench-list");
+    if (temp.path.empty()) {
+        return rounds_failure{3, temp.error};
+    }
+    const fs::path out = temp.path;
     os::child_options opts;
     opts.stdout_path = out.string();
     opts.timeout_seconds = timeout;
@@ -67,7 +63,12 @@ namespace {
 side_round run_one(const std::string& exe, const std::string& name, const rounds_options& o, double min_time,
                    std::optional<std::uint64_t> layout_seed) {
     side_round out;
-    const fs::path json = temp_path(".json");
+    const os::temp_name temp = os::temp_file_name("gbench-round", ".json");
+    if (temp.path.empty()) {
+        out.error = error_info{"temp_file", temp.error};
+        return out;
+    }
+    const fs::path json = temp.path;
     const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
     os::child_options opts;
     opts.interrupt = os::on_interrupt::wait;  // an interrupt ends the comparison after this round

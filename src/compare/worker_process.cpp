@@ -1,13 +1,11 @@
 #include "compare/worker_process.hpp"
 
-#include <unistd.h>
-
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "io/results_reader.hpp"
+#include "os/os.hpp"
 
 namespace tare::compare {
 
@@ -18,13 +16,6 @@ namespace {
 constexpr std::uint64_t max_result_bytes = std::uint64_t{64} << 20;
 constexpr std::uint64_t max_names = 1000000;
 
-std::string temp_stderr_path() {
-    static std::atomic<int> counter{0};
-    return (std::filesystem::temp_directory_path() /
-            ("tare-worker-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".err"))
-        .string();
-}
-
 }  // namespace
 
 worker_process::worker_process(std::string executable, double timeout_seconds, std::vector<int> cpus,
@@ -34,22 +25,27 @@ worker_process::worker_process(std::string executable, double timeout_seconds, s
       cpus_(std::move(cpus)),
       layout_seed_(layout_seed),
       kind_(kind),
-      stderr_path_(temp_stderr_path()) {}
+      stderr_temp_(os::temp_file_name("worker", ".err")) {}
 
 worker_process::~worker_process() {
     quit();
     std::error_code ec;
-    std::filesystem::remove(stderr_path_, ec);
+    if (!stderr_temp_.path.empty()) {
+        std::filesystem::remove(stderr_temp_.path, ec);
+    }
 }
 
 std::optional<worker_failure> worker_process::start() {
     os::ignore_sigpipe();
+    if (stderr_temp_.path.empty()) {
+        return worker_failure{"temp_file", stderr_temp_.error};
+    }
     const bool gbench = kind_ == worker_kind::gbench;
     // A Google Benchmark main refuses flags it does not know, so its switch is the environment.
-    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_path_, cpus_, layout_seed_,
+    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_temp_.path, cpus_, layout_seed_,
                                              {std::string(protocol::gbench_worker_env) + "=1"})
                     : os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"},
-                                             stderr_path_, cpus_, layout_seed_);
+                                             stderr_temp_.path, cpus_, layout_seed_);
     if (child_.pid <= 0) {
         return worker_failure{"crash", child_.error};
     }
@@ -75,7 +71,7 @@ bool worker_process::send(const std::string& line) {
 }
 
 std::string worker_process::stderr_tail() const {
-    std::ifstream in(stderr_path_);
+    std::ifstream in(stderr_temp_.path);
     std::string line;
     std::string last;
     while (std::getline(in, line)) {

@@ -12,6 +12,7 @@
 #include "compare/protocol.hpp"
 #include "model/run.hpp"
 #include "os/channel.hpp"
+#include "os/os.hpp"
 
 namespace tare::compare {
 
@@ -78,7 +79,7 @@ private:
     std::vector<int> cpus_;
     std::optional<std::uint64_t> layout_seed_;
     worker_kind kind_;
-    std::string stderr_path_;
+    os::temp_name stderr_temp_;  // where its standard error goes; path empty: none could be made
     os::channel_child child_;
     std::optional<os::line_reader> reader_;
     bool accounting_ = false;

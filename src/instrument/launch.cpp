@@ -1,8 +1,11 @@
 #include "instrument/launch.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -48,8 +51,12 @@ std::optional<std::string> on_path(const std::string& program) {
 
 // The first line of `argv`'s standard output, or "".
 std::string first_line_of(const std::vector<std::string>& argv) {
+    const os::temp_name temp = os::temp_file_name("version");
+    if (temp.path.empty()) {
+        return "";
+    }
     std::error_code ec;
-    const fs::path out = fs::temp_directory_path(ec) / ("tare-version-" + std::to_string(::getpid()));
+    const fs::path out = temp.path;
     os::child_options o;
     o.stdout_path = out.string();
     o.discard_stderr = true;
@@ -175,12 +182,15 @@ template <class Plan>
 benchmark_result run_counted_child(const launcher& l, const std::string& executable,
                                    const std::string& member, Plan plan) {
     std::error_code ec;
-    const fs::path base = fs::temp_directory_path(ec);
-    std::string dir_template = (base / "tare-counted-XXXXXX").string();
-    if (::mkdtemp(dir_template.data()) == nullptr) {
-        return error_row(member, "instrument", "cannot make a temporary directory in " + base.string());
+    const os::temp_name temp = os::temp_file_name("counted");
+    if (temp.path.empty()) {
+        return error_row(member, "temp_file", temp.error);
     }
-    const fs::path dir = dir_template;
+    if (::mkdir(temp.path.c_str(), 0700) != 0) {
+        return error_row(member, "temp_file",
+                         "cannot make a temporary directory: " + std::string(std::strerror(errno)));
+    }
+    const fs::path dir = temp.path;
     const fs::path json = dir / "result.json";
     const fs::path out = dir / "callgrind.out";
     const fs::path log = dir / "valgrind.log";

@@ -41,11 +41,29 @@ std::string directory_of(const std::string& path) {
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// The process's file mode creation mask, read without changing it: umask() can only be read by
+// setting it, which would race with another thread creating a file.
+mode_t current_umask() {
+    const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buffer[4096];
+        const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+        ::close(fd);
+        if (n > 0) {
+            buffer[n] = '\0';
+            if (const char* at = std::strstr(buffer, "\nUmask:"))
+                return static_cast<mode_t>(std::strtoul(at + 7, nullptr, 8) & 0777);
+        }
+    }
+    return 022;  // the usual default, where /proc is not mounted
+}
+
 // A regular file (or none yet) at `path`: a temporary file beside it, flushed, renamed over it.
 // The temporary's name is short, so a target whose name is as long as a name may be still
-// works (a suffix on the target's own name would pass NAME_MAX).
+// works (a suffix on the target's own name would pass NAME_MAX). The new file keeps the old
+// one's mode (and, for root, its owner); a new one gets 0666 less the umask, as `>` would give.
 std::optional<std::string> replace_atomically(const std::string& path, std::string_view content,
-                                              const std::string& shown) {
+                                              const std::string& shown, const struct stat* old) {
     std::string tmpl = directory_of(path) + "/.tare-XXXXXX";
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
@@ -58,7 +76,13 @@ std::optional<std::string> replace_atomically(const std::string& path, std::stri
         return e;
     }
     // mkstemp makes the file 0600; a results file is an ordinary document.
-    ::fchmod(fd, 0644);
+    if (old != nullptr) {
+        if (::geteuid() == 0)
+            (void)::fchown(fd, old->st_uid, old->st_gid);
+        ::fchmod(fd, old->st_mode & 07777);
+    } else {
+        ::fchmod(fd, 0666 & ~current_umask());
+    }
     if (::fsync(fd) != 0 || ::close(fd) != 0) {
         std::string why = errno_text();
         ::unlink(name.data());
@@ -90,6 +114,26 @@ bool is_descriptor_link(const std::string& path) {
     return path.rfind("/proc/", 0) == 0 || path.rfind("/dev/fd/", 0) == 0;
 }
 
+// May the link `link` (lstat'ed as `st`) be followed? Only when no other user could have made
+// or replaced it: it belongs to this user or root, and its directory is writable by no one but
+// this user and root — or is sticky (/tmp) and the link is this user's own, which nobody else
+// may then remove. Rejected: following every link, as open() does. The kernel's own guard
+// (fs.protected_symlinks) protects open() in sticky directories, but a file replaced by rename
+// is reached through readlink, which it does not cover; a link another user planted at a
+// predictable path in /tmp would have tare, run as root, replace the file it names.
+bool may_follow(const std::string& link, const struct stat& st) {
+    const uid_t me = ::geteuid();
+    if (st.st_uid != me && st.st_uid != 0)
+        return false;
+    struct stat dir {};
+    if (::stat(directory_of(link).c_str(), &dir) != 0)
+        return false;
+    const bool others_write = (dir.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+    if ((dir.st_uid == me || dir.st_uid == 0) && !others_write)
+        return true;
+    return (dir.st_mode & S_ISVTX) != 0 && st.st_uid == me;
+}
+
 }  // namespace
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content) {
@@ -99,17 +143,22 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
         struct stat st {};
         if (::lstat(at.c_str(), &st) != 0) {
             if (errno == ENOENT)
-                return replace_atomically(at, content, path);
+                return replace_atomically(at, content, path, nullptr);
             return "cannot write '" + path + "': " + errno_text();
         }
         if (S_ISREG(st.st_mode))
-            return replace_atomically(at, content, path);
+            return replace_atomically(at, content, path, &st);
         if (S_ISDIR(st.st_mode))
             return "cannot write '" + path + "': it is a directory";
         if (!S_ISLNK(st.st_mode))
             return write_through(at, content, path);
         if (is_descriptor_link(at))  // /proc/self/fd/1 names an open file, not a path
             return write_through(at, content, path);
+        if (!may_follow(at, st))
+            return "cannot write '" + path + "': '" + at +
+                   "' is a symbolic link that another user could have made or replaced (it is not yours, or "
+                   "its directory is writable by others), and tare does not follow it: remove it, or name "
+                   "the file it points to";
         std::vector<char> target(PATH_MAX + 1);
         const ssize_t n = ::readlink(at.c_str(), target.data(), PATH_MAX);
         if (n < 0)

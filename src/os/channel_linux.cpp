@@ -60,8 +60,14 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         return fail("pipe");
     }
     // Opened before fork: the child may only make async-signal-safe calls.
-    err_fd = open(stderr_path ? stderr_path->c_str() : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                  0600);
+    // A fresh name in the private directory (os::temp_file_name): O_EXCL and O_NOFOLLOW refuse
+    // anything already there rather than write through it.
+    err_fd = stderr_path
+                 ? open(stderr_path->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)
+                 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (err_fd < 0 && stderr_path) {
+        return fail(("cannot create " + *stderr_path).c_str());
+    }
     null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     const pid_t parent = getpid();
     pid_t pid = fork();

@@ -1,5 +1,5 @@
 #pragma once
-// SIGINT and SIGTERM: a run that is interrupted keeps what it finished and leaves no child
+// SIGINT, SIGTERM and SIGHUP: a run that is interrupted keeps what it finished and leaves no child
 // running (docs/cli.md, "Interrupting a run"). The first signal is recorded, for the run's own
 // loop to stop at its next step, and passed on to the children that should stop with it (a
 // benchmark executable run by `tare run`); the second ends the process at once, after killing
@@ -13,17 +13,18 @@ namespace tare::os {
 /// Installs the handlers (idempotent). Without it the signals keep their default action.
 void handle_interrupts();
 
-/// The signal (SIGINT or SIGTERM) that interrupted this process, or 0.
+/// The signal (SIGINT, SIGTERM or SIGHUP: a closed terminal, a cancelled CI job) that
+/// interrupted this process, or 0.
 int interrupted() noexcept;
 
-/// The exit status of a process that stopped because of `signal`: 128 + signal (130, 143).
+/// The exit status of a process that stopped because of `signal`: 128 + signal (130, 143, 129).
 constexpr int interrupted_status(int signal) noexcept {
     return 128 + signal;
 }
 
-/// "SIGINT", "SIGTERM": the name messages give the signal that interrupted the run.
+/// "SIGINT", "SIGTERM", "SIGHUP": the name messages give the signal that interrupted the run.
 inline const char* interrupt_name(int signal) noexcept {
-    return signal == 2 ? "SIGINT" : "SIGTERM";  // the only two the handlers take
+    return signal == 2 ? "SIGINT" : signal == 1 ? "SIGHUP" : "SIGTERM";  // the only three the handlers take
 }
 
 /// Kills the process group `pgid` (a child started in a group of its own) with `signal`.

@@ -6,6 +6,8 @@
 
 #include <atomic>
 
+#include "os/os.hpp"
+
 namespace tare::os {
 
 namespace {
@@ -31,8 +33,10 @@ void on_signal(int signal) {
         else if (action == on_interrupt::forward)
             ::kill(-pgid, signal);
     }
-    if (first != 0)
+    if (first != 0) {
+        remove_temp_dir();                    // _exit runs no atexit handler
         ::_exit(interrupted_status(signal));  // the second: at once
+    }
     errno = saved_errno;
 }
 
@@ -53,8 +57,14 @@ void handle_interrupts() {
 #else
         sa.sa_flags = SA_RESTART;
 #endif
-        ::sigaction(SIGINT, &sa, nullptr);
-        ::sigaction(SIGTERM, &sa, nullptr);
+        // A signal the process was started with ignored stays ignored: nohup's SIGHUP, and the
+        // SIGINT of a shell's background job, are the user's choice.
+        for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+            struct sigaction old {};
+            if (::sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+                continue;
+            ::sigaction(signal, &sa, nullptr);
+        }
         return true;
     }();
     (void)installed;

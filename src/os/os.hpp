@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tare::os {
@@ -44,5 +45,25 @@ std::optional<std::size_t> terminal_columns(int fd);
 /// Seconds on a monotonic clock, for telling a user how long a run has taken (never for a
 /// measurement: those go through core/clock.hpp).
 double monotonic_seconds() noexcept;
+
+/// A fresh file name in this process's private temporary directory, or why there is none.
+struct temp_name {
+    std::string path;   // empty on failure
+    std::string error;  // "cannot make a private temporary directory in '/tmp': ..." on failure
+};
+
+/// A name no other process can predict or plant anything at: "<dir>/<stem>-<n><suffix>" inside
+/// a directory made once per process with mkdtemp in $TMPDIR (else /tmp), mode 0700, owned by
+/// this process's user (docs/cli.md, "Files"). Rejected: names built from the process id in
+/// $TMPDIR itself, which another local user can guess and turn into links to their victim's
+/// files before tare opens them. The directory and everything in it are removed when the
+/// process exits (exit() or a return from main) and on an interrupt's immediate exit; the name
+/// is never handed out twice. Thread-safe.
+temp_name temp_file_name(std::string_view stem, std::string_view suffix = {});
+
+/// Removes the private temporary directory and what is in it, if this process made one.
+/// Async-signal-safe (open, getdents64, unlinkat, rmdir on a path fixed when it was made), for
+/// the interrupt handler's path to _exit; a no-op in a forked child that did not make it.
+void remove_temp_dir() noexcept;
 
 }  // namespace tare::os

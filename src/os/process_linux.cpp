@@ -63,9 +63,17 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         return r;
     }
     // Opened before fork: the child may only make async-signal-safe calls.
+    // A fresh name in the private directory (os::temp_file_name): O_EXCL and O_NOFOLLOW refuse
+    // anything already there rather than write through it.
     const int out_fd = options.stdout_path ? open(options.stdout_path->c_str(),
-                                                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
+                                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)
                                            : -1;
+    if (options.stdout_path && out_fd < 0) {
+        r.error = "cannot create " + *options.stdout_path + ": " + std::strerror(errno);
+        close(status_pipe[0]);
+        close(status_pipe[1]);
+        return r;
+    }
     auto start = std::chrono::steady_clock::now();
     const pid_t parent = getpid();
     pid_t pid = fork();

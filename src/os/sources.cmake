@@ -6,4 +6,5 @@ set(tare_os_sources
   src/os/interrupt_linux.cpp
   src/os/symbolize_linux.cpp
   src/os/counters_linux.cpp
+  src/os/temp_linux.cpp
 )

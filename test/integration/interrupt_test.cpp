@@ -142,23 +142,37 @@ TEST(interrupt, a_second_sigint_exits_at_once) {
     EXPECT_EQ(wait_for(s.pid, 5), 130);
 }
 
-// tare run passes SIGINT on to the executable, which writes what finished; tare writes it,
-// leaves no temporary file and no child.
-TEST(interrupt, tare_run_keeps_what_finished_and_leaves_nothing_running) {
-    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_run");
-    const fs::path out = scratch("int_run.json");
+// tare run passes the signal on to the executable, which writes what finished; tare writes it,
+// leaves no temporary file (its $TMPDIR is empty again) and no child. SIGHUP is what a closed
+// terminal or a cancelled CI job sends.
+void tare_run_is_interrupted_by(int signal, const std::string& tag) {
+    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_" + tag);
+    const fs::path out = scratch("int_" + tag + ".json");
+    const fs::path tmp = scratch("tmp_" + tag);
+    fs::create_directories(tmp);
+    ::setenv("TMPDIR", tmp.c_str(), 1);
     const started s =
-        start({TARE_COMMAND, "run", bench, two_budgeted, "--min-time=3", "--json=" + out.string()}, "run");
-    ASSERT_TRUE(wait_for_processes("crash_bench_run", 2));  // tare run's argv, and the executable
-    sleep_seconds(1.0);                                     // inside its first benchmark
-    ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 30), 130) << slurp(s.err);
+        start({TARE_COMMAND, "run", bench, two_budgeted, "--min-time=3", "--json=" + out.string()}, tag);
+    ::unsetenv("TMPDIR");
+    ASSERT_TRUE(wait_for_processes("crash_bench_" + tag, 2));  // tare run's argv, and the executable
+    sleep_seconds(1.0);                                        // inside its first benchmark
+    ::kill(s.pid, signal);
+    EXPECT_EQ(wait_for(s.pid, 30), 128 + signal) << slurp(s.err);
     const json doc = json::parse(slurp(out));
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
     ASSERT_EQ(doc["benchmarks"].size(), 1U) << doc.dump();
     EXPECT_EQ(doc["benchmarks"][0]["name"], "works");
-    EXPECT_EQ(processes_mentioning("crash_bench_run"), 0);
-    EXPECT_FALSE(fs::exists(fs::temp_directory_path() / ("tare-run-" + std::to_string(s.pid) + ".json")));
+    EXPECT_EQ(processes_mentioning("crash_bench_" + tag), 0);
+    for (const auto& entry : fs::directory_iterator(tmp))
+        ADD_FAILURE() << "left behind: " << entry.path().filename();
+}
+
+TEST(interrupt, tare_run_keeps_what_finished_and_leaves_nothing_running) {
+    tare_run_is_interrupted_by(SIGINT, "run");
+}
+
+TEST(interrupt, a_closed_terminal_sighup_keeps_what_finished_and_exits_129) {
+    tare_run_is_interrupted_by(SIGHUP, "hup");
 }
 
 // A parent killed outright (SIGKILL, which nothing can handle) takes its children with it.

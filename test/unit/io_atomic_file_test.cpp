@@ -128,6 +128,62 @@ TEST(atomic_file, a_character_device_is_written_through_and_its_errors_reported)
     EXPECT_TRUE(S_ISCHR(st.st_mode));
 }
 
+mode_t mode_of(const fs::path& p) {
+    struct stat st {};
+    EXPECT_EQ(::lstat(p.c_str(), &st), 0) << p;
+    return st.st_mode & 07777;
+}
+
+// A new file gets what a shell's `>` would give it (0666 less the umask); a replaced one keeps
+// its mode.
+TEST(atomic_file, a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode) {
+    scratch_dir dir;
+    const mode_t saved = ::umask(027);
+    const auto fresh = io::write_file_atomically((dir.path / "fresh.json").string(), "x\n");
+    ::umask(saved);
+    ASSERT_FALSE(fresh) << *fresh;
+    EXPECT_EQ(mode_of(dir.path / "fresh.json"), 0640U);
+    std::ofstream(dir.path / "private.json") << "old\n";
+    ::chmod((dir.path / "private.json").c_str(), 0600);
+    ASSERT_FALSE(io::write_file_atomically((dir.path / "private.json").string(), "new\n"));
+    EXPECT_EQ(mode_of(dir.path / "private.json"), 0600U);
+    EXPECT_EQ(slurp(dir.path / "private.json"), "new\n");
+}
+
+// A link in a directory that others may write to is not followed, even this user's own, unless
+// the directory is sticky (as /tmp is), where nobody else can remove or replace it; the file it
+// names is untouched, the link stays and the error names it.
+TEST(atomic_file, a_link_others_could_have_planted_is_not_followed) {
+    scratch_dir dir;
+    fs::create_directories(dir.path / "victim");
+    std::ofstream(dir.path / "victim" / "precious") << "precious\n";
+    fs::create_directories(dir.path / "open");
+    ::chmod((dir.path / "open").c_str(), 0777);
+    fs::create_symlink(dir.path / "victim" / "precious", dir.path / "open" / "out.json");
+    auto err = io::write_file_atomically((dir.path / "open" / "out.json").string(), "clobbered\n");
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("does not follow it"), std::string::npos) << *err;
+    EXPECT_NE(err->find((dir.path / "open" / "out.json").string()), std::string::npos) << *err;
+    EXPECT_TRUE(fs::is_symlink(dir.path / "open" / "out.json"));
+    EXPECT_EQ(slurp(dir.path / "victim" / "precious"), "precious\n");
+
+    fs::create_directories(dir.path / "sticky");
+    ::chmod((dir.path / "sticky").c_str(), 01777);
+    fs::create_symlink(dir.path / "victim" / "mine", dir.path / "sticky" / "mine.json");
+    ASSERT_FALSE(io::write_file_atomically((dir.path / "sticky" / "mine.json").string(), "mine\n"));
+    EXPECT_EQ(slurp(dir.path / "victim" / "mine"), "mine\n");
+
+    // Another user's link, even in a sticky directory (needs root to make one).
+    if (::geteuid() != 0)
+        return;
+    fs::create_symlink(dir.path / "victim" / "precious", dir.path / "sticky" / "theirs.json");
+    ASSERT_EQ(::lchown((dir.path / "sticky" / "theirs.json").c_str(), 65534, 65534), 0);
+    err = io::write_file_atomically((dir.path / "sticky" / "theirs.json").string(), "clobbered\n");
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("does not follow it"), std::string::npos) << *err;
+    EXPECT_EQ(slurp(dir.path / "victim" / "precious"), "precious\n");
+}
+
 TEST(atomic_file, a_name_as_long_as_a_name_may_be_is_written) {
     scratch_dir dir;
     const fs::path target = dir.path / (std::string(250, 'r') + ".json");

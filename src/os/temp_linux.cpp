@@ -1,0 +1,155 @@
+// Linux implementation of os.hpp's private temporary directory.
+//
+// Every temporary file tare or a benchmark executable makes (a child's results, a worker's
+// standard error, a counted run's files) lives in one directory per process, made by mkdtemp
+// with mode 0700. Nobody else can create, replace or link anything inside it, so the names in it
+// may be predictable. Rejected: anonymous files (O_TMPFILE, memfd_create) for every purpose; a
+// child that writes its results by path (Google Benchmark's --benchmark_out, Callgrind's out
+// file) needs a name, and one scheme for all is easier to keep right than two.
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <string>
+
+#include "os/os.hpp"
+
+namespace tare::os {
+
+namespace {
+
+// The directory's path, written once before `dir_owner` is published; read by the remover,
+// which may run in a signal handler and so reads no std::string.
+char dir_path[PATH_MAX];
+// The process that made the directory; 0 when none was made (or it failed).
+std::atomic<pid_t> dir_owner{0};
+std::once_flag made;
+std::string made_error;
+std::atomic<unsigned long long> next_index{0};
+
+// The layout the getdents64 system call fills in (glibc's getdents64() wrapper is 2.30+ and not
+// declared async-signal-safe; the system call is).
+struct dirent64_record {
+    std::uint64_t inode;
+    std::int64_t offset;
+    unsigned short length;
+    unsigned char type;
+    char name[1];
+};
+
+bool is_dot(const char* name) noexcept {
+    return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
+}
+
+// Removes everything below the directory open at `dir`, `depth` levels deep at most (tare makes
+// one level of subdirectories). Async-signal-safe: system calls and a buffer on the stack. Each
+// pass reads the directory from its start again, since removing entries while reading moves the
+// rest; a pass that removes nothing ends it.
+void empty_directory(int dir, int depth) noexcept {
+    alignas(8) char buffer[4096];
+    for (int pass = 0; pass < 64; ++pass) {
+        if (::lseek(dir, 0, SEEK_SET) != 0)
+            return;
+        bool removed = false;
+        for (;;) {
+            const long n = ::syscall(SYS_getdents64, dir, buffer, sizeof buffer);
+            if (n <= 0)
+                break;
+            for (long at = 0; at < n;) {
+                const auto* entry = reinterpret_cast<const dirent64_record*>(buffer + at);
+                at += entry->length;
+                if (is_dot(entry->name))
+                    continue;
+                if (::unlinkat(dir, entry->name, 0) == 0) {
+                    removed = true;
+                    continue;
+                }
+                if (errno != EISDIR || depth == 0)
+                    continue;
+                const int sub = ::openat(dir, entry->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub >= 0) {
+                    empty_directory(sub, depth - 1);
+                    ::close(sub);
+                }
+                removed = ::unlinkat(dir, entry->name, AT_REMOVEDIR) == 0 || removed;
+            }
+        }
+        if (!removed)
+            return;
+    }
+}
+
+void remove_at_exit() {
+    remove_temp_dir();
+}
+
+void make_directory() {
+    std::error_code ec;
+    std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+    if (ec)
+        base = "/tmp";
+    base = std::filesystem::absolute(base, ec);  // a child may run elsewhere than this process
+    std::string tmpl = (base / "tare-XXXXXX").string();
+    if (tmpl.size() >= sizeof dir_path) {
+        made_error =
+            "cannot make a private temporary directory in '" + base.string() + "': its path is too long";
+        return;
+    }
+    if (::mkdtemp(tmpl.data()) == nullptr) {
+        const int e = errno;
+        made_error =
+            "cannot make a private temporary directory in '" + base.string() + "': " + std::strerror(e);
+        if (e == ENOSPC || e == EDQUOT || e == EACCES || e == EROFS)
+            made_error += " (set TMPDIR to a writable directory with room)";
+        return;
+    }
+    std::memcpy(dir_path, tmpl.c_str(), tmpl.size() + 1);
+    dir_owner.store(::getpid());
+    std::atexit(remove_at_exit);
+}
+
+}  // namespace
+
+temp_name temp_file_name(std::string_view stem, std::string_view suffix) {
+    std::call_once(made, make_directory);
+    if (dir_owner.load() == 0)
+        return {"", made_error};
+    // The index has a fixed width, so every name of one stem has the same length: a counted
+    // child's argv[0] lies in it, and what the program copies of it must not change its counts.
+    char index[24];
+    std::snprintf(index, sizeof index, "%06llu", next_index.fetch_add(1));
+    std::string path = dir_path;
+    path += '/';
+    path += stem;
+    path += '-';
+    path += index;
+    path += suffix;
+    return {std::move(path), ""};
+}
+
+void remove_temp_dir() noexcept {
+    const pid_t owner = dir_owner.load();
+    if (owner == 0 || owner != ::getpid())
+        return;  // none made, or a forked child of the process that made it
+    const int saved_errno = errno;
+    const int dir = ::open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir >= 0) {
+        empty_directory(dir, 2);
+        ::close(dir);
+    }
+    if (::rmdir(dir_path) == 0 || errno == ENOENT)
+        dir_owner.store(0);
+    errno = saved_errno;
+}
+
+}  // namespace tare::os
