@@ -15,6 +15,8 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,21 +69,24 @@ void empty_directory(int dir, int depth) noexcept {
                 break;
             for (long at = 0; at < n;) {
                 const auto* entry = reinterpret_cast<const dirent64_record*>(buffer + at);
+                // The name runs past the declared one-character array: read it through a plain
+                // pointer into the buffer, not by indexing the member.
+                const char* name = buffer + at + offsetof(dirent64_record, name);
                 at += entry->length;
-                if (is_dot(entry->name))
+                if (is_dot(name))
                     continue;
-                if (::unlinkat(dir, entry->name, 0) == 0) {
+                if (::unlinkat(dir, name, 0) == 0) {
                     removed = true;
                     continue;
                 }
                 if (errno != EISDIR || depth == 0)
                     continue;
-                const int sub = ::openat(dir, entry->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                const int sub = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (sub >= 0) {
                     empty_directory(sub, depth - 1);
                     ::close(sub);
                 }
-                removed = ::unlinkat(dir, entry->name, AT_REMOVEDIR) == 0 || removed;
+                removed = ::unlinkat(dir, name, AT_REMOVEDIR) == 0 || removed;
             }
         }
         if (!removed)
@@ -147,8 +152,7 @@ void remove_temp_dir() noexcept {
         empty_directory(dir, 2);
         ::close(dir);
     }
-    if (::rmdir(dir_path) == 0 || errno == ENOENT)
-        dir_owner.store(0);
+    ::rmdir(dir_path);
     errno = saved_errno;
 }
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <sched.h>
 #include <unistd.h>
@@ -133,6 +134,28 @@ TEST(os_linux, pin_refuses_an_empty_or_impossible_set) {
     EXPECT_FALSE(os::pin_to_cpus({}));
     const int impossible[] = {-1, 1 << 20};
     EXPECT_FALSE(os::pin_to_cpus(impossible));
+}
+
+// The private temporary directory: one per process, mode 0700, distinct names of one length
+// for one stem, and removed whole (a subdirectory and its files included).
+TEST(os_linux, temporary_names_live_in_one_private_directory_removed_whole) {
+    const os::temp_name a = os::temp_file_name("unit", ".json");
+    const os::temp_name b = os::temp_file_name("unit", ".json");
+    ASSERT_FALSE(a.path.empty()) << a.error;
+    EXPECT_NE(a.path, b.path);
+    EXPECT_EQ(a.path.size(), b.path.size());
+    const std::filesystem::path dir = std::filesystem::path(a.path).parent_path();
+    EXPECT_EQ(dir, std::filesystem::path(b.path).parent_path());
+    EXPECT_EQ(dir.filename().string().rfind("tare-", 0), 0U) << dir;
+    struct stat st {};
+    ASSERT_EQ(::stat(dir.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0700U);
+    std::ofstream(a.path) << "x";
+    const std::filesystem::path sub = os::temp_file_name("unit-dir").path;
+    std::filesystem::create_directory(sub);
+    std::ofstream(sub / "inner") << "y";
+    os::remove_temp_dir();
+    EXPECT_FALSE(std::filesystem::exists(dir)) << dir;
 }
 
 }  // namespace
