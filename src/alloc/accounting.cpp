@@ -101,6 +101,24 @@ availability availability_status() noexcept {
     return cached;
 }
 
+const char* availability_message(availability a) noexcept {
+    switch (a) {
+    case availability::active:
+        return "";
+    case availability::not_built:
+        return "built without the allocation interposer (a sanitizer owns malloc)";
+    case availability::shadowed:
+        return "another malloc wins the dynamic lookup, or calling malloc does not run tare's (link "
+               "tare::tare into the executable; under valgrind, run with "
+               "--soname-synonyms=somalloc=nouserintercepts)";
+    case availability::static_allocator:
+        return "an allocator is linked statically into the executable, and tare would forward past "
+               "it to another: link the allocator as a shared library (e.g. -ljemalloc with "
+               "libjemalloc.so) or LD_PRELOAD it";
+    }
+    return "";
+}
+
 bool available() noexcept {
     return availability_status() == availability::active;
 }

@@ -36,17 +36,22 @@ struct counters {
 /// executable and its shared libraries (docs/accounting.md, "Bytes copied").
 bool copies_counted() noexcept;
 
-/// True when the allocation interposer is linked into this process and forwarding to the C
-/// library's allocator (false in sanitizer builds, where the sanitizer owns malloc).
+/// True when the allocation interposer is linked into this process and forwarding to the
+/// allocator underneath (false in sanitizer builds, where the sanitizer owns malloc, and when
+/// availability_status() says why not).
 bool available() noexcept;
 
 /// Why available() answers as it does.
 enum class availability {
-    active,     ///< this process's malloc and operator new are the interposer's
-    not_built,  ///< built without the interposer (sanitizer builds: interpose_none.cpp)
-    shadowed,   ///< linked, but another malloc wins the dynamic lookup (e.g. this library
-                ///< was linked into a shared object instead of the executable)
+    active,            ///< this process's malloc and operator new are the interposer's
+    not_built,         ///< built without the interposer (sanitizer builds: interpose_none.cpp)
+    shadowed,          ///< linked, but another malloc wins the dynamic lookup (e.g. this library
+                       ///< was linked into a shared object instead of the executable)
+    static_allocator,  ///< an allocator (jemalloc, mimalloc, tcmalloc) is linked statically into
+                       ///< the executable: tare would forward past it to another allocator
 };
+/// One line that says why accounting is off, and the fix ("" for active).
+const char* availability_message(availability a) noexcept;
 /// available(), with the reason; the first call resolves it (it may allocate), later calls
 /// read the cached answer.
 availability availability_status() noexcept;

@@ -1,20 +1,22 @@
-// The allocation interposer for glibc. It defines the whole malloc family and every
-// replaceable operator new/delete in the executable, which the dynamic linker then prefers to
-// glibc's and libstdc++'s, and forwards to glibc's exported __libc_malloc, __libc_calloc,
-// __libc_realloc and __libc_free (to TSan's allocator in a GCC TSan build). Around each block
+// The allocation interposer. It defines the whole malloc family and every replaceable
+// operator new/delete in the executable, which the dynamic linker then prefers to any shared
+// library's, and forwards to the allocator the program would have called without it: the
+// next definition of malloc, free, calloc and realloc after the executable (a linked or
+// preloaded jemalloc, tcmalloc or mimalloc, or glibc; underlying.hpp), or TSan's allocator in
+// a GCC TSan build. Around each block
 // it keeps a 16-byte header with the size the caller asked for, so that a free knows how many
 // requested bytes leave the live heap (docs/accounting.md, "The header").
 //
 // Block layout:
 //   plain (malloc, calloc, realloc, new, alignment <= 16):
-//       base = __libc_malloc(n + 16)  [header][n bytes...]      user = base + 16
+//       base = under_malloc(n + 16)  [header][n bytes...]       user = base + 16
 //   aligned (alignment > 16):
-//       base = __libc_malloc(n + align + 16)
+//       base = under_malloc(n + align + 16)
 //       [slack...][offset: u64][header][n bytes...][slack]        user = base + offset,
 //       user % align == 0, offset = user - base in [24, align + 16].
 //   header = { u64 size requested, u32 epoch (0: not counted), u32 magic }.
 //
-// Rejected: __libc_memalign for the aligned forms. The header needs room before the user
+// Rejected: the allocator's memalign for the aligned forms. The header needs room before the user
 // pointer, so memalign(align, n + align) would waste the same `align` bytes as rounding up
 // inside a plain block does, and one primitive fewer underneath is one forwarder fewer to
 // swap when the allocator underneath changes (the TSan build below).
@@ -47,32 +49,7 @@
 #include <new>
 
 #include "alloc/tally.hpp"
-
-// glibc's own allocator, exported under these names so that an interposer can reach it.
-// noplt: called through the GOT, one indirect call instead of a call plus the PLT's jump.
-extern "C" {
-__attribute__((noplt)) void* __libc_malloc(std::size_t size) noexcept;
-__attribute__((noplt)) void* __libc_calloc(std::size_t count, std::size_t size) noexcept;
-__attribute__((noplt)) void* __libc_realloc(void* p, std::size_t size) noexcept;
-__attribute__((noplt)) void __libc_free(void* p) noexcept;
-}
-
-#if defined(__SANITIZE_THREAD__)
-// ThreadSanitizer build: the blocks come from TSan's allocator, through its malloc
-// interceptors (exported by the GCC 12 runtime under these names), so that TSan still sees
-// every block allocated and freed and resets its shadow state when memory is reused. On
-// glibc's heap it would not, and a block reused by a new thread is then reported as a race
-// with the accesses of the thread that had it before.
-extern "C" {
-void* __interceptor_malloc(std::size_t size) noexcept;
-void* __interceptor_calloc(std::size_t count, std::size_t size) noexcept;
-void* __interceptor_realloc(void* p, std::size_t size) noexcept;
-void __interceptor_free(void* p) noexcept;
-}
-#define TARE_ALLOC_UNDER(name) __interceptor_##name
-#else
-#define TARE_ALLOC_UNDER(name) __libc_##name
-#endif
+#include "alloc/underlying.hpp"
 
 // The interposed names must be in the dynamic symbol table even if the build hides symbols
 // by default (-fvisibility=hidden): a hidden malloc would leave glibc's internal calls
@@ -82,20 +59,6 @@ void __interceptor_free(void* p) noexcept;
 
 namespace tare::alloc::detail {
 namespace {
-
-// The allocator underneath (see TARE_ALLOC_UNDER).
-TARE_ALLOC_HOOK inline void* under_malloc(std::size_t n) noexcept {
-    return TARE_ALLOC_UNDER(malloc)(n);
-}
-TARE_ALLOC_HOOK inline void* under_calloc(std::size_t count, std::size_t n) noexcept {
-    return TARE_ALLOC_UNDER(calloc)(count, n);
-}
-TARE_ALLOC_HOOK inline void* under_realloc(void* p, std::size_t n) noexcept {
-    return TARE_ALLOC_UNDER(realloc)(p, n);
-}
-TARE_ALLOC_HOOK inline void under_free(void* p) noexcept {
-    TARE_ALLOC_UNDER(free)(p);
-}
 
 struct block_header {
     std::uint64_t size;   // bytes the caller requested
@@ -166,17 +129,6 @@ TARE_ALLOC_HOOK void* base_of(void* user, const block_header& h) noexcept {
     return bytes_of(user) - offset;
 }
 
-/// Usable size of a foreign glibc block, read from its chunk-size word as glibc's own
-/// musable() does (malloc/malloc.c): size minus the one size word of overhead, or minus two
-/// for an mmapped chunk (flag bit 1). Foreign blocks are rare (see release()).
-TARE_ALLOC_HOOK std::size_t foreign_usable_size(void* p) noexcept {
-    std::size_t word = 0;
-    __builtin_memcpy(&word, bytes_of(p) - sizeof word, sizeof word);
-    const std::size_t chunk = word & ~std::size_t{7};
-    const std::size_t overhead = (word & 2U) != 0 ? 2 * sizeof word : sizeof word;
-    return chunk > overhead ? chunk - overhead : 0;
-}
-
 TARE_ALLOC_HOOK void* allocate(std::size_t n) noexcept {
     if (n > max_request)
         return fail(ENOMEM);
@@ -230,9 +182,11 @@ TARE_ALLOC_HOOK [[gnu::always_inline]] inline void release(void* p) noexcept {
     const block_header h = header_of(p);
     if (!ours(h)) {
         // A foreign pointer: allocated by a path that bypassed this file (a direct
-        // __libc_malloc call, memory from before the interposer was bound). glibc takes it
-        // back as it is; it never was in any count.
-        under_free(p);
+        // __libc_malloc call, an allocator's own API such as mallocx). The allocator
+        // underneath takes it back as it is; it never was in any count. A block of the
+        // bootstrap buffer (dlsym's, underlying.cpp) is never freed.
+        if (!from_bootstrap(p))
+            under_free(p);
         return;
     }
     count_free(h.epoch, h.size);
@@ -244,8 +198,14 @@ TARE_ALLOC_HOOK [[gnu::always_inline]] inline void release(void* p) noexcept {
 /// realloc(p, n), p != nullptr, n > 0: one allocation of n bytes, and p's bytes released.
 TARE_ALLOC_HOOK void* reallocate(void* p, std::size_t n) noexcept {
     const block_header h = header_of(p);
-    if (!ours(h))
-        return under_realloc(p, n);  // foreign: stays glibc's, uncounted
+    if (!ours(h)) {
+        if (!from_bootstrap(p))
+            return under_realloc(p, n);  // foreign: stays the allocator's, uncounted
+        void* q = under_malloc(n);       // out of the bootstrap buffer, which is never freed
+        if (q != nullptr)
+            __builtin_memcpy(q, p, bootstrap_size(p) < n ? bootstrap_size(p) : n);
+        return q;
+    }
     if (n > max_request)
         return fail(ENOMEM);
     if (h.magic == plain_magic) {
@@ -399,7 +359,9 @@ TARE_ALLOC_EXPORT std::size_t malloc_usable_size(void* p) noexcept {
     if (p == nullptr)
         return 0;
     const tad::block_header h = tad::header_of(p);
-    return tad::ours(h) ? static_cast<std::size_t>(h.size) : tad::foreign_usable_size(p);
+    if (tad::ours(h))
+        return static_cast<std::size_t>(h.size);
+    return tad::from_bootstrap(p) ? tad::bootstrap_size(p) : tad::under_usable_size(p);
 }
 
 // The definitions above under names that never leave this module: what check_interposer()
@@ -498,13 +460,17 @@ availability check_interposer() noexcept {
     if (shadowed("malloc", own_malloc) || shadowed("free", own_free) || shadowed("_Znwm", own_new)) {
         return availability::shadowed;
     }
+    // An allocator linked into the executable itself, whose malloc this file's replaced at
+    // link time (or which defines its entry points weakly): forwarding would reach the next
+    // module's malloc, a second allocator beside the one the program means to use. Refused
+    // rather than mixed (docs/accounting.md, "Statically linked allocators").
+    if (static_allocator_symbol() != nullptr)
+        return availability::static_allocator;
     // 2. ...and if calling them runs this code. Valgrind, by default, redirects the malloc
     //    family of the executable itself to its own replacements, by address: the symbols
     //    still resolve here, but nothing would be counted.
-    using malloc_fn = void* (*)(std::size_t);
-    using free_fn = void (*)(void*);
-    const malloc_fn process_malloc = &malloc;  // redirected with it, if it is redirected
-    const free_fn process_free = &free;
+    void* (*const process_malloc)(std::size_t) = &malloc;  // redirected with it, if it is redirected
+    void (*const process_free)(void*) = &free;
     if (!hook_counts(process_malloc, process_free))
         return availability::shadowed;
     return availability::active;

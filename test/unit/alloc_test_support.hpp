@@ -38,6 +38,8 @@ inline const char* name_of(tare::alloc::availability a) {
         return "not_built";
     case tare::alloc::availability::shadowed:
         return "shadowed";
+    case tare::alloc::availability::static_allocator:
+        return "static_allocator";
     }
     return "?";
 }

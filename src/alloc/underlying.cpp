@@ -1,0 +1,273 @@
+// Finds the allocator underneath the interposer (underlying.hpp): the definitions of the
+// malloc family that the program would have called without tare.
+//
+// How. dlsym(RTLD_NEXT, name), called from this module (part of the executable), returns the
+// first definition after the executable in the dynamic linker's search order: an
+// LD_PRELOADed allocator, then the shared libraries in link order (a -ljemalloc before libc),
+// then glibc. All six names must come from the module that defines malloc; if one is missing
+// or elsewhere, the whole family falls back to glibc's __libc_* names rather than mixing two
+// allocators (a block from one freed by the other is heap corruption).
+//
+// The allocations of the lookup itself. glibc's dlsym may call malloc or calloc (dlerror's
+// state, when a name is missing), and those calls reach this interposer while its table still
+// points at the bootstrap functions: a thread-local flag says "this thread is resolving", and
+// the bootstrap functions then serve the call from a static buffer, never from an allocator.
+// Those blocks are never given to the real allocator: free() ignores them, realloc() copies
+// out of them (from_bootstrap(), one compare on the free path).
+//
+// Threads. Resolution happens in a constructor before main(), or on the first allocation if
+// one comes earlier (the dynamic linker's, another library's constructor), when the process
+// normally has one thread. If several threads do meet an unresolved table, each resolves on
+// its own: dlsym is thread-safe, every thread finds the same definitions, and each pointer is
+// stored atomically, so the race is benign and no lock or spin is needed. Rejected: a
+// once-flag with a spin-wait, which is a lock by another name (a thread preempted inside dlsym
+// would stall every allocating thread) and buys nothing since the stores are idempotent.
+//
+// SAFETY: allocates nothing from any allocator (the bootstrap buffer is static), takes no lock
+// of its own (dlsym takes the dynamic linker's recursive lock, which is what every lazy
+// binding does), throws nothing. The thread-local flag is initial-exec, as tally.hpp's.
+
+#include "alloc/underlying.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
+extern "C" {
+void* __libc_malloc(std::size_t size) noexcept;
+void* __libc_calloc(std::size_t count, std::size_t size) noexcept;
+void* __libc_realloc(void* p, std::size_t size) noexcept;
+void __libc_free(void* p) noexcept;
+void* __libc_memalign(std::size_t align, std::size_t size) noexcept;
+}
+
+namespace tare::alloc::detail {
+namespace {
+
+TARE_ALLOC_HOOK void* bootstrap_malloc(std::size_t n) noexcept;
+TARE_ALLOC_HOOK void bootstrap_free(void* p) noexcept;
+TARE_ALLOC_HOOK void* bootstrap_calloc(std::size_t count, std::size_t n) noexcept;
+TARE_ALLOC_HOOK void* bootstrap_realloc(void* p, std::size_t n) noexcept;
+TARE_ALLOC_HOOK void* bootstrap_memalign(std::size_t align, std::size_t n) noexcept;
+TARE_ALLOC_HOOK std::size_t bootstrap_usable_size(void* p) noexcept;
+
+constinit thread_local bool resolving_here TARE_ALLOC_TLS = false;
+constinit std::size_t bootstrap_used = 0;
+constinit underlying_kind resolution = underlying_kind::unresolved;
+
+}  // namespace
+
+constinit underlying_table underlying = {bootstrap_malloc,  bootstrap_free,     bootstrap_calloc,
+                                         bootstrap_realloc, bootstrap_memalign, bootstrap_usable_size};
+alignas(64) unsigned char bootstrap_arena[bootstrap_capacity];
+
+namespace {
+
+/// glibc's usable size of one of its blocks, read from the chunk's size word as its own
+/// musable() does (malloc/malloc.c): the chunk size less one size word, or two for an
+/// mmapped chunk (flag bit 1). The fallback family's malloc_usable_size, since glibc exports
+/// no __libc_ name for it (and malloc_usable_size itself is ours).
+TARE_ALLOC_HOOK std::size_t glibc_usable_size(void* p) noexcept {
+    if (p == nullptr)
+        return 0;
+    std::size_t word = 0;
+    __builtin_memcpy(&word, static_cast<unsigned char*>(p) - sizeof word, sizeof word);
+    const std::size_t chunk = word & ~std::size_t{7};
+    const std::size_t overhead = (word & 2U) != 0 ? 2 * sizeof word : sizeof word;
+    return chunk > overhead ? chunk - overhead : 0;
+}
+
+constexpr underlying_table glibc_table = {__libc_malloc,  __libc_free,     __libc_calloc,
+                                          __libc_realloc, __libc_memalign, glibc_usable_size};
+
+// A bootstrap block: [size u64][pad][bytes], the size in the 8 bytes before the pointer.
+constexpr std::size_t bootstrap_header = 16;
+
+TARE_ALLOC_HOOK void* bootstrap_allocate(std::size_t n, std::size_t align) noexcept {
+    if (align < bootstrap_header)
+        align = bootstrap_header;
+    if (n > bootstrap_capacity || align > 4096) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    const std::size_t need = n + align + bootstrap_header;
+    const std::size_t at = __atomic_fetch_add(&bootstrap_used, need, order_relaxed);
+    if (at + need > bootstrap_capacity) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+    const auto base = reinterpret_cast<std::uintptr_t>(bootstrap_arena) + at + bootstrap_header;
+    const std::uintptr_t user = (base + align - 1) & ~std::uintptr_t{align - 1};
+    const std::uint64_t size = n;
+    __builtin_memcpy(reinterpret_cast<unsigned char*>(user) - sizeof size, &size, sizeof size);
+    return reinterpret_cast<void*>(user);
+}
+
+/// Fills the table (see the file comment). Called by every bootstrap function on a thread
+/// that is not resolving already, and by the constructor below.
+TARE_ALLOC_HOOK void resolve() noexcept {
+    resolving_here = true;
+    underlying_table t = {
+        reinterpret_cast<malloc_fn>(dlsym(RTLD_NEXT, "malloc")),
+        reinterpret_cast<free_fn>(dlsym(RTLD_NEXT, "free")),
+        reinterpret_cast<calloc_fn>(dlsym(RTLD_NEXT, "calloc")),
+        reinterpret_cast<realloc_fn>(dlsym(RTLD_NEXT, "realloc")),
+        reinterpret_cast<memalign_fn>(dlsym(RTLD_NEXT, "memalign")),
+        reinterpret_cast<usable_fn>(dlsym(RTLD_NEXT, "malloc_usable_size")),
+    };
+    // One module for the whole family: dladdr (no allocation) names each one's module.
+    const auto module_of = [](const void* f) noexcept -> const void* {
+        Dl_info info{};
+        return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
+    };
+    const void* const home = module_of(reinterpret_cast<const void*>(t.malloc));
+    const void* const fns[] = {reinterpret_cast<const void*>(t.free), reinterpret_cast<const void*>(t.calloc),
+                               reinterpret_cast<const void*>(t.realloc),
+                               reinterpret_cast<const void*>(t.memalign),
+                               reinterpret_cast<const void*>(t.usable_size)};
+    bool whole = home != nullptr;
+    for (const void* f : fns)
+        whole = whole && module_of(f) == home;
+    if (!whole)
+        t = glibc_table;
+    // glibc's malloc_usable_size is the same chunk read, one call deeper. Its module is told by
+    // a function no allocator defines (tcmalloc and mimalloc export __libc_malloc as well).
+    if (whole && home == module_of(reinterpret_cast<const void*>(&::getpid)))
+        t.usable_size = glibc_usable_size;
+    __atomic_store_n(&underlying.free, t.free, order_relaxed);
+    __atomic_store_n(&underlying.calloc, t.calloc, order_relaxed);
+    __atomic_store_n(&underlying.realloc, t.realloc, order_relaxed);
+    __atomic_store_n(&underlying.memalign, t.memalign, order_relaxed);
+    __atomic_store_n(&underlying.usable_size, t.usable_size, order_relaxed);
+    __atomic_store_n(&underlying.malloc, t.malloc, order_relaxed);
+    __atomic_store_n(&resolution, whole ? underlying_kind::next : underlying_kind::fallback, order_relaxed);
+    resolving_here = false;
+}
+
+TARE_ALLOC_HOOK void* bootstrap_malloc(std::size_t n) noexcept {
+    if (resolving_here)
+        return bootstrap_allocate(n, bootstrap_header);
+    resolve();
+    return underlying.malloc(n);
+}
+
+TARE_ALLOC_HOOK void* bootstrap_calloc(std::size_t count, std::size_t n) noexcept {
+    if (resolving_here) {
+        std::size_t total = 0;
+        if (__builtin_mul_overflow(count, n, &total)) {
+            errno = ENOMEM;
+            return nullptr;
+        }
+        return bootstrap_allocate(total, bootstrap_header);  // static storage: already zero
+    }
+    resolve();
+    return underlying.calloc(count, n);
+}
+
+TARE_ALLOC_HOOK void* bootstrap_memalign(std::size_t align, std::size_t n) noexcept {
+    if (resolving_here)
+        return bootstrap_allocate(n, align);
+    resolve();
+    return underlying.memalign(align, n);
+}
+
+TARE_ALLOC_HOOK void bootstrap_free(void* p) noexcept {
+    if (p == nullptr || from_bootstrap(p))
+        return;
+    if (resolving_here)
+        return;  // the real free is not known yet on this thread: leaking is the safe choice
+    resolve();
+    underlying.free(p);
+}
+
+TARE_ALLOC_HOOK void* bootstrap_realloc(void* p, std::size_t n) noexcept {
+    if (resolving_here) {
+        void* q = bootstrap_allocate(n, bootstrap_header);
+        if (q != nullptr && p != nullptr) {
+            const std::size_t old = bootstrap_size(p);
+            __builtin_memcpy(q, p, old < n ? old : n);
+        }
+        return q;
+    }
+    resolve();
+    return underlying.realloc(p, n);
+}
+
+TARE_ALLOC_HOOK std::size_t bootstrap_usable_size(void* p) noexcept {
+    if (p == nullptr || from_bootstrap(p))
+        return p == nullptr ? 0 : bootstrap_size(p);
+    if (resolving_here)
+        return 0;
+    resolve();
+    return underlying.usable_size(p);
+}
+
+#if !defined(__SANITIZE_THREAD__)
+// Before main(), and before the default-priority constructors of this executable.
+__attribute__((constructor(101))) void resolve_before_main() noexcept {
+    if (__atomic_load_n(&resolution, order_relaxed) == underlying_kind::unresolved)
+        resolve();
+}
+#endif
+
+// An allocator's own API, referenced weakly: a weak reference pulls no archive member and is
+// null when nothing defines the name. Where it is defined tells whether that allocator was
+// linked into the executable itself (see static_allocator_symbol()).
+extern "C" {
+__attribute__((weak)) int mallctl(const char*, void*, std::size_t*, void*, std::size_t);
+__attribute__((weak)) int je_mallctl(const char*, void*, std::size_t*, void*, std::size_t);
+__attribute__((weak)) void* mi_malloc(std::size_t);
+__attribute__((weak)) void* tc_malloc(std::size_t);
+}
+
+const void* module_base(const void* f) noexcept {
+    Dl_info info{};
+    return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
+}
+
+}  // namespace
+
+std::size_t bootstrap_size(const void* p) noexcept {
+    std::uint64_t size = 0;
+    __builtin_memcpy(&size, static_cast<const unsigned char*>(p) - sizeof size, sizeof size);
+    return static_cast<std::size_t>(size);
+}
+
+underlying_kind underlying_resolution() noexcept {
+#if defined(__SANITIZE_THREAD__)
+    return underlying_kind::sanitizer;
+#else
+    return __atomic_load_n(&resolution, order_relaxed);
+#endif
+}
+
+const char* underlying_module() noexcept {
+    Dl_info info{};
+    const void* f = reinterpret_cast<const void*>(__atomic_load_n(&underlying.malloc, order_relaxed));
+    if (dladdr(f, &info) == 0 || info.dli_fname == nullptr)
+        return "";
+    return info.dli_fname;
+}
+
+const char* static_allocator_symbol() noexcept {
+    struct candidate {
+        const char* name;
+        const void* address;
+    };
+    const candidate candidates[] = {
+        {"mallctl (jemalloc)", reinterpret_cast<const void*>(&mallctl)},
+        {"je_mallctl (jemalloc)", reinterpret_cast<const void*>(&je_mallctl)},
+        {"mi_malloc (mimalloc)", reinterpret_cast<const void*>(&mi_malloc)},
+        {"tc_malloc (tcmalloc)", reinterpret_cast<const void*>(&tc_malloc)},
+    };
+    const void* const executable = module_base(reinterpret_cast<const void*>(&module_base));
+    for (const candidate& c : candidates) {
+        if (c.address != nullptr && module_base(c.address) == executable)
+            return c.name;
+    }
+    return nullptr;
+}
+
+}  // namespace tare::alloc::detail

@@ -1,0 +1,120 @@
+#pragma once
+// Private to src/alloc: the allocator underneath the interposer, i.e. the definitions the
+// program would have called without tare: a linked or LD_PRELOADed jemalloc, tcmalloc or
+// mimalloc, or glibc's (docs/accounting.md, "The allocator underneath").
+//
+// The table below starts out pointing at bootstrap functions (underlying.cpp) that resolve
+// the real ones with dlsym(RTLD_NEXT, ...) on first use, then call through the table. A
+// constructor resolves it before main() as well; a call made before constructors run (the
+// dynamic linker's, another library's constructor) resolves it then. So the hot path is one
+// load of a function pointer and an indirect call, as a call through the GOT is, with no
+// "resolved yet?" test.
+//
+// Rejected: calling glibc's exported __libc_malloc family (what the interposer did first).
+// jemalloc does not export those names, so a jemalloc program ran on glibc under tare; and
+// tcmalloc and mimalloc export them only as aliases of their own malloc, which is luck.
+//
+// The GCC ThreadSanitizer build keeps TSan's __interceptor_* family, called directly: its
+// blocks must come from TSan's allocator so that TSan sees them allocated and freed, and no
+// lookup is needed.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "alloc/tally.hpp"
+
+namespace tare::alloc::detail {
+
+using malloc_fn = void* (*)(std::size_t) noexcept;
+using free_fn = void (*)(void*) noexcept;
+using calloc_fn = void* (*)(std::size_t, std::size_t) noexcept;
+using realloc_fn = void* (*)(void*, std::size_t) noexcept;
+using memalign_fn = void* (*)(std::size_t, std::size_t) noexcept;
+using usable_fn = std::size_t (*)(void*) noexcept;
+
+/// The allocator's entry points, all from one module. Each pointer is written with a relaxed
+/// atomic store by resolve() (possibly by several threads at once, all storing the same
+/// values) and read with a plain load: a pointer-sized aligned load is atomic on every target
+/// the interposer builds for, and a stale bootstrap pointer only resolves again.
+struct underlying_table {
+    malloc_fn malloc;
+    free_fn free;
+    calloc_fn calloc;
+    realloc_fn realloc;
+    memalign_fn memalign;
+    usable_fn usable_size;
+};
+
+/// Defined in underlying.cpp, constant-initialised to the bootstrap functions.
+extern constinit underlying_table underlying TARE_ALLOC_HIDDEN;
+
+/// The static buffer that serves the allocations dlsym makes while resolve() runs on this
+/// thread (they never reach the real allocator, and their frees are ignored).
+inline constexpr std::size_t bootstrap_capacity = 16 * 1024;
+extern unsigned char bootstrap_arena[bootstrap_capacity] TARE_ALLOC_HIDDEN;
+
+/// True for a pointer the bootstrap buffer handed out: one subtraction and one compare.
+TARE_ALLOC_HOOK inline bool from_bootstrap(const void* p) noexcept {
+    return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(bootstrap_arena) <
+           bootstrap_capacity;
+}
+
+/// The bytes a bootstrap block holds (for realloc and malloc_usable_size).
+std::size_t bootstrap_size(const void* p) noexcept;
+
+/// What resolve() found.
+enum class underlying_kind : unsigned char {
+    unresolved,
+    next,      ///< the next definition after the executable (a shared allocator or glibc)
+    fallback,  ///< glibc's __libc_* (the next definitions were missing or incomplete)
+    sanitizer  ///< TSan's interceptors (GCC TSan build)
+};
+underlying_kind underlying_resolution() noexcept;
+
+/// The path of the module the underlying malloc comes from ("" if unknown). May allocate: for
+/// availability checks and messages only, never from the hook.
+const char* underlying_module() noexcept;
+
+/// An allocator's own entry point defined inside the executable itself (an archive or object
+/// linked statically), or nullptr: its name. May allocate; not for the hook.
+const char* static_allocator_symbol() noexcept;
+
+}  // namespace tare::alloc::detail
+
+#if defined(__SANITIZE_THREAD__)
+extern "C" {
+void* __interceptor_malloc(std::size_t size) noexcept;
+void* __interceptor_calloc(std::size_t count, std::size_t size) noexcept;
+void* __interceptor_realloc(void* p, std::size_t size) noexcept;
+void __interceptor_free(void* p) noexcept;
+void* __interceptor_memalign(std::size_t align, std::size_t size) noexcept;
+std::size_t __interceptor_malloc_usable_size(void* p) noexcept;
+}
+#define TARE_ALLOC_UNDER(name, fallback) __interceptor_##name
+#else
+#define TARE_ALLOC_UNDER(name, field) ::tare::alloc::detail::underlying.field
+#endif
+
+namespace tare::alloc::detail {
+
+// The allocator underneath, as the hook calls it.
+TARE_ALLOC_HOOK inline void* under_malloc(std::size_t n) noexcept {
+    return TARE_ALLOC_UNDER(malloc, malloc)(n);
+}
+TARE_ALLOC_HOOK inline void* under_calloc(std::size_t count, std::size_t n) noexcept {
+    return TARE_ALLOC_UNDER(calloc, calloc)(count, n);
+}
+TARE_ALLOC_HOOK inline void* under_realloc(void* p, std::size_t n) noexcept {
+    return TARE_ALLOC_UNDER(realloc, realloc)(p, n);
+}
+TARE_ALLOC_HOOK inline void under_free(void* p) noexcept {
+    TARE_ALLOC_UNDER(free, free)(p);
+}
+TARE_ALLOC_HOOK inline void* under_memalign(std::size_t align, std::size_t n) noexcept {
+    return TARE_ALLOC_UNDER(memalign, memalign)(align, n);
+}
+TARE_ALLOC_HOOK inline std::size_t under_usable_size(void* p) noexcept {
+    return TARE_ALLOC_UNDER(malloc_usable_size, usable_size)(p);
+}
+
+}  // namespace tare::alloc::detail

@@ -1,0 +1,143 @@
+// The allocator underneath: one source, built once per allocator (test/alloc/CMakeLists.txt)
+// — glibc, jemalloc linked and LD_PRELOADed, mimalloc, tcmalloc_minimal — each executable
+// linked with tare::tare as a benchmark is. It checks that the blocks the program gets come
+// from the allocator it linked, as they would without tare, and that the counts stay exact.
+//
+// The allocator's own API is looked up with dlsym rather than declared, so that one source
+// serves the linked and the preloaded builds alike.
+//
+// TARE_TEST_ALLOCATOR names the allocator the executable was built for ("glibc", "jemalloc",
+// "mimalloc", "tcmalloc"); TARE_TEST_ALLOCATOR_ABSENT, when defined, says why it could not be
+// built with it (the library is not installed): every test then skips with that reason.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "alloc/accounting.hpp"
+
+namespace {
+
+namespace alloc = tare::alloc;
+
+const std::string expected = TARE_TEST_ALLOCATOR;
+
+void escape(void* p) {
+    asm volatile("" : : "g"(p) : "memory");
+}
+
+template <typename F>
+F lookup(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+}
+
+class allocator_test : public testing::Test {
+protected:
+    void SetUp() override {
+#if defined(TARE_TEST_ALLOCATOR_ABSENT)
+        GTEST_SKIP() << TARE_TEST_ALLOCATOR_ABSENT;
+#else
+        ASSERT_TRUE(alloc::available()) << alloc::availability_message(alloc::availability_status());
+#endif
+    }
+};
+
+/// Bytes the allocator says this thread (or the process) has allocated, by its own counter.
+std::int64_t allocator_counter() {
+    if (expected == "jemalloc") {
+        using mallctl_fn = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
+        const auto mallctl = lookup<mallctl_fn>("mallctl");
+        EXPECT_NE(mallctl, nullptr) << "jemalloc's mallctl is not in the process";
+        std::uint64_t allocated = 0;
+        std::size_t len = sizeof allocated;
+        if (mallctl == nullptr || mallctl("thread.allocated", &allocated, &len, nullptr, 0) != 0)
+            return -1;
+        return static_cast<std::int64_t>(allocated);
+    }
+    if (expected == "tcmalloc") {
+        using property_fn = int (*)(const char*, std::size_t*);
+        const auto property = lookup<property_fn>("MallocExtension_GetNumericProperty");
+        EXPECT_NE(property, nullptr) << "tcmalloc's MallocExtension is not in the process";
+        std::size_t bytes = 0;
+        if (property == nullptr || property("generic.current_allocated_bytes", &bytes) == 0)
+            return -1;
+        return static_cast<std::int64_t>(bytes);
+    }
+    if (expected == "glibc") {
+        const struct mallinfo2 m = mallinfo2();
+        return static_cast<std::int64_t>(m.uordblks + m.hblkhd);
+    }
+    return 0;
+}
+
+TEST_F(allocator_test, a_block_comes_from_the_allocator_linked) {
+    constexpr std::size_t n = std::size_t{1} << 20;
+    if (expected == "mimalloc") {
+        using in_heap_fn = bool (*)(const void*);
+        const auto in_heap = lookup<in_heap_fn>("mi_is_in_heap_region");
+        ASSERT_NE(in_heap, nullptr) << "mimalloc's mi_is_in_heap_region is not in the process";
+        void* p = std::malloc(n);
+        escape(p);
+        EXPECT_TRUE(in_heap(p)) << "malloc's block is not in mimalloc's heap";
+        void* q = ::operator new(100);
+        escape(q);
+        EXPECT_TRUE(in_heap(q)) << "operator new's block is not in mimalloc's heap";
+        ::operator delete(q);
+        std::free(p);
+        return;
+    }
+    const std::int64_t before = allocator_counter();
+    void* p = std::malloc(n);
+    escape(p);
+    const std::int64_t after = allocator_counter();
+    std::free(p);
+    ASSERT_GE(before, 0);
+    EXPECT_GE(after - before, static_cast<std::int64_t>(n))
+        << expected << "'s own counter did not see malloc(1 MiB): the block came from another allocator";
+    EXPECT_LE(after - before, static_cast<std::int64_t>(2 * n));  // one block, not two
+}
+
+TEST_F(allocator_test, counts_stay_exact) {
+    alloc::region_begin();
+    void* p = std::malloc(1 << 20);
+    escape(p);
+    char* q = new char[100];
+    escape(q);
+    void* r = std::calloc(3, 24);
+    escape(r);
+    void* s = aligned_alloc(64, 640);
+    escape(s);
+    const alloc::counters held = alloc::snapshot();
+    std::free(p);
+    delete[] q;
+    std::free(r);
+    std::free(s);
+    const alloc::counters done = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(held.allocs, 4U);
+    EXPECT_EQ(held.bytes, (1U << 20) + 100U + 72U + 640U);
+    EXPECT_EQ(done.allocs, 4U);
+    EXPECT_EQ(done.live, 0);
+    EXPECT_EQ(done.peak, held.live);
+}
+
+TEST_F(allocator_test, realloc_keeps_the_contents_in_the_same_allocator) {
+    auto* p = static_cast<unsigned char*>(std::malloc(40));
+    ASSERT_NE(p, nullptr);
+    for (unsigned i = 0; i < 40; ++i)
+        p[i] = static_cast<unsigned char>(i);
+    for (std::size_t n : {100U, 5000U, 300000U, 64U}) {
+        p = static_cast<unsigned char*>(std::realloc(p, n));
+        ASSERT_NE(p, nullptr);
+        for (unsigned i = 0; i < 40; ++i)
+            ASSERT_EQ(p[i], i) << "after realloc to " << n;
+    }
+    std::free(p);
+}
+
+}  // namespace
