@@ -4,12 +4,16 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/checks.hpp"
@@ -24,6 +28,7 @@
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
+#include "os/os.hpp"
 #include "report/progress.hpp"
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
@@ -110,6 +115,91 @@ void on_exit_from_body() {
     write_results(results, *guard.opt, true);
     std::fflush(stderr);
     ::_exit(1);
+}
+
+// The first signal's grace period (docs/cli.md, "Interrupting a run"): the benchmark running
+// when it comes may finish within it; a body that has not returned by then (one that never
+// does) is not waited on. A watchdog thread, asleep on os::wait_for_interrupt() until the
+// signal, then reports the finished results with the running step as rows of kind
+// "interrupted" and ends the process, while the body still runs on the main thread.
+// The gate keeps the two apart: the main thread touches the results only outside a step, and
+// once the watchdog has taken them it never leaves its step. Rejected: stopping the body from
+// the signal handler (a longjmp out of arbitrary code leaks its locks and its heap), and a
+// second signal as the only way out (it kept nothing).
+constexpr auto grace = std::chrono::seconds(2);
+
+struct step_gate {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool in_step = false;  // the main thread runs a step: it does not touch the results
+    bool taken = false;    // the watchdog reports: the main thread stays in its step
+    bool done = false;     // the main thread reports
+    std::uint64_t steps_ended = 0;
+};
+step_gate gate;
+
+void step_begins(const core::run_unit& unit) {
+    const std::lock_guard<std::mutex> lock(gate.mutex);
+    guard.running.clear();
+    for (const core::instance& i : unit.instances())
+        guard.running.push_back(i.name);
+    gate.in_step = true;
+}
+
+void step_ends() {
+    std::unique_lock<std::mutex> lock(gate.mutex);
+    while (gate.taken)  // the watchdog is reporting and will end the process
+        gate.changed.wait(lock);
+    gate.in_step = false;
+    ++gate.steps_ended;
+    gate.changed.notify_all();
+}
+
+// The main thread reports from here on: the watchdog has not taken the results, and now will not.
+void run_ends() {
+    std::unique_lock<std::mutex> lock(gate.mutex);
+    while (gate.taken)
+        gate.changed.wait(lock);
+    gate.done = true;
+    guard.running.clear();
+    gate.changed.notify_all();
+}
+
+[[noreturn]] void report_after_grace(int signal) {
+    run_results results = *guard.results;
+    for (const std::string& name : guard.running) {
+        benchmark_result row;
+        row.name = name;
+        row.error = error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(signal) +
+                                                  ": its body had not returned 2 s after the signal"};
+        results.benchmarks.push_back(std::move(row));
+    }
+    results.context.interrupted = true;
+    write_results(results, *guard.opt, true);
+    std::fprintf(stderr, "error: interrupted by %s: %s did not return within 2 s; %zu benchmark%s finished\n",
+                 os::interrupt_name(signal), guard.running.empty() ? "a body" : guard.running.front().c_str(),
+                 guard.results->benchmarks.size(), guard.results->benchmarks.size() == 1 ? "" : "s");
+    std::fflush(stdout);
+    std::fflush(stderr);
+    os::remove_temp_dir();
+    ::_exit(os::interrupted_status(signal));
+}
+
+void watch_for_a_stuck_body() {
+    os::wait_for_interrupt();
+    std::unique_lock<std::mutex> lock(gate.mutex);
+    for (;;) {
+        const std::uint64_t seen = gate.steps_ended;
+        const bool moved =
+            gate.changed.wait_for(lock, grace, [&] { return gate.done || gate.steps_ended != seen; });
+        if (gate.done)
+            return;
+        if (!moved && gate.in_step)
+            break;  // the same step, still running a grace period after the signal
+    }
+    gate.taken = true;
+    lock.unlock();
+    report_after_grace(os::interrupted());
 }
 
 // The counting child (instrument/launch.hpp): counts the one instance named and writes its row.
@@ -375,6 +465,7 @@ int drive(int argc, char** argv) {
     guard.results = &results;
     guard.opt = &opt;
     os::handle_interrupts();
+    std::thread(watch_for_a_stuck_body).detach();
     static const bool registered =
         std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;
     (void)registered;
@@ -415,13 +506,7 @@ int drive(int argc, char** argv) {
                 }
             }
         } end{logged, step, done, started, step_started};
-        guard.running.clear();
-        if (unit.group) {
-            for (const core::instance& m : unit.group->members)
-                guard.running.push_back(m.name);
-        } else {
-            guard.running.push_back(inst.name);
-        }
+        step_begins(unit);
         if (unit.group && opt.isolate) {
             // The whole group in one child: its members' per-block times come back with its
             // comparisons (tare/1 carries them), and --timeout bounds the group as one step.
@@ -431,6 +516,7 @@ int drive(int argc, char** argv) {
             }
             run_results group =
                 run_isolated_group(unit.name(), members, {opt.min_time, opt.timeout, opt.alloc_sites});
+            step_ends();
             for (benchmark_result& r : group.benchmarks) {
                 any_failed = any_failed || r.error.has_value();
                 results.benchmarks.push_back(std::move(r));
@@ -441,6 +527,7 @@ int drive(int argc, char** argv) {
         }
         if (unit.group) {
             core::group_outcome group = core::run_group(*unit.group, clock, probe, plan, loop_overhead);
+            step_ends();
             for (benchmark_result& r : group.members) {
                 any_failed = any_failed || r.error.has_value();
                 results.benchmarks.push_back(std::move(r));
@@ -450,8 +537,9 @@ int drive(int argc, char** argv) {
             continue;
         }
         if (opt.isolate) {
-            results.benchmarks.push_back(
-                run_isolated(inst.name, {opt.min_time, opt.timeout, opt.alloc_sites}));
+            benchmark_result row = run_isolated(inst.name, {opt.min_time, opt.timeout, opt.alloc_sites});
+            step_ends();
+            results.benchmarks.push_back(std::move(row));
             if (const int signal = os::interrupted(); signal != 0 && results.benchmarks.back().error) {
                 // The child stopped because the run was interrupted, not because it failed.
                 results.benchmarks.back().error =
@@ -459,13 +547,15 @@ int drive(int argc, char** argv) {
                                                   " before it finished"};
             }
         } else {
-            results.benchmarks.push_back(core::run_instance(inst, clock, probe, plan, loop_overhead));
+            benchmark_result row = core::run_instance(inst, clock, probe, plan, loop_overhead);
+            step_ends();
+            results.benchmarks.push_back(std::move(row));
         }
         any_failed = any_failed || results.benchmarks.back().error.has_value();
     }
+    run_ends();
     core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
 
-    guard.running.clear();
     if (live) {
         std::fputs("\r\033[K", stderr);
     }

@@ -109,7 +109,8 @@ struct compare_args {
     /// "matched": both sides of each round start in one random address-space layout, every
     /// round another (src/os/layout.hpp); "kernel": each process in the kernel's own.
     std::string layout = "matched";
-    double timeout = 60;  // seconds a worker may take to answer once
+    double timeout = 60;         // seconds a worker may take to answer once
+    bool timeout_given = false;  // --timeout on the command line (under --instrument: per benchmark)
     std::string filter;
     std::optional<std::string> shard;  // --shard=K/N: both sides alike (core/shard.hpp)
     double threshold_pct = 0;

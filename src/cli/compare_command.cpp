@@ -69,9 +69,12 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
                     "one each round; default) or kernel (each process its own)")
         ->type_name("matched|kernel")
         ->check(one_of({"matched", "kernel"}));
-    cmd->add_option("--timeout", args.timeout, "seconds a worker may take to answer (default 60)")
+    cmd->add_option("--timeout", args.timeout,
+                    "seconds a worker may take to answer (default 60); with --instrument, seconds one "
+                    "benchmark's counted run may take (default: none)")
         ->type_name("SECONDS")
-        ->check(positive_seconds());
+        ->check(positive_seconds())
+        ->each([&args](const std::string&) { args.timeout_given = true; });
     cmd->add_option("--filter", args.filter,
                     "compare only names that REGEX matches (default: every benchmark)")
         ->type_name("REGEX");
@@ -112,6 +115,25 @@ std::variant<run_results, run_failure> read_side(const std::string& path, target
         return run_failure{exit_usage, e->message + unknown_file_note(k)};
     }
     return std::move(std::get<run_results>(read));
+}
+
+// An interrupted counted comparison keeps what both sides counted whole: a benchmark one side
+// had not reached, or was stopped in, is neither compared nor listed as only on one side.
+void keep_counted_on_both(std::vector<run_results>& sides) {
+    while (sides.size() < 2) {
+        sides.emplace_back();
+    }
+    const auto counted = [](const run_results& r, const std::string& name) {
+        return std::any_of(r.benchmarks.begin(), r.benchmarks.end(), [&](const benchmark_result& b) {
+            return b.name == name && !(b.error && b.error->kind == "interrupted");
+        });
+    };
+    for (std::size_t i = 0; i < 2; ++i) {
+        const run_results& other = sides[1 - i];
+        std::erase_if(sides[i].benchmarks, [&](const benchmark_result& b) {
+            return (b.error && b.error->kind == "interrupted") || !counted(other, b.name);
+        });
+    }
 }
 
 // A worker failure that means the executable could not be run to the end.
@@ -272,17 +294,30 @@ int compare_command(const compare_args& args) {
         ra.filter = args.filter;
         ra.shard = args.shard;
         ra.instrument = args.instrument;
+        if (args.timeout_given) {
+            ra.timeout = args.timeout;  // per counted benchmark, in its child
+        }
         std::vector<run_results> sides;
         for (const std::string* side : {&args.base, &args.head}) {
             // A Google Benchmark suite is counted through tare::gbench's hooks, one child a
             // benchmark; one without them is refused, by name (docs/instructions.md).
             auto run = run_any_target(*side, ra);
             if (auto* f = std::get_if<run_failure>(&run)) {
+                if (os::interrupted() != 0) {
+                    break;
+                }
                 return fail(f->status, f->message);
             }
             sides.push_back(std::move(std::get<run_results>(run)));
+            if (os::interrupted() != 0) {
+                break;
+            }
+        }
+        if (os::interrupted() != 0) {
+            keep_counted_on_both(sides);
         }
         results = instrument::compare_counted(sides[0], sides[1], args.threshold_pct);
+        results.interrupted = os::interrupted() != 0;
     } else if (files) {
         auto base = read_side(args.base, bk);
         if (auto* f = std::get_if<run_failure>(&base)) {
@@ -398,8 +433,9 @@ int compare_command(const compare_args& args) {
     results.tare_version = TARE_VERSION_STRING;
     results.host = os::host_name();
     results.date = os::utc_now_iso8601();
-    // An empty shard is a runner with nothing to do (more runners than benchmarks), not an error.
-    if (results.rows.empty() && !shard) {
+    // An empty shard is a runner with nothing to do (more runners than benchmarks), not an error;
+    // an interrupted comparison says so itself.
+    if (results.rows.empty() && !shard && !results.interrupted) {
         // Nothing to compare is an input problem, never an empty "all clear".
         std::string message = "no benchmark is on both sides";
         if (!args.filter.empty()) {
@@ -438,8 +474,13 @@ int compare_command(const compare_args& args) {
     }
     if (results.interrupted) {
         const int signal = os::interrupted();
-        std::fprintf(stderr, "error: interrupted after %zu round%s: the table holds those rounds\n",
-                     results.rounds, results.rounds == 1 ? "" : "s");
+        if (args.instrument) {
+            std::fprintf(stderr,
+                         "error: interrupted: the table holds the benchmarks counted on both sides\n");
+        } else {
+            std::fprintf(stderr, "error: interrupted after %zu round%s: the table holds those rounds\n",
+                         results.rounds, results.rounds == 1 ? "" : "s");
+        }
         return os::interrupted_status(signal != 0 ? signal : SIGINT);
     }
     for (const auto& row : results.rows) {

@@ -29,7 +29,6 @@ int dispatch(int argc, char** argv) {
     CLI::App* exp_cmd = add_export_command(app, exp);
     CLI::App* mrg_cmd = add_merge_command(app, mrg);
 
-    tare::os::handle_interrupts();  // docs/cli.md, "Interrupting a run"
     if (argc <= 1) {
         // Bare `tare`: what it can do, not only what is missing.
         std::fputs(app.help().c_str(), stderr);
@@ -45,6 +44,13 @@ int dispatch(int argc, char** argv) {
         return exit_ok;
     } catch (const CLI::ParseError& e) {
         return fail(exit_usage, e.what());
+    }
+    // Only the commands that run something stop on a signal at a step of their own and keep
+    // what finished (docs/cli.md, "Interrupting a run"). report, export and merge keep the
+    // default action: a signal ends them at once, and their atomic writes leave no half file;
+    // a handler there would leave them blind to it (a blocked open of a named pipe, a long read).
+    if (run_cmd->parsed() || cmp_cmd->parsed() || exec_cmd->parsed()) {
+        tare::os::handle_interrupts();
     }
     if (run_cmd->parsed()) {
         return run_command(run);

@@ -17,6 +17,11 @@ void handle_interrupts();
 /// interrupted this process, or 0.
 int interrupted() noexcept;
 
+/// Blocks the calling thread until the first interrupting signal has come (at once if it has).
+/// For a watchdog thread: it sleeps on a semaphore the handler posts, costing nothing until then.
+/// handle_interrupts() must have been called.
+void wait_for_interrupt() noexcept;
+
 /// The exit status of a process that stopped because of `signal`: 128 + signal (130, 143, 129).
 constexpr int interrupted_status(int signal) noexcept {
     return 128 + signal;

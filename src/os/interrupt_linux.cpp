@@ -1,6 +1,7 @@
 #include "os/interrupt.hpp"
 
 #include <errno.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,11 +18,15 @@ namespace {
 constexpr int max_groups = 64;
 std::atomic<int> groups[max_groups];
 std::atomic<int> received{0};
+// Posted by the first signal (sem_post is async-signal-safe; a condition variable is not).
+sem_t arrived;
 
 void on_signal(int signal) {
     // kill() may set errno (the group has just exited); the interrupted code may be reading it.
     const int saved_errno = errno;
     const int first = received.exchange(signal);
+    if (first == 0)
+        ::sem_post(&arrived);
     for (int i = 0; i < max_groups; ++i) {
         const int word = groups[i].load();
         const int pgid = word / 4;
@@ -44,6 +49,7 @@ void on_signal(int signal) {
 
 void handle_interrupts() {
     static const bool installed = [] {
+        ::sem_init(&arrived, 0, 0);
         struct sigaction sa {};
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
@@ -68,6 +74,12 @@ void handle_interrupts() {
         return true;
     }();
     (void)installed;
+}
+
+void wait_for_interrupt() noexcept {
+    while (::sem_wait(&arrived) != 0 && errno == EINTR) {
+    }
+    ::sem_post(&arrived);  // for the next waiter
 }
 
 int interrupted() noexcept {

@@ -13,6 +13,7 @@
 #include "golden/fixtures.hpp"
 #include "golden/golden.hpp"
 #include "report/export/exports.hpp"
+#include "report/export/formats.hpp"
 
 namespace tare::golden {
 namespace {
@@ -107,6 +108,23 @@ TEST(export_golden, error_rows_are_left_out_of_json_and_kept_in_csv) {
             ++records;
     }
     EXPECT_EQ(records, run.benchmarks.size() + 1);
+}
+
+// Names a spreadsheet would evaluate are written as text (OWASP's CSV injection advice).
+TEST(export_golden, csv_cells_that_look_like_formulas_are_neutralised) {
+    run_results run = findings_run();
+    const char* hostile[] = {"=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "\r=1"};
+    ASSERT_GE(run.benchmarks.size(), std::size(hostile));
+    for (std::size_t i = 0; i < std::size(hostile); ++i)
+        run.benchmarks[i].name = hostile[i];
+    const std::string csv = report::make_export_reporter(export_format::csv)->render(run);
+    for (const char* name : hostile) {
+        std::string quoted = name;
+        for (std::size_t at = quoted.find('"'); at != std::string::npos; at = quoted.find('"', at + 2))
+            quoted.insert(at, 1, '"');
+        EXPECT_NE(csv.find("\r\n\"'" + quoted + "\","), std::string::npos) << name << "\n" << csv;
+    }
+    EXPECT_EQ(report::exports::csv_field("plain/name"), "plain/name");
 }
 
 TEST(export_golden, formats_are_named_as_the_flags_write_them) {

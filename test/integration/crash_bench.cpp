@@ -4,9 +4,19 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
+
+// With TARE_TEST_ANNOUNCE set, a body says on standard error that it has begun: the interrupt
+// tests wait for that line (an event) before they signal, rather than sleeping.
+static void announce(const char* name) {
+    if (std::getenv("TARE_TEST_ANNOUNCE") != nullptr) {
+        std::fprintf(stderr, "started %s\n", name);
+        std::fflush(stderr);
+    }
+}
 
 // Unsigned: a body that runs billions of iterations (a long --min-time) wraps without overflow.
 static void works(tare::State& state) {
@@ -32,6 +42,7 @@ static void aborts(tare::State& state) {
 TARE_BENCHMARK(aborts);
 
 static void hangs(tare::State& state) {
+    announce("hangs");
     for (auto _ : state) {
         std::this_thread::sleep_for(std::chrono::hours(1));
     }
@@ -46,6 +57,7 @@ static void throws(tare::State& state) {
 TARE_BENCHMARK(throws);
 
 static void works_too(tare::State& state) {
+    announce("works_too");
     unsigned x = 0;
     for (auto _ : state) {
         tare::do_not_optimize(--x);

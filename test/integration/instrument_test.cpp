@@ -198,6 +198,64 @@ TEST(instrument, a_timeout_stops_a_counted_benchmark_and_names_it) {
     EXPECT_GT(instructions(r["nops_100"]), 100.0);
 }
 
+// tare compare --instrument passes --timeout on to each side, per benchmark: a body that sleeps
+// 30 s an iteration is stopped after 2 s on each side and named, and the rest still compare.
+TEST(instrument, a_counted_comparison_honours_the_timeout) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    const auto out = test::scratch("timeout-compare.json");
+    const auto started = std::chrono::steady_clock::now();
+    auto r = test::run_process({TARE_COMMAND, "compare", "--instrument=instructions", "--timeout=2",
+                                "--filter=^(sleeps|nops_100)$", TARE_INSTRUMENT_BENCH,
+                                TARE_INSTRUMENT_BENCH_AGAIN, "--json=" + out.string()});
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_LT(took, 50.0) << "each side ran its 30 s iterations";
+    EXPECT_NE(r.err.find("sleeps"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("timeout"), std::string::npos) << r.err;
+    const json doc = json::parse(test::run_process({"/bin/cat", out.string()}).out);
+    ASSERT_EQ(doc["rows"].size(), 2U) << doc.dump();
+}
+
+// SIGINT while the base side counts: the comparison ends at once with what both sides counted
+// (nothing yet), marked interrupted, status 130; never "not a tare executable".
+TEST(instrument, an_interrupted_counted_comparison_keeps_what_both_sides_counted) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    const auto out = test::scratch("interrupted-compare.json");
+    const auto err = test::scratch("interrupted-compare.err");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int devnull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devnull, 1);
+        ::dup2(e, 2);
+        const std::string json_arg = "--json=" + out.string();
+        ::execl(TARE_COMMAND, TARE_COMMAND, "compare", "--instrument=instructions",
+                "--filter=^(nops_100|sleeps)$", TARE_INSTRUMENT_BENCH, TARE_INSTRUMENT_BENCH_AGAIN,
+                json_arg.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    // Until the base side's counted process of the sleeping body runs under Valgrind.
+    bool sleeping = false;
+    for (int i = 0; i < 3000 && !sleeping; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        sleeping = test::processes_mentioning("--tare-exact=sleeps") > 0;
+    }
+    ASSERT_TRUE(sleeping);
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const std::string said = test::run_process({"/bin/cat", err.string()}).out;
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status << said;
+    EXPECT_EQ(said.find("not a tare"), std::string::npos) << said;
+    const json doc = json::parse(test::run_process({"/bin/cat", out.string()}).out);
+    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>()) << doc.dump();
+    EXPECT_TRUE(doc["rows"].empty()) << doc.dump();
+    EXPECT_TRUE(doc["only_in_base"].empty()) << doc.dump();
+    EXPECT_EQ(test::processes_mentioning("--tare-exact=sleeps"), 0);
+}
+
 TEST(instrument, without_valgrind_it_says_what_is_missing) {
     auto r = test::run_process({"/usr/bin/env", "PATH=/nonexistent", TARE_INSTRUMENT_BENCH,
                                 "--instrument=instructions", "--filter=nops_100"});

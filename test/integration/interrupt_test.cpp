@@ -3,7 +3,9 @@
 // process and no temporary file outlives the run (docs/cli.md, "Interrupting a run").
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +56,79 @@ started start(const std::vector<std::string>& argv, const std::string& tag) {
     return s;
 }
 
+// Like start(), with standard error on a pipe the test reads (`err_fd`) and copies to s.err, so
+// it can wait for a line: an event, never a sleep racing the process.
+started start_piped(const std::vector<std::string>& argv, const std::string& tag, int* err_fd) {
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return {};
+    started s;
+    s.out = scratch(tag + ".out");
+    s.err = scratch(tag + ".err");
+    s.pid = ::fork();
+    if (s.pid == 0) {
+        const int o = ::open(s.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ::dup2(o, 1);
+        ::dup2(fds[1], 2);
+        ::close(fds[0]);
+        ::setenv("TARE_TEST_ANNOUNCE", "1", 1);  // crash_bench's bodies say when they begin
+        std::vector<char*> args;
+        for (const std::string& a : argv)
+            args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        ::execv(args[0], args.data());
+        ::_exit(127);
+    }
+    ::close(fds[1]);
+    *err_fd = fds[0];
+    return s;
+}
+
+// Reads `fd` line by line (appending to `log`) until a line contains `text`: true; false at
+// the end of the stream, or after 60 s without it.
+bool wait_for_line(int fd, const std::string& text, std::string* log) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::string pending;
+    while (std::chrono::steady_clock::now() < until) {
+        struct pollfd p {
+            fd, POLLIN, 0
+        };
+        if (::poll(&p, 1, 100) <= 0)
+            continue;
+        char buffer[512];
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n <= 0)
+            return false;
+        log->append(buffer, static_cast<std::size_t>(n));
+        pending.append(buffer, static_cast<std::size_t>(n));
+        for (std::size_t nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
+            if (pending.substr(0, nl).find(text) != std::string::npos)
+                return true;
+            pending.erase(0, nl + 1);
+        }
+    }
+    return false;
+}
+
+// The rest of `fd` to its end (every writer has exited) or for 30 s at most, appended to `log`;
+// then closed.
+void drain(int fd, std::string* log) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    char buffer[4096];
+    while (std::chrono::steady_clock::now() < until) {
+        struct pollfd p {
+            fd, POLLIN, 0
+        };
+        if (::poll(&p, 1, 100) <= 0)
+            continue;
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        log->append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+}
+
 // The exit status, or -1 when it has not ended within `seconds` (then it is killed).
 int wait_for(pid_t pid, double seconds) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -89,25 +164,46 @@ bool wait_for_processes(const std::string& marker, int n) {
     return false;
 }
 
-// The interrupted runs below are two benchmarks that honour --min-time (a suite whose benchmarks
-// set their own budgets, like memory_bench, can finish whole in about a second, before the
-// signal comes): at 3 s each, a signal after 1 s lands inside the first one.
-const std::string two_budgeted = "--filter=^(works|works_too)$";
+// The interrupted runs below are a short benchmark and then one that runs past the grace
+// period: the signal is sent once the second's body has said it began, so it lands inside it. `works_too`
+// honours --min-time (5 s, past the 2 s grace); `hangs` never returns.
+const std::string works_then_long = "--filter=^(works|works_too)$";
 
-// In process: the benchmark running when SIGINT comes finishes, the rest do not run.
-TEST(interrupt, a_benchmark_executable_writes_what_finished_and_exits_130) {
-    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_direct");
-    const fs::path out = scratch("int_direct.json");
-    const started s = start({bench, two_budgeted, "--min-time=3", "--json=" + out.string()}, "direct");
-    sleep_seconds(1.0);
-    ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 30), 130) << slurp(s.err);
-    const json doc = json::parse(slurp(out));
+// The rows of an interrupted run: `works` finished and measured whole, `second` cut short.
+void expect_first_kept_second_interrupted(const json& doc, const std::string& second) {
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
-    ASSERT_EQ(doc["benchmarks"].size(), 1U) << doc.dump();
+    ASSERT_EQ(doc["benchmarks"].size(), 2U) << doc.dump();
     EXPECT_EQ(doc["benchmarks"][0]["name"], "works");
     EXPECT_TRUE(doc["benchmarks"][0]["error"].is_null());  // finished, measured whole
-    EXPECT_NE(slurp(s.err).find("interrupted by SIGINT"), std::string::npos) << slurp(s.err);
+    EXPECT_EQ(doc["benchmarks"][1]["name"], second);
+    EXPECT_EQ(doc["benchmarks"][1]["error"]["kind"], "interrupted");
+}
+
+// In process: the benchmark running when SIGINT comes has a grace period to finish; past it, it
+// is an error row and the run ends with what finished. The rest does not run.
+void interrupt_in_process(const std::string& filter, const std::string& second, const std::string& tag) {
+    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_" + tag);
+    const fs::path out = scratch("int_" + tag + ".json");
+    int err_fd = -1;
+    const started s = start_piped({bench, filter, "--min-time=5", "--json=" + out.string()}, tag, &err_fd);
+    std::string log;
+    ASSERT_TRUE(wait_for_line(err_fd, "started " + second, &log)) << log;  // from inside its body
+    const auto signalled = std::chrono::steady_clock::now();
+    ::kill(s.pid, SIGINT);
+    drain(err_fd, &log);
+    EXPECT_EQ(wait_for(s.pid, 30), 130) << log;
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+    EXPECT_LT(took, 8.0) << "the grace is 2 s";
+    expect_first_kept_second_interrupted(json::parse(slurp(out)), second);
+    EXPECT_NE(log.find("interrupted by SIGINT"), std::string::npos) << log;
+}
+
+TEST(interrupt, a_benchmark_executable_writes_what_finished_and_exits_130) {
+    interrupt_in_process("--filter=^(works|works_too)$", "works_too", "direct");
+}
+
+TEST(interrupt, a_body_that_never_returns_is_left_after_the_grace_and_the_rest_kept) {
+    interrupt_in_process("--filter=^(works|hangs)$", "hangs", "stuck");
 }
 
 // --isolate: SIGTERM stops the child at once (its benchmark hangs), the row says interrupted,
@@ -115,12 +211,15 @@ TEST(interrupt, a_benchmark_executable_writes_what_finished_and_exits_130) {
 TEST(interrupt, an_isolated_hang_is_stopped_and_named_interrupted) {
     const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_int");
     const fs::path out = scratch("int_isolate.json");
-    const started s = start({bench, "--isolate", "--filter=^(works|hangs|works_too)$", "--min-time=0.05",
-                             "--json=" + out.string()},
-                            "isolate");
-    sleep_seconds(1.5);
+    int err_fd = -1;
+    const started s = start_piped({bench, "--isolate", "--filter=^(works|hangs|works_too)$",
+                                   "--min-time=0.05", "--json=" + out.string()},
+                                  "isolate", &err_fd);
+    std::string log;
+    ASSERT_TRUE(wait_for_line(err_fd, "started hangs", &log)) << log;
     ::kill(s.pid, SIGTERM);
-    EXPECT_EQ(wait_for(s.pid, 30), 143) << slurp(s.err);
+    drain(err_fd, &log);
+    EXPECT_EQ(wait_for(s.pid, 30), 143) << log;
     const json doc = json::parse(slurp(out));
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
     ASSERT_EQ(doc["benchmarks"].size(), 2U) << doc.dump();
@@ -134,12 +233,15 @@ TEST(interrupt, an_isolated_hang_is_stopped_and_named_interrupted) {
 // A second SIGINT ends at once, even inside a body that never returns.
 TEST(interrupt, a_second_sigint_exits_at_once) {
     const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_twice");
-    const started s = start({bench, "--filter=^hangs$"}, "twice");
-    sleep_seconds(0.5);
+    int err_fd = -1;
+    const started s = start_piped({bench, "--filter=^(works|hangs)$", "--min-time=0.05"}, "twice", &err_fd);
+    std::string log;
+    ASSERT_TRUE(wait_for_line(err_fd, "started hangs", &log)) << log;
     ::kill(s.pid, SIGINT);
     sleep_seconds(0.3);
     ::kill(s.pid, SIGINT);
     EXPECT_EQ(wait_for(s.pid, 5), 130);
+    drain(err_fd, &log);
 }
 
 // tare run passes the signal on to the executable, which writes what finished; tare writes it,
@@ -151,17 +253,17 @@ void tare_run_is_interrupted_by(int signal, const std::string& tag) {
     const fs::path tmp = scratch("tmp_" + tag);
     fs::create_directories(tmp);
     ::setenv("TMPDIR", tmp.c_str(), 1);
+    int err_fd = -1;
     const started s =
-        start({TARE_COMMAND, "run", bench, two_budgeted, "--min-time=3", "--json=" + out.string()}, tag);
+        start_piped({TARE_COMMAND, "run", bench, works_then_long, "--min-time=5", "--json=" + out.string()},
+                    tag, &err_fd);
     ::unsetenv("TMPDIR");
-    ASSERT_TRUE(wait_for_processes("crash_bench_" + tag, 2));  // tare run's argv, and the executable
-    sleep_seconds(1.0);                                        // inside its first benchmark
+    std::string log;
+    ASSERT_TRUE(wait_for_line(err_fd, "started works_too", &log)) << log;  // from inside its body
     ::kill(s.pid, signal);
-    EXPECT_EQ(wait_for(s.pid, 30), 128 + signal) << slurp(s.err);
-    const json doc = json::parse(slurp(out));
-    EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
-    ASSERT_EQ(doc["benchmarks"].size(), 1U) << doc.dump();
-    EXPECT_EQ(doc["benchmarks"][0]["name"], "works");
+    drain(err_fd, &log);
+    EXPECT_EQ(wait_for(s.pid, 30), 128 + signal) << log;
+    expect_first_kept_second_interrupted(json::parse(slurp(out)), "works_too");
     EXPECT_EQ(processes_mentioning("crash_bench_" + tag), 0);
     for (const auto& entry : fs::directory_iterator(tmp))
         ADD_FAILURE() << "left behind: " << entry.path().filename();
@@ -188,6 +290,37 @@ TEST(interrupt, children_do_not_outlive_a_killed_parent) {
         left = processes_mentioning("crash_bench_orphan");
     }
     EXPECT_EQ(left, 0);
+}
+
+// The state letter of process `pid` in /proc (R, S, D, ...), or 0 when it is gone.
+char state_of(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat;
+    std::getline(in, stat);
+    const std::size_t paren = stat.rfind(')');
+    return paren == std::string::npos || paren + 2 >= stat.size() ? 0 : stat[paren + 2];
+}
+
+// tare report whose input is a named pipe nobody opens blocks in open(); SIGTERM ends it at
+// once rather than being recorded for a step that never comes.
+TEST(interrupt, tare_report_blocked_on_a_named_pipe_ends_on_sigterm) {
+    const fs::path fifo = scratch("input.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const started s = start(
+        {TARE_COMMAND, "report", fifo.string(), "--html=" + scratch("fifo.html").string()}, "report_fifo");
+    // Asleep as tare (after exec): blocked in the open, with its handlers, if any, installed.
+    bool asleep = false;
+    for (int i = 0; i < 2000 && !asleep; ++i) {
+        std::ifstream comm("/proc/" + std::to_string(s.pid) + "/comm");
+        std::string name;
+        std::getline(comm, name);
+        asleep = name == "tare" && state_of(s.pid) == 'S';
+        if (!asleep)
+            sleep_seconds(0.01);
+    }
+    ASSERT_TRUE(asleep);
+    ::kill(s.pid, SIGTERM);
+    EXPECT_EQ(wait_for(s.pid, 5), 143) << slurp(s.err);
 }
 
 // tare compare stops after the round in progress and reports the rounds that ran.

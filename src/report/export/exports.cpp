@@ -14,10 +14,15 @@ std::string number_text(double v) {
 }
 
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) {
+    // A text cell a spreadsheet would take for a formula (=, +, -, @, or a tab or CR before one)
+    // is neutralised as OWASP's "CSV Injection" page recommends: a leading single quote, and the
+    // cell quoted. A benchmark named "=HYPERLINK(...)" then reads as that text, never runs.
+    // Only text goes through here; the figures are numbers tare formats itself.
+    const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos;
+    if (!formula && s.find_first_of(",\"\r\n") == std::string::npos) {
         return s;
     }
-    std::string q = "\"";
+    std::string q = formula ? "\"'" : "\"";
     for (char c : s) {
         q += c;
         if (c == '"') {

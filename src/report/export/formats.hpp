@@ -29,7 +29,8 @@ std::string render_gab(const std::vector<export_row>& rows, bool bigger);
 /// Numbers as JSON writes them: the shortest text that reads back as the same double.
 std::string number_text(double v);
 
-/// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+/// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled; one
+/// that begins as a formula would (=, +, -, @, tab, CR) is quoted behind a single quote.
 std::string csv_field(const std::string& s);
 
 /// A CSV column: the measure it holds ("latency_low" and "latency_high": latency's interval) and
