@@ -53,6 +53,18 @@ std::map<std::string, json> counted(const std::string& filter, int status = 0) {
                    status);
 }
 
+// Waits (30 s at most) until the counted process of the sleeping body runs under Valgrind, from
+// a run whose temporary files are in `tmp` (its command line names them): another test's
+// counting of the same body, running at the same time, is not this one's.
+bool sleeping_body_counted(const std::filesystem::path& tmp) {
+    for (int i = 0; i < 3000; ++i) {
+        if (test::processes_mentioning({tmp.string(), "--tare-exact=sleeps"}) > 0)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
 double instructions(const json& b) {
     return b.value("instructions_per_iter", -1.0);
 }
@@ -167,12 +179,7 @@ TEST(instrument, an_interrupt_keeps_what_finished_and_leaves_nothing_behind) {
         ::_exit(127);
     }
     // Until the second counted process (the sleeping body's) runs under Valgrind.
-    bool sleeping = false;
-    for (int i = 0; i < 3000 && !sleeping; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        sleeping = test::processes_mentioning("--tare-exact=sleeps") > 0;
-    }
-    ASSERT_TRUE(sleeping);
+    ASSERT_TRUE(sleeping_body_counted(tmp));
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     ::kill(pid, SIGINT);
     int status = 0;
@@ -189,7 +196,7 @@ TEST(instrument, an_interrupt_keeps_what_finished_and_leaves_nothing_behind) {
 TEST(instrument, a_timeout_stops_a_counted_benchmark_and_names_it) {
     if (refused_here())
         GTEST_SKIP() << "a sanitizer build";
-    auto r = counted({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--timeout=2",
+    auto r = counted({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--timeout=6",
                       "--filter=^(sleeps|nops_100)$", "--json=-"},
                      1);
     ASSERT_EQ(r.size(), 2U);
@@ -199,13 +206,14 @@ TEST(instrument, a_timeout_stops_a_counted_benchmark_and_names_it) {
 }
 
 // tare compare --instrument passes --timeout on to each side, per benchmark: a body that sleeps
-// 30 s an iteration is stopped after 2 s on each side and named, and the rest still compare.
+// 30 s an iteration is stopped after 6 s on each side and named, and the rest still compare
+// (6 s: a counted run of a small body takes over 2 s on a loaded machine).
 TEST(instrument, a_counted_comparison_honours_the_timeout) {
     if (refused_here())
         GTEST_SKIP() << "a sanitizer build";
     const auto out = test::scratch("timeout-compare.json");
     const auto started = std::chrono::steady_clock::now();
-    auto r = test::run_process({TARE_COMMAND, "compare", "--instrument=instructions", "--timeout=2",
+    auto r = test::run_process({TARE_COMMAND, "compare", "--instrument=instructions", "--timeout=6",
                                 "--filter=^(sleeps|nops_100)$", TARE_INSTRUMENT_BENCH,
                                 TARE_INSTRUMENT_BENCH_AGAIN, "--json=" + out.string()});
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -224,6 +232,8 @@ TEST(instrument, an_interrupted_counted_comparison_keeps_what_both_sides_counted
         GTEST_SKIP() << "a sanitizer build";
     const auto out = test::scratch("interrupted-compare.json");
     const auto err = test::scratch("interrupted-compare.err");
+    const auto tmp = test::scratch("interrupted-compare-tmp");
+    std::filesystem::create_directories(tmp);
     const pid_t pid = ::fork();
     if (pid == 0) {
         const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -231,18 +241,14 @@ TEST(instrument, an_interrupted_counted_comparison_keeps_what_both_sides_counted
         ::dup2(devnull, 1);
         ::dup2(e, 2);
         const std::string json_arg = "--json=" + out.string();
+        ::setenv("TMPDIR", tmp.c_str(), 1);
         ::execl(TARE_COMMAND, TARE_COMMAND, "compare", "--instrument=instructions",
                 "--filter=^(nops_100|sleeps)$", TARE_INSTRUMENT_BENCH, TARE_INSTRUMENT_BENCH_AGAIN,
                 json_arg.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
     // Until the base side's counted process of the sleeping body runs under Valgrind.
-    bool sleeping = false;
-    for (int i = 0; i < 3000 && !sleeping; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        sleeping = test::processes_mentioning("--tare-exact=sleeps") > 0;
-    }
-    ASSERT_TRUE(sleeping);
+    ASSERT_TRUE(sleeping_body_counted(tmp));
     ::kill(pid, SIGINT);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -253,7 +259,7 @@ TEST(instrument, an_interrupted_counted_comparison_keeps_what_both_sides_counted
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>()) << doc.dump();
     EXPECT_TRUE(doc["rows"].empty()) << doc.dump();
     EXPECT_TRUE(doc["only_in_base"].empty()) << doc.dump();
-    EXPECT_EQ(test::processes_mentioning("--tare-exact=sleeps"), 0);
+    EXPECT_EQ(test::processes_mentioning(tmp.string()), 0);
 }
 
 TEST(instrument, without_valgrind_it_says_what_is_missing) {

@@ -36,16 +36,22 @@ struct started {
     fs::path err;
 };
 
-started start(const std::vector<std::string>& argv, const std::string& tag) {
+// Starts `argv` with standard output in s.out and standard error in s.err, or on the write end
+// of `err_pipe` when one is given (then crash_bench's bodies announce themselves there).
+started start_child(const std::vector<std::string>& argv, const std::string& tag, const int* err_pipe) {
     started s;
     s.out = scratch(tag + ".out");
     s.err = scratch(tag + ".err");
     s.pid = ::fork();
     if (s.pid == 0) {
         const int o = ::open(s.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const int e = ::open(s.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int e = err_pipe ? err_pipe[1] : ::open(s.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         ::dup2(o, 1);
         ::dup2(e, 2);
+        if (err_pipe) {
+            ::close(err_pipe[0]);
+            ::setenv("TARE_TEST_ANNOUNCE", "1", 1);  // crash_bench's bodies say when they begin
+        }
         std::vector<char*> args;
         for (const std::string& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));
@@ -56,29 +62,17 @@ started start(const std::vector<std::string>& argv, const std::string& tag) {
     return s;
 }
 
-// Like start(), with standard error on a pipe the test reads (`err_fd`) and copies to s.err, so
-// it can wait for a line: an event, never a sleep racing the process.
+started start(const std::vector<std::string>& argv, const std::string& tag) {
+    return start_child(argv, tag, nullptr);
+}
+
+// Like start(), with standard error on a pipe the test reads (`err_fd`), so it can wait for a
+// line: an event, never a sleep racing the process.
 started start_piped(const std::vector<std::string>& argv, const std::string& tag, int* err_fd) {
     int fds[2];
     if (::pipe(fds) != 0)
         return {};
-    started s;
-    s.out = scratch(tag + ".out");
-    s.err = scratch(tag + ".err");
-    s.pid = ::fork();
-    if (s.pid == 0) {
-        const int o = ::open(s.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        ::dup2(o, 1);
-        ::dup2(fds[1], 2);
-        ::close(fds[0]);
-        ::setenv("TARE_TEST_ANNOUNCE", "1", 1);  // crash_bench's bodies say when they begin
-        std::vector<char*> args;
-        for (const std::string& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        ::execv(args[0], args.data());
-        ::_exit(127);
-    }
+    const started s = start_child(argv, tag, fds);
     ::close(fds[1]);
     *err_fd = fds[0];
     return s;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <filesystem>
@@ -74,6 +75,10 @@ std::string private_copy(const std::string& exe, const std::string& name) {
 }
 
 int processes_mentioning(const std::string& marker) {
+    return processes_mentioning(std::vector<std::string>{marker});
+}
+
+int processes_mentioning(const std::vector<std::string>& markers) {
     namespace fs = std::filesystem;
     int n = 0;
     for (const auto& entry : fs::directory_iterator("/proc")) {
@@ -83,7 +88,9 @@ int processes_mentioning(const std::string& marker) {
         std::ifstream in(entry.path() / "cmdline", std::ios::binary);
         std::stringstream ss;
         ss << in.rdbuf();
-        if (ss.str().find(marker) != std::string::npos)
+        const std::string line = ss.str();
+        if (std::all_of(markers.begin(), markers.end(),
+                        [&](const std::string& m) { return line.find(m) != std::string::npos; }))
             ++n;
     }
     return n;

@@ -20,5 +20,7 @@ std::string private_copy(const std::string& exe, const std::string& name);
 
 /// How many processes (other than this one) have `marker` in their command line.
 int processes_mentioning(const std::string& marker);
+/// How many processes (other than this one) have every one of `markers` in their command line.
+int processes_mentioning(const std::vector<std::string>& markers);
 
 }  // namespace tare::test
