@@ -36,7 +36,9 @@
 // 9.3-9.8 ns for the same loop calling __libc_malloc/__libc_free, i.e. +1.5-1.9 ns, 1.16-1.19x
 // (a bare forwarder alone costs +0.75-1.1 ns, 1.08-1.11x). Paused: +1.0-1.4 ns. On another
 // thread: +25 ns (four uncontended lock-prefixed RMWs per pair). Min and median of 201
-// rounds, g++ 12 -O2, dev VM; docs/accounting.md, "Cost", has the method.
+// rounds, g++ 12 -O2, dev VM; docs/accounting.md, "Cost", has the method. Measured when the
+// calls underneath went to __libc_malloc through the GOT; the table of underlying.hpp is the
+// same load and indirect call, not measured again.
 
 #include <dlfcn.h>
 #include <malloc.h>

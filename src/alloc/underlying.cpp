@@ -57,6 +57,13 @@ constinit thread_local bool resolving_here TARE_ALLOC_TLS = false;
 constinit std::size_t bootstrap_used = 0;
 constinit underlying_kind resolution = underlying_kind::unresolved;
 
+/// The base address of the module that defines `f` (nullptr if none): dladdr, which allocates
+/// nothing.
+TARE_ALLOC_HOOK const void* module_base(const void* f) noexcept {
+    Dl_info info{};
+    return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
+}
+
 }  // namespace
 
 constinit underlying_table underlying = {bootstrap_malloc,  bootstrap_free,     bootstrap_calloc,
@@ -117,24 +124,20 @@ TARE_ALLOC_HOOK void resolve() noexcept {
         reinterpret_cast<memalign_fn>(dlsym(RTLD_NEXT, "memalign")),
         reinterpret_cast<usable_fn>(dlsym(RTLD_NEXT, "malloc_usable_size")),
     };
-    // One module for the whole family: dladdr (no allocation) names each one's module.
-    const auto module_of = [](const void* f) noexcept -> const void* {
-        Dl_info info{};
-        return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
-    };
-    const void* const home = module_of(reinterpret_cast<const void*>(t.malloc));
+    // One module for the whole family.
+    const void* const home = module_base(reinterpret_cast<const void*>(t.malloc));
     const void* const fns[] = {reinterpret_cast<const void*>(t.free), reinterpret_cast<const void*>(t.calloc),
                                reinterpret_cast<const void*>(t.realloc),
                                reinterpret_cast<const void*>(t.memalign),
                                reinterpret_cast<const void*>(t.usable_size)};
     bool whole = home != nullptr;
     for (const void* f : fns)
-        whole = whole && module_of(f) == home;
+        whole = whole && module_base(f) == home;
     if (!whole)
         t = glibc_table;
     // glibc's malloc_usable_size is the same chunk read, one call deeper. Its module is told by
     // a function no allocator defines (tcmalloc and mimalloc export __libc_malloc as well).
-    if (whole && home == module_of(reinterpret_cast<const void*>(&::getpid)))
+    if (whole && home == module_base(reinterpret_cast<const void*>(&::getpid)))
         t.usable_size = glibc_usable_size;
     __atomic_store_n(&underlying.free, t.free, order_relaxed);
     __atomic_store_n(&underlying.calloc, t.calloc, order_relaxed);
@@ -222,33 +225,12 @@ __attribute__((weak)) void* mi_malloc(std::size_t);
 __attribute__((weak)) void* tc_malloc(std::size_t);
 }
 
-const void* module_base(const void* f) noexcept {
-    Dl_info info{};
-    return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
-}
-
 }  // namespace
 
 std::size_t bootstrap_size(const void* p) noexcept {
     std::uint64_t size = 0;
     __builtin_memcpy(&size, static_cast<const unsigned char*>(p) - sizeof size, sizeof size);
     return static_cast<std::size_t>(size);
-}
-
-underlying_kind underlying_resolution() noexcept {
-#if defined(__SANITIZE_THREAD__)
-    return underlying_kind::sanitizer;
-#else
-    return __atomic_load_n(&resolution, order_relaxed);
-#endif
-}
-
-const char* underlying_module() noexcept {
-    Dl_info info{};
-    const void* f = reinterpret_cast<const void*>(__atomic_load_n(&underlying.malloc, order_relaxed));
-    if (dladdr(f, &info) == 0 || info.dli_fname == nullptr)
-        return "";
-    return info.dli_fname;
 }
 
 const char* static_allocator_symbol() noexcept {

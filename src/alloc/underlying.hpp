@@ -67,13 +67,7 @@ enum class underlying_kind : unsigned char {
     unresolved,
     next,      ///< the next definition after the executable (a shared allocator or glibc)
     fallback,  ///< glibc's __libc_* (the next definitions were missing or incomplete)
-    sanitizer  ///< TSan's interceptors (GCC TSan build)
 };
-underlying_kind underlying_resolution() noexcept;
-
-/// The path of the module the underlying malloc comes from ("" if unknown). May allocate: for
-/// availability checks and messages only, never from the hook.
-const char* underlying_module() noexcept;
 
 /// An allocator's own entry point defined inside the executable itself (an archive or object
 /// linked statically), or nullptr: its name. May allocate; not for the hook.

@@ -171,14 +171,17 @@ void run_ends() {
         benchmark_result row;
         row.name = name;
         row.error = error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(signal) +
-                                                  ": its body had not returned 2 s after the signal"};
+                                                  ": its body had not returned " +
+                                                  std::to_string(grace.count()) + " s after the signal"};
         results.benchmarks.push_back(std::move(row));
     }
     results.context.interrupted = true;
     write_results(results, *guard.opt, true);
-    std::fprintf(stderr, "error: interrupted by %s: %s did not return within 2 s; %zu benchmark%s finished\n",
+    std::fprintf(stderr,
+                 "error: interrupted by %s: %s did not return within %lld s; %zu benchmark%s finished\n",
                  os::interrupt_name(signal), guard.running.empty() ? "a body" : guard.running.front().c_str(),
-                 guard.results->benchmarks.size(), guard.results->benchmarks.size() == 1 ? "" : "s");
+                 static_cast<long long>(grace.count()), guard.results->benchmarks.size(),
+                 guard.results->benchmarks.size() == 1 ? "" : "s");
     std::fflush(stdout);
     std::fflush(stderr);
     os::remove_temp_dir();

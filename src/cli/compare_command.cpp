@@ -123,16 +123,18 @@ void keep_counted_on_both(std::vector<run_results>& sides) {
     while (sides.size() < 2) {
         sides.emplace_back();
     }
+    const auto stopped = [](const benchmark_result& b) { return b.error && b.error->kind == "interrupted"; };
+    for (auto& side : sides) {
+        std::erase_if(side.benchmarks, stopped);
+    }
     const auto counted = [](const run_results& r, const std::string& name) {
-        return std::any_of(r.benchmarks.begin(), r.benchmarks.end(), [&](const benchmark_result& b) {
-            return b.name == name && !(b.error && b.error->kind == "interrupted");
-        });
+        return std::any_of(r.benchmarks.begin(), r.benchmarks.end(),
+                           [&](const benchmark_result& b) { return b.name == name; });
     };
     for (std::size_t i = 0; i < 2; ++i) {
         const run_results& other = sides[1 - i];
-        std::erase_if(sides[i].benchmarks, [&](const benchmark_result& b) {
-            return (b.error && b.error->kind == "interrupted") || !counted(other, b.name);
-        });
+        std::erase_if(sides[i].benchmarks,
+                      [&](const benchmark_result& b) { return !counted(other, b.name); });
     }
 }
 
