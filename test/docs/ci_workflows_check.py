@@ -33,9 +33,17 @@ except ImportError as e:
 
 DOC, TARE, BASE_EXE, HEAD_EXE, SCHEMA, ACCOUNTING = sys.argv[1:7]
 ACCOUNTING = ACCOUNTING == "1"
+# COMPARE_FLAGS must make the head's threefold slowdown of `spin` certain on a loaded machine
+# (ctest -j2 on two CPUs, other tests pinned to the same CPU) once `tare merge` judges the shards'
+# rows as one family. A round's figure is the median of its sample pairs' log-ratios; the verdict,
+# a Student t interval over rounds at 1 - 0.05*R/3. With 4 rounds of 4 samples, two preempted
+# samples moved a round's median (a round even read the head faster), and 3 degrees of freedom
+# put t at 4.9 at 98.3 %: rounds reading +92 % to +1360 % still gave [-47 %, +5556 %], no change,
+# in 1 of 15-20 runs under load. With 8 samples a round's median outlasts three preempted pairs,
+# and 8 rounds bring t to 3.1: under the same load the interval's low end stayed above +100 %.
 SHORT = {
     "RUN_FLAGS": "--processes=2 --min-time=0.02",
-    "COMPARE_FLAGS": "--threshold=1 --rounds=4 --min-time=0.08 --samples=4",
+    "COMPARE_FLAGS": "--threshold=1 --rounds=8 --min-time=0.1 --samples=8",
 }
 MEMORY = ["allocs-per-iter", "bytes-per-iter", "peak-live-bytes", "retained-bytes-per-iter"]
 failures = []
@@ -218,11 +226,14 @@ def run_gitlab(pipeline, event):
     print(f"== GitLab CI, {event}")
     root = tempfile.mkdtemp(prefix="tare-gl-")
     bin_dir, calls = make_tools(root)
+    # As GitLab sets them: CI_DEFAULT_BRANCH in every pipeline, CI_COMMIT_BRANCH only in a
+    # branch's (without the default branch, an unset CI_COMMIT_BRANCH would equal it).
     variables = dict(pipeline.get("variables", {}))
+    variables["CI_DEFAULT_BRANCH"] = "main"
     if event == "merge_request":
         variables["CI_MERGE_REQUEST_DIFF_BASE_SHA"] = "0" * 40
     else:
-        variables.update({"CI_COMMIT_BRANCH": "main", "CI_DEFAULT_BRANCH": "main"})
+        variables["CI_COMMIT_BRANCH"] = "main"
     suite = variables["SUITE"]
     artifacts = {}  # job instance -> files
     outcome = {}
