@@ -5,7 +5,9 @@ and tare_self_bench_noaccounting (off) from BEFORE_BUILD and AFTER_BUILD in alte
 each pinned to CPU 1, and prints medians and per-round ratios (bench/README.md, "Allocation
 accounting's cost").
 
-Usage: bench/accounting_ab.py BEFORE_BUILD AFTER_BUILD [--rounds=41] [--cpu=1]
+Usage: bench/accounting_ab.py BEFORE_BUILD AFTER_BUILD [--rounds=41] [--cpu=1] [--body=malloc_free_32]
+
+--body=malloc_free_32_paused measures the paused path instead (both builds need that body).
 """
 import json
 import statistics
@@ -17,12 +19,14 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 2:
         sys.exit(__doc__)
-    rounds, cpu = 41, "1"
+    rounds, cpu, body = 41, "1", "malloc_free_32"
     for a in sys.argv[1:]:
         if a.startswith("--rounds="):
             rounds = int(a.split("=", 1)[1])
         elif a.startswith("--cpu="):
             cpu = a.split("=", 1)[1]
+        elif a.startswith("--body="):
+            body = a.split("=", 1)[1]
     exes = {}
     for label, build in (("before", args[0]), ("after", args[1])):
         exes[label + "_on"] = f"{build}/bench/tare_self_bench"
@@ -31,7 +35,7 @@ def main():
     order = list(exes)
     for r in range(rounds):
         for k in order if r % 2 == 0 else order[::-1]:
-            out = subprocess.run(["taskset", "-c", cpu, exes[k], "--filter=^malloc_free_32$", "--min-time=0.3",
+            out = subprocess.run(["taskset", "-c", cpu, exes[k], f"--filter=^{body}$", "--min-time=0.3",
                                   "--json=-"], capture_output=True, text=True, check=True).stdout
             values[k].append(json.loads(out)["benchmarks"][0]["time_ns"]["median"])
 
@@ -41,7 +45,7 @@ def main():
     def added(a, b):
         return statistics.median([x - y for x, y in zip(values[a], values[b])])
 
-    print(f"rounds: {rounds}, CPU {cpu}; ns per malloc(32)+free, median over rounds (min)")
+    print(f"{body}: rounds: {rounds}, CPU {cpu}; ns per malloc(32)+free, median over rounds (min)")
     for k in exes:
         print(f"  {k:11s} {statistics.median(values[k]):6.2f} ({min(values[k]):.2f})")
     print(f"after on / before on:   {ratio('after_on', 'before_on'):.3f}")

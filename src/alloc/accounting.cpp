@@ -17,15 +17,18 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "alloc/paused.hpp"
 #include "alloc/tally.hpp"
 
 namespace tare::alloc {
 namespace detail {
 
 constinit region_state state{};
+constinit paused_set paused{};
 constinit bool copy_hooks_linked = false;
 constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS = 0;
 constinit thread_local std::uint32_t member_epoch TARE_ALLOC_TLS = 0;
+constinit thread_local std::uint32_t member_paused_epoch TARE_ALLOC_TLS = 0;
 
 }  // namespace detail
 
@@ -47,8 +50,8 @@ std::uint32_t next_epoch() noexcept {
     detail::region_state& s = detail::state;
     std::uint32_t epoch = s.flags.last_epoch + 1;
     if (epoch == 0 || epoch >= detail::sites_tag)
-        epoch = 1;  // 0 means "untagged", the top bits "allocated while paused", "member region" and
-                    // "sites region"; wraps after 2^29 regions
+        epoch = 1;  // 0 means "none", the top bits "member region" and "sites region"; wraps after
+                    // 2^29 regions
     s.flags.last_epoch = epoch;
     return epoch;
 }
@@ -57,6 +60,7 @@ void reset_counters() noexcept {
     detail::region_state& s = detail::state;
     store(s.owner.allocs, 0);
     store(s.owner.bytes, 0);
+    store(s.owner.grown, 0);
     store(s.owner.freed, 0);
     store(s.others.allocs, 0);
     store(s.others.bytes, 0);
@@ -68,16 +72,32 @@ void reset_counters() noexcept {
     store(s.peak.value, 0);
 }
 
+/// Empties the paused set if the last region to insert is over: before a region opens, outside
+/// every timed window (256 KiB of stores, a few microseconds, and only after a region that
+/// paused with blocks made).
+void clear_paused_set() noexcept {
+    detail::paused_set& p = detail::paused;
+    if (load(p.used_by) != 0) {
+        for (std::uint64_t& key : p.keys)
+            store(key, detail::empty_slot);
+        for (std::uint64_t& word : p.filter)
+            store(word, 0);
+        store(p.used_by, 0);
+    }
+    store(p.lost, 0);
+}
+
 }  // namespace
 
 bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release_fn)(void*)) noexcept {
     region_state& s = state;
     if (load(s.flags.region_epoch) != 0)
         return true;
-    const owner_tally saved = {load(s.owner.allocs), load(s.owner.bytes), load(s.owner.freed)};
+    const owner_tally saved = {load(s.owner.allocs), load(s.owner.bytes), load(s.owner.grown),
+                               load(s.owner.freed)};
     const std::int64_t peak = load(s.peak.value);
     const std::uint32_t owned = owned_epoch;
-    // A private epoch that region_epoch never holds: the block it tags is ignored when freed.
+    // A private epoch that region_epoch never holds: with no region open, the free counts nothing.
     const std::uint32_t probe = next_epoch();
     owned_epoch = probe;
     store<order_release>(s.flags.counting_epoch, probe);
@@ -88,6 +108,7 @@ bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release_fn)(void
     release_fn(p);
     store(s.owner.allocs, saved.allocs);
     store(s.owner.bytes, saved.bytes);
+    store(s.owner.grown, saved.grown);
     store(s.owner.freed, saved.freed);
     store(s.peak.value, peak);
     owned_epoch = owned;
@@ -128,6 +149,7 @@ namespace {
 void open_region(std::uint32_t epoch) noexcept {
     detail::region_state& s = detail::state;
     reset_counters();
+    clear_paused_set();
     // region_epoch before counting_epoch: a block tagged `epoch` can only exist after
     // counting_epoch says so, and whoever frees it then finds region_epoch already set.
     store<order_release>(s.flags.region_epoch, epoch);
@@ -164,10 +186,17 @@ void region_begin_sites(site_buffers buffers) noexcept {
 
 void join() noexcept {
     detail::member_epoch = load(detail::state.flags.region_epoch);
+    detail::member_paused_epoch = 0;
 }
 
 void leave() noexcept {
+    detail::member_paused_epoch = detail::member_epoch;
     detail::member_epoch = 0;
+}
+
+void finish() noexcept {
+    detail::member_epoch = 0;
+    detail::member_paused_epoch = 0;
 }
 
 void pause() noexcept {
@@ -186,12 +215,13 @@ counters snapshot() noexcept {
     counters c;
     c.allocs = load(s.owner.allocs) + load(s.others.allocs);
     c.bytes = load(s.owner.bytes) + load(s.others.bytes);
-    c.live = static_cast<std::int64_t>(load(s.owner.bytes) - load(s.owner.freed)) + load(s.others.live);
+    c.live = static_cast<std::int64_t>(load(s.owner.grown) - load(s.owner.freed)) + load(s.others.live);
     // The hook raises the peak at every counted allocation, so live <= peak except while
     // another thread is between its two updates; the max keeps the pair consistent anyway.
     c.peak = std::max(load(s.peak.value), c.live);
     c.copied = load(s.owner.copied) + load(s.others.copied);
     c.set = load(s.owner.set) + load(s.others.set);
+    c.untracked = load(detail::paused.lost);
     return c;
 }
 

@@ -4,15 +4,15 @@
 // Model (docs/accounting.md has the full text):
 // - region_begin() opens a region: a new epoch, counters at zero, the calling thread its
 //   owner. While the region is counting, every allocation call by any thread adds to
-//   `allocs` and `bytes` (the size the caller requested) and is tagged with the epoch.
-// - `live` is the region's net level: the bytes it allocated less the bytes freed, counting
-//   the frees of its own blocks wherever and whenever they happen (a free during pause() still
-//   lowers it) and the frees of older blocks (setup's) while it counts. It may be negative: a
-//   body that drains what setup built. Blocks allocated while paused are in no figure, freed or
-//   not. Setup's allocations are never counted, so setup is in no figure either.
+//   `allocs` and `bytes` (the size the caller requested) and the block's usable size (what the
+//   allocator gave) to `live`.
+// - `live` is the region's net level in usable bytes: what it allocated less what was freed
+//   while it was open, by any thread, of any block but one allocated while the region was
+//   paused. It may be negative: a body that drains what setup built. Blocks allocated while
+//   paused are in no figure, freed or not. Setup's allocations are never counted.
 // - `peak` is the highest `live` reached while counting, from 0 (the level the region began at).
 // - pause()/resume() bracket the harness's own work between samples: allocations made while
-//   paused are not counted and are not tagged.
+//   paused are not counted, and their frees lower nothing.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,12 +23,17 @@ namespace tare::alloc {
 struct counters {
     std::uint64_t allocs = 0;  // allocation calls while counting
     std::uint64_t bytes = 0;   // bytes requested by those calls
-    std::int64_t live = 0;     // the region's net level: bytes allocated less bytes freed
-    std::int64_t peak = 0;     // the highest `live` seen while counting, never below 0
+    /// The region's net level, in the allocator's usable bytes: what its allocations added less
+    /// what the frees while it was open took off.
+    std::int64_t live = 0;
+    std::int64_t peak = 0;  // the highest `live` seen while counting, never below 0
     /// Bytes passed to memcpy, memmove and mempcpy while counting, and to memset: counted only
     /// with tare::copies linked (copies_counted()), 0 otherwise.
     std::uint64_t copied = 0;
     std::uint64_t set = 0;
+    /// Blocks allocated while paused that the paused set had no room for: their frees while
+    /// counting lowered `live` as older blocks' do (paused.hpp). 0 in any ordinary run.
+    std::uint64_t untracked = 0;
 };
 
 /// True when tare::copies is linked into this executable: its memcpy, memmove, mempcpy and
@@ -58,14 +63,14 @@ availability availability_status() noexcept;
 
 /// Opens a new region owned by the calling thread and starts counting.
 void region_begin() noexcept;
-/// Stops counting allocations (frees of region blocks still lower `live`).
+/// Stops counting allocations (frees of blocks allocated before the pause still lower `live`).
 void pause() noexcept;
 /// Resumes counting.
 void resume() noexcept;
 /// The region's counters so far. Exact when called by the owner while paused or after the
 /// other threads that allocated inside the region have finished their calls.
 counters snapshot() noexcept;
-/// Closes the region: later frees of its blocks are ignored.
+/// Closes the region: later frees are in no figure.
 void region_end() noexcept;
 
 /// Opens a member region: like region_begin(), except that only member threads count, each
@@ -76,9 +81,13 @@ void region_end() noexcept;
 void region_begin_members() noexcept;
 /// The calling thread counts in the open member region, until leave() or the region's end.
 void join() noexcept;
-/// The calling thread stops counting in the member region: its later allocations are in no
-/// figure, and it frees its own region's blocks as a paused region does.
+/// The calling thread stops counting in the member region for a pause inside its loop: its
+/// allocations are in no figure until it joins again, and its frees lower the level as a
+/// paused region's do.
 void leave() noexcept;
+/// The calling thread's loop is over: from here its allocations and frees are in no figure of
+/// the member region (its teardown, as a single-threaded region's ends with its loop).
+void finish() noexcept;
 
 // ---- Allocation sites (docs/accounting.md, "Allocation sites") -----------------------------
 

@@ -1,7 +1,8 @@
 // The recording side of a sites region (accounting.hpp, "Allocation sites"): the hook calls
-// record_site() for every allocation a sites region counts, and record_free() when such a
-// block is freed. Records go into caller-owned buffers through one atomic index each, so
-// threads record side by side without a lock.
+// record_site() for every allocation a sites region counts, and record_free() for every free
+// it counts (a recorded block's or another's: the summary matches them by address). Records go
+// into caller-owned buffers through one atomic index each, so threads record side by side
+// without a lock.
 //
 // SAFETY: nothing here allocates, locks or throws. The stack is captured with glibc's
 // backtrace(), which walks the unwind tables through libgcc's unwinder; its first call loads
@@ -13,8 +14,8 @@
 // optimized program; and libunwind, a link dependency for every benchmark executable where
 // glibc's is already there.
 //
-// PERF: nothing on the counting path: the hook tests a bit of the tag it already holds
-// (recorded_tag()). A recorded allocation costs the unwinding, a few microseconds, which is
+// PERF: nothing on the counting path: the hook tests a bit of the epoch it already holds
+// (sites_tag). A recorded allocation costs the unwinding, a few microseconds, which is
 // why recording runs in a diagnostic pass after the timed samples.
 
 #include <execinfo.h>
@@ -68,10 +69,10 @@ TARE_ALLOC_HOOK void* record_site(void* block, std::size_t n, std::uint32_t epoc
     return block;
 }
 
-TARE_ALLOC_HOOK void record_free(const void* block, std::uint32_t tag) noexcept {
+TARE_ALLOC_HOOK void record_free(const void* block, std::uint32_t region) noexcept {
     // Only while the block's region is open: once it has ended, its buffers may be gone (a
     // block the pass kept is freed at teardown, or in a later benchmark).
-    if (__atomic_load_n(&state.flags.region_epoch, order_relaxed) != tag)
+    if (__atomic_load_n(&state.flags.region_epoch, order_relaxed) != region)
         return;
     const std::uint64_t seq = __atomic_fetch_add(&sites.seq, 1, order_relaxed);
     const std::size_t i = __atomic_fetch_add(&sites.free_count, 1, order_relaxed);

@@ -5,15 +5,15 @@
 // - The runner thread (the region's owner) opens, pauses, resumes, snapshots and closes
 //   regions, and counts its own allocations in `owner_tally` with a plain load and store
 //   (one writer, so no read-modify-write). That tally is a global, not a thread_local, and
-//   its fields are accessed as relaxed atomics (a plain mov on x86-64), because the other threads read
-//   the owner's live bytes to compute the peak.
+//   its fields are accessed as relaxed atomics (a plain mov on x86-64), because the other
+//   threads read the owner's live bytes to compute the peak.
 // - Every other thread counts with relaxed read-modify-writes on `shared_tally`.
-// - live = (owner.bytes - owner.freed) + others.live; the peak is raised by compare-and-swap
+// - live = (owner.grown - owner.freed) + others.live, in usable bytes; the peak is raised by compare-and-swap
 //   only when a new maximum is reached, so the common case is a single relaxed load.
 //
 // Rejected alternative: every thread, owner included, on the shared atomics. It is simpler,
 // but the lock-prefixed adds make a malloc+free pair ~25 ns dearer where the owner's plain
-// stores add ~1.9 ns in all (PERF in interpose_glibc.cpp), and the owner is the thread that
+// stores add a few nanoseconds in all (bench/README.md), and the owner is the thread that
 // makes nearly every allocation of a single-threaded benchmark.
 // Rejected alternative: per-thread tallies summed at snapshot (divan's shape). The peak of the
 // combined live heap cannot be known without a shared running total, and summing would need a
@@ -63,11 +63,12 @@ struct alignas(cache_line) region_flags {
 };
 
 /// The owner's counts: written by the owner alone, with load + store. Its live bytes are
-/// bytes - freed, so that an allocation updates two counters, not three.
+/// grown - freed, both in the allocator's usable size.
 struct alignas(cache_line) owner_tally {
     std::uint64_t allocs = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t freed = 0;   // bytes the owner's frees took off the region's level
+    std::uint64_t bytes = 0;   // requested
+    std::uint64_t grown = 0;   // usable bytes the owner's allocations added to the region's level
+    std::uint64_t freed = 0;   // usable bytes the owner's frees took off it
     std::uint64_t copied = 0;  // bytes through memcpy, memmove, mempcpy (tare::copies)
     std::uint64_t set = 0;     // bytes through memset (tare::copies)
 };
@@ -76,7 +77,7 @@ struct alignas(cache_line) owner_tally {
 struct alignas(cache_line) shared_tally {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
-    std::int64_t live = 0;  // may go below 0: the owner's blocks, or setup's, freed here
+    std::int64_t live = 0;  // usable bytes; may go below 0: the owner's blocks, or setup's, freed here
     std::uint64_t copied = 0;
     std::uint64_t set = 0;
 };
@@ -99,6 +100,9 @@ extern constinit region_state state TARE_ALLOC_HIDDEN;
 extern constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS;
 /// The member region this thread has joined (0: none); compared like owned_epoch.
 extern constinit thread_local std::uint32_t member_epoch TARE_ALLOC_TLS;
+/// The member region this thread has left for a pause inside its loop (0: none, or its loop is
+/// over); compared like owned_epoch.
+extern constinit thread_local std::uint32_t member_paused_epoch TARE_ALLOC_TLS;
 
 /// Defined by exactly one of interpose_glibc.cpp / interpose_none.cpp. accounting.cpp calls
 /// it, which is what pulls the interposer's object out of the static archive.
@@ -112,7 +116,7 @@ bool hook_counts(void* (*allocate)(std::size_t), void (*release)(void*)) noexcep
 
 /// The owner's live bytes (any thread may ask).
 TARE_ALLOC_HOOK inline std::int64_t owner_live() noexcept {
-    return static_cast<std::int64_t>(__atomic_load_n(&state.owner.bytes, order_relaxed) -
+    return static_cast<std::int64_t>(__atomic_load_n(&state.owner.grown, order_relaxed) -
                                      __atomic_load_n(&state.owner.freed, order_relaxed));
 }
 
@@ -123,30 +127,21 @@ TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
     }
 }
 
-/// The tag of a block allocated while its region was paused (the harness's work, inputs made
-/// by with_inputs): epochs stay below this bit, so the tag names the region and the pause.
-inline constexpr std::uint32_t paused_tag = 0x8000'0000U;
-/// Set in the epoch of a member region (region_begin_members()). Epochs stay below it too, and
-/// no thread owns a member region, so its allocations never take the owner's path: the one
-/// test it adds is on the other threads' path, which already pays read-modify-writes.
+/// Set in the epoch of a member region (region_begin_members()). Epochs stay below it, and no
+/// thread owns a member region, so its allocations never take the owner's path: the one test it
+/// adds is on the other threads' path, which already pays read-modify-writes.
 inline constexpr std::uint32_t members_tag = 0x4000'0000U;
 
-/// Set in the epoch of a sites region (region_begin_sites()): every block it tags is recorded.
-/// Epochs stay below it as well; a tag with it and without paused_tag is a counted allocation
-/// of a sites region, one test on a value the hook already holds.
+/// Set in the epoch of a sites region (region_begin_sites()): every allocation it counts is
+/// recorded with its stack, and every free it counts too.
 inline constexpr std::uint32_t sites_tag = 0x2000'0000U;
 
-/// True for the tag of a block a sites region counted (and so recorded).
-TARE_ALLOC_HOOK constexpr bool recorded_tag(std::uint32_t tag) noexcept {
-    return (tag & (sites_tag | paused_tag)) == sites_tag;
-}
-
-/// Records the allocation of `block` (n bytes requested, tagged `epoch`) with its call stack
-/// (sites.cpp), and returns `block`, so that the hook reaches it by a tail call. Only for
-/// recorded_tag(epoch).
+/// Records the allocation of `block` (n bytes requested, counted in the sites region `epoch`)
+/// with its call stack (sites.cpp), and returns `block`, so that the hook reaches it by a tail
+/// call.
 [[gnu::cold]] void* record_site(void* block, std::size_t n, std::uint32_t epoch) noexcept;
-/// Records the free of a block whose tag is recorded_tag(), while its region is open.
-[[gnu::cold]] void record_free(const void* block, std::uint32_t tag) noexcept;
+/// Records a counted free of `block` while the sites region `region` is open.
+[[gnu::cold]] void record_free(const void* block, std::uint32_t region) noexcept;
 /// Points the recording at `buffers` and zeroes its counts (region_begin_sites()).
 void set_site_buffers(site_buffers buffers) noexcept;
 
@@ -155,36 +150,10 @@ TARE_ALLOC_HOOK inline bool outside_members(std::uint32_t epoch) noexcept {
     return (epoch & members_tag) != 0 && member_epoch != epoch;
 }
 
-/// Counts an allocation of `n` requested bytes that has succeeded. Returns the tag of the
-/// block: the counting region's epoch; the open region's epoch | paused_tag while it is
-/// paused; 0 when no region is open.
-TARE_ALLOC_HOOK inline std::uint32_t count_alloc(std::size_t n) noexcept {
-    // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
-    // new epoch also sees the counters it reset, so its increments land after the reset.
-    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
-    if (epoch == 0) {
-        const std::uint32_t region = __atomic_load_n(&state.flags.region_epoch, order_relaxed);
-        return region == 0 ? 0 : region | paused_tag;
-    }
-    const auto sn = static_cast<std::int64_t>(n);
-    std::int64_t total = 0;
-    if (owned_epoch == epoch) [[likely]] {
-        owner_tally& o = state.owner;
-        __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
-        const std::uint64_t bytes = __atomic_load_n(&o.bytes, order_relaxed) + n;
-        __atomic_store_n(&o.bytes, bytes, order_relaxed);
-        total = static_cast<std::int64_t>(bytes - __atomic_load_n(&o.freed, order_relaxed)) +
-                __atomic_load_n(&state.others.live, order_relaxed);
-    } else {
-        if (outside_members(epoch))
-            return epoch | paused_tag;  // not a member: as if paused, for this thread alone
-        shared_tally& s = state.others;
-        __atomic_fetch_add(&s.allocs, 1, order_relaxed);
-        __atomic_fetch_add(&s.bytes, n, order_relaxed);
-        total = __atomic_add_fetch(&s.live, sn, order_relaxed) + owner_live();
-    }
-    raise_peak(total);
-    return epoch;
+/// True when this thread's frees are in no figure of the open region `region`: a member region
+/// this thread has not joined yet (its setup) or has finished in (its teardown).
+TARE_ALLOC_HOOK inline bool outside_member_loop(std::uint32_t region) noexcept {
+    return (region & members_tag) != 0 && member_epoch != region && member_paused_epoch != region;
 }
 
 /// Counts `n` bytes through a copy (memcpy, memmove, mempcpy; `set` false) or memset (`set`
@@ -204,30 +173,5 @@ TARE_ALLOC_HOOK inline void count_copy(std::size_t n, bool set) noexcept {
 
 /// Set by tare::copies' object when it is linked (copies.cpp); read by copies_counted().
 extern constinit bool copy_hooks_linked TARE_ALLOC_HIDDEN;
-
-/// Releases a block of `n` requested bytes tagged `tag` (docs/accounting.md, "What a free
-/// lowers"): the live heap is the net level of the region, so it falls by the block's bytes
-/// - for a block the region allocated, whenever it is freed while the region is open (paused
-///   or not);
-/// - for a block from before the region (setup, an earlier region), when it is freed while
-///   the region counts: a steady-state body that replaces setup's blocks one for one (a cache
-///   evicting as it inserts) holds a flat heap, and the figures say so;
-/// and not at all for a block allocated while the region was paused (the harness's own, or a
-/// with_inputs input made outside the window): freeing it is not the code shrinking the heap.
-/// In a member region, a thread that is not a member frees as if the region were paused.
-TARE_ALLOC_HOOK inline void count_free(std::uint32_t tag, std::size_t n) noexcept {
-    const std::uint32_t region = __atomic_load_n(&state.flags.region_epoch, order_relaxed);
-    if (region == 0 || tag == (region | paused_tag))
-        return;
-    if (tag != region &&
-        (__atomic_load_n(&state.flags.counting_epoch, order_relaxed) == 0 || outside_members(region)))
-        return;  // an older block freed during a pause: the harness's work, not the region's
-    if (owned_epoch == region) [[likely]] {
-        owner_tally& o = state.owner;
-        __atomic_store_n(&o.freed, __atomic_load_n(&o.freed, order_relaxed) + n, order_relaxed);
-    } else {
-        __atomic_fetch_sub(&state.others.live, static_cast<std::int64_t>(n), order_relaxed);
-    }
-}
 
 }  // namespace tare::alloc::detail

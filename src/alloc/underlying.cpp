@@ -30,6 +30,9 @@
 #include "alloc/underlying.hpp"
 
 #include <dlfcn.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
 #include <unistd.h>
 
 #include <cerrno>
@@ -66,24 +69,27 @@ TARE_ALLOC_HOOK const void* module_base(const void* f) noexcept {
 
 }  // namespace
 
+constinit bool usable_in_chunk = false;
 constinit underlying_table underlying = {bootstrap_malloc,  bootstrap_free,     bootstrap_calloc,
                                          bootstrap_realloc, bootstrap_memalign, bootstrap_usable_size};
 alignas(64) unsigned char bootstrap_arena[bootstrap_capacity];
 
 namespace {
 
-/// glibc's usable size of one of its blocks, read from the chunk's size word as its own
-/// musable() does (malloc/malloc.c): the chunk size less one size word, or two for an
-/// mmapped chunk (flag bit 1). The fallback family's malloc_usable_size, since glibc exports
-/// no __libc_ name for it (and malloc_usable_size itself is ours).
+/// The fallback family's malloc_usable_size, since glibc exports no __libc_ name for it (and
+/// malloc_usable_size itself is ours).
 TARE_ALLOC_HOOK std::size_t glibc_usable_size(void* p) noexcept {
-    if (p == nullptr)
-        return 0;
-    std::size_t word = 0;
-    __builtin_memcpy(&word, static_cast<unsigned char*>(p) - sizeof word, sizeof word);
-    const std::size_t chunk = word & ~std::size_t{7};
-    const std::size_t overhead = (word & 2U) != 0 ? 2 * sizeof word : sizeof word;
-    return chunk > overhead ? chunk - overhead : 0;
+    return p == nullptr ? 0 : glibc_chunk_usable(p);
+}
+
+/// True when the process runs under valgrind (its client request, a few instructions that do
+/// nothing natively); false when its header was not there at build time.
+TARE_ALLOC_HOOK bool under_valgrind() noexcept {
+#if __has_include(<valgrind/valgrind.h>)
+    return RUNNING_ON_VALGRIND != 0;
+#else
+    return false;
+#endif
 }
 
 constexpr underlying_table glibc_table = {__libc_malloc,  __libc_free,     __libc_calloc,
@@ -137,13 +143,17 @@ TARE_ALLOC_HOOK void resolve() noexcept {
         t = glibc_table;
     // glibc's malloc_usable_size is the same chunk read, one call deeper. Its module is told by
     // a function no allocator defines (tcmalloc and mimalloc export __libc_malloc as well).
-    if (whole && home == module_base(reinterpret_cast<const void*>(&::getpid)))
+    // Not under valgrind, whose replacements of glibc's family make blocks of their own, with
+    // no chunk header to read.
+    if (whole && home == module_base(reinterpret_cast<const void*>(&::getpid)) && !under_valgrind())
         t.usable_size = glibc_usable_size;
     __atomic_store_n(&underlying.free, t.free, order_relaxed);
     __atomic_store_n(&underlying.calloc, t.calloc, order_relaxed);
     __atomic_store_n(&underlying.realloc, t.realloc, order_relaxed);
     __atomic_store_n(&underlying.memalign, t.memalign, order_relaxed);
     __atomic_store_n(&underlying.usable_size, t.usable_size, order_relaxed);
+    __atomic_store_n(&usable_in_chunk, t.usable_size == glibc_usable_size && !under_valgrind(),
+                     order_relaxed);
     __atomic_store_n(&underlying.malloc, t.malloc, order_relaxed);
     __atomic_store_n(&resolution, whole ? underlying_kind::next : underlying_kind::fallback, order_relaxed);
     resolving_here = false;

@@ -111,6 +111,14 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     result.allocs_per_iter = static_cast<double>(allocs) / n;
     result.bytes_per_iter = static_cast<double>(bytes) / n;
     result.peak_live_bytes = loop.peak_live_bytes;
+    if (loop.untracked_paused_blocks > 0) {
+        result.warnings.push_back(
+            {"untracked_inputs",
+             std::to_string(loop.untracked_paused_blocks) +
+                 " blocks made outside the timed window were more than tare can keep apart at once (about "
+                 "16,000): freed inside it, they lowered the live heap, so the peak and what is retained may "
+                 "read low. Make fewer untimed inputs at a time (->input_chunk)"});
+    }
     if (loop.copies) {
         result.copied_bytes_per_iter = static_cast<double>(copied) / n;
         result.set_bytes_per_iter = static_cast<double>(set) / n;

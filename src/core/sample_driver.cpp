@@ -165,6 +165,7 @@ void sample_driver::end_chunk() {
     cur_.live_bytes_end = c1.live;
     if (phase_ != phase::diagnosing) {  // the pass is its own region: its peak is no figure
         out_.peak_live_bytes = std::max(out_.peak_live_bytes, c1.peak);
+        out_.untracked_paused_blocks = c1.untracked;
     }
     out_.total_iterations += chunk_;
     sample_left_ -= chunk_;

@@ -53,6 +53,9 @@ struct loop_outcome {
     std::uint64_t warmup_iterations = 0;
     std::uint64_t total_iterations = 0;
     std::int64_t peak_live_bytes = 0;
+    /// Blocks made while paused that the accounting could not keep apart (alloc::counters::
+    /// untracked): their frees in the window lowered the live heap.
+    std::uint64_t untracked_paused_blocks = 0;
     bool accounting = false;
     bool copies = false;                       // copied and set bytes were counted (tare::copies)
     std::optional<std::string> stopped_early;  // why measuring ended before the plan did

@@ -113,6 +113,8 @@ TEST_F(allocator_test, counts_stay_exact) {
     void* s = aligned_alloc(64, 640);
     escape(s);
     const alloc::counters held = alloc::snapshot();
+    const std::size_t usable =
+        malloc_usable_size(p) + malloc_usable_size(q) + malloc_usable_size(r) + malloc_usable_size(s);
     std::free(p);
     delete[] q;
     std::free(r);
@@ -121,9 +123,122 @@ TEST_F(allocator_test, counts_stay_exact) {
     alloc::region_end();
     EXPECT_EQ(held.allocs, 4U);
     EXPECT_EQ(held.bytes, (1U << 20) + 100U + 72U + 640U);
+    EXPECT_EQ(held.live, static_cast<std::int64_t>(usable));  // the allocator's own sizes
     EXPECT_EQ(done.allocs, 4U);
     EXPECT_EQ(done.live, 0);
     EXPECT_EQ(done.peak, held.live);
+}
+
+/// The allocator's own entry points, looked up by name: a block made past tare, its usable size,
+/// and its free.
+struct native_api {
+    void* (*allocate)(std::size_t) = nullptr;
+    std::size_t (*usable_size)(void*) = nullptr;
+    void (*release)(void*) = nullptr;
+    void* (*resize)(void*, std::size_t) = nullptr;
+};
+
+void* je_mallocx(std::size_t n) {
+    return lookup<void* (*)(std::size_t, int)>("mallocx")(n, 0);
+}
+std::size_t je_sallocx(void* p) {
+    return lookup<std::size_t (*)(const void*, int)>("sallocx")(p, 0);
+}
+void je_dallocx(void* p) {
+    lookup<void (*)(void*, int)>("dallocx")(p, 0);
+}
+void* je_rallocx(void* p, std::size_t n) {
+    return p == nullptr ? je_mallocx(n) : lookup<void* (*)(void*, std::size_t, int)>("rallocx")(p, n, 0);
+}
+
+native_api native() {
+    if (expected == "jemalloc")
+        return {je_mallocx, je_sallocx, je_dallocx, je_rallocx};
+    if (expected == "mimalloc") {
+        return {lookup<void* (*)(std::size_t)>("mi_malloc"), lookup<std::size_t (*)(void*)>("mi_usable_size"),
+                lookup<void (*)(void*)>("mi_free"), lookup<void* (*)(void*, std::size_t)>("mi_realloc")};
+    }
+    if (expected == "tcmalloc") {
+        return {lookup<void* (*)(std::size_t)>("tc_malloc"), lookup<std::size_t (*)(void*)>("tc_malloc_size"),
+                lookup<void (*)(void*)>("tc_free"), lookup<void* (*)(void*, std::size_t)>("tc_realloc")};
+    }
+    return {lookup<void* (*)(std::size_t)>("__libc_malloc"), nullptr, lookup<void (*)(void*)>("__libc_free"),
+            lookup<void* (*)(void*, std::size_t)>("__libc_realloc")};
+}
+
+// The program gets the block its allocator gives for the size it asked: malloc(100) has the
+// usable size the allocator's own entry point answers for the same request (with tare's old
+// header it was 100, and the block one size class up).
+TEST_F(allocator_test, a_block_is_the_allocators_own_size) {
+    const native_api api = native();
+    ASSERT_NE(api.allocate, nullptr);
+    for (const std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{1000}, std::size_t{70000}}) {
+        void* ours = std::malloc(n);
+        escape(ours);
+        void* theirs = api.allocate(n);
+        ASSERT_NE(theirs, nullptr);
+        const std::size_t their_size =
+            api.usable_size != nullptr ? api.usable_size(theirs) : malloc_usable_size(theirs);
+        EXPECT_EQ(malloc_usable_size(ours), their_size) << expected << ", malloc(" << n << ")";
+        api.release(theirs);
+        std::free(ours);
+    }
+}
+
+/// How many times a buffer that grows a byte at a time into its usable slack (an sds-style
+/// string) reallocates on its way to `target` bytes, through `grow` and `usable_size`.
+template <typename Grow, typename Usable>
+int reallocations_to_grow(std::size_t target, Grow grow, Usable usable_size, void (*release)(void*)) {
+    void* p = nullptr;
+    std::size_t capacity = 0;
+    int calls = 0;
+    for (std::size_t size = 1; size <= target; ++size) {
+        if (size > capacity) {
+            p = grow(p, size);
+            capacity = usable_size(p);
+            ++calls;
+        }
+    }
+    release(p);
+    return calls;
+}
+
+// Code that grows into its slack reallocates as often under tare as through the allocator's
+// own entry points (with tare's old header it reallocated more often: 100 usable bytes, not 104).
+TEST_F(allocator_test, code_that_grows_into_its_slack_reallocates_as_without_tare) {
+    const native_api api = native();
+    ASSERT_NE(api.resize, nullptr);
+    const auto theirs_usable = [&](void* p) {
+        return api.usable_size != nullptr ? api.usable_size(p) : malloc_usable_size(p);
+    };
+    const int under_tare = reallocations_to_grow(
+        5000, [](void* p, std::size_t n) { return std::realloc(p, n); },
+        [](void* p) { return malloc_usable_size(p); }, std::free);
+    const int theirs = reallocations_to_grow(5000, api.resize, theirs_usable, api.release);
+    EXPECT_EQ(under_tare, theirs) << expected;
+}
+
+// A block freed through another of the allocator's entry points than the one that made it, as
+// the allocator allows, runs (it crashed with the header) and lowers the level by its usable
+// size; a block the allocator's own API made, freed by free(), too.
+TEST_F(allocator_test, frees_across_the_allocators_entry_points_run_and_count) {
+    const native_api api = native();
+    ASSERT_NE(api.allocate, nullptr);
+    void* theirs = api.allocate(300);
+    ASSERT_NE(theirs, nullptr);
+    const auto theirs_usable = static_cast<std::int64_t>(malloc_usable_size(theirs));
+    alloc::region_begin();
+    void* ours = std::malloc(500);
+    escape(ours);
+    const auto ours_usable = static_cast<std::int64_t>(malloc_usable_size(ours));
+    const alloc::counters held = alloc::snapshot();
+    api.release(ours);  // past tare: not seen
+    std::free(theirs);  // seen: an older block's free
+    const alloc::counters done = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(held.allocs, 1U);
+    EXPECT_EQ(held.live, ours_usable);
+    EXPECT_EQ(done.live, ours_usable - theirs_usable);
 }
 
 TEST_F(allocator_test, realloc_keeps_the_contents_in_the_same_allocator) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "heap.hpp"
 #include "run_process.hpp"
 
 namespace tare::test {
@@ -38,11 +39,11 @@ TEST(gbench_example, the_timed_region_and_the_memory_run_side_by_side) {
     // The region: the fix saves exactly one 512-byte allocation a call.
     EXPECT_EQ(rows[fresh].at("tare_allocs_per_iter").get<double>(), 1.0);
     EXPECT_EQ(rows[fresh].at("tare_bytes_per_iter").get<double>(), 512.0);
-    EXPECT_EQ(rows[fresh].at("tare_peak_live_bytes").get<double>(), 512.0);
+    expect_blocks_of(rows[fresh].at("tare_peak_live_bytes").get<double>(), 1, 512);
     // The reused buffer grows once, in the first iteration of the run.
     const double iterations = rows[reused].at("iterations").get<double>();
     EXPECT_EQ(rows[reused].at("tare_allocs_per_iter").get<double>(), 1.0 / iterations);
-    EXPECT_EQ(rows[reused].at("tare_peak_live_bytes").get<double>(), 512.0);
+    expect_blocks_of(rows[reused].at("tare_peak_live_bytes").get<double>(), 1, 512);
     // Google Benchmark's memory run: 16 iterations, setup and its own allocations in the window.
     EXPECT_EQ(rows[fresh].at("allocs_per_iter").get<double>(), 23.0 / 16.0);
     EXPECT_EQ(rows[reused].at("allocs_per_iter").get<double>(), 8.0 / 16.0);

@@ -13,6 +13,7 @@
 
 #include "compare/protocol.hpp"
 #include "gbench/suites.hpp"
+#include "integration/heap.hpp"
 #include "integration/run_process.hpp"
 #include "os/channel.hpp"
 
@@ -84,7 +85,7 @@ TEST(gbench_worker, serves_the_protocol_and_runs_exactly_the_asked_iterations) {
             EXPECT_EQ(s->sample.allocs, 3 * n);
             EXPECT_EQ(s->sample.bytes, 192 * n);
             EXPECT_EQ(s->sample.live_bytes_end, 0);
-            EXPECT_EQ(s->peak_live_bytes, 64);
+            test::expect_blocks_of(static_cast<double>(s->peak_live_bytes), 1, 64);
         }
     }
     w.say("stop");

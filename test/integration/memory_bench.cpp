@@ -173,6 +173,23 @@ void lru_steady(tare::State& state) {
 }
 TARE_BENCHMARK(lru_steady)->iterations(200)->samples(20);
 
+// Untimed inputs, each a 200-byte buffer made outside the window and destroyed inside it: the
+// body takes the input over. Neither the input's allocation nor its free is in any figure.
+void consume_inputs(tare::State& state) {
+    auto inputs = state.with_inputs([] { return std::vector<char>(200, 'x'); });
+    for (auto& v : inputs) {
+        std::vector<char> taken = std::move(v);
+        tare::do_not_optimize(taken.data());
+    }
+}
+TARE_BENCHMARK(consume_inputs)->iterations(1000)->samples(10);
+
+// The same with 40,000 inputs alive at once: more than the accounting keeps apart.
+void consume_many_inputs(tare::State& state) {
+    consume_inputs(state);
+}
+TARE_BENCHMARK(consume_many_inputs)->iterations(40000)->samples(2)->input_chunk(40000);
+
 // Holds 3 x 1 MiB live at once.
 void peak_3mib(tare::State& state) {
     for (auto _ : state) {

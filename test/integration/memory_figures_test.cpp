@@ -3,9 +3,11 @@
 // faults, threads. One run of the executable serves every test.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "heap.hpp"
 #include "run_process.hpp"
 
 namespace tare {
@@ -113,7 +115,7 @@ TEST_F(memory_figures, setup_memory_is_in_no_figure) {
     const json& b = get("setup_128mib");
     EXPECT_EQ(b["allocs_per_iter"], 1.0);
     EXPECT_EQ(b["bytes_per_iter"], 24.0);
-    EXPECT_EQ(b["peak_live_bytes"], 24);
+    tare::test::expect_blocks_of(b["peak_live_bytes"].get<double>(), 1, 24);
     if (!TARE_SANITIZED) {
         EXPECT_LT(b["page_faults_per_iter"].get<double>(), 1.0);
     }
@@ -126,7 +128,7 @@ TEST_F(memory_figures, frees_of_setup_memory_lower_the_level) {
     EXPECT_EQ(f["allocs_per_iter"], 1.0);
     EXPECT_EQ(f["bytes_per_iter"], 100.0);
     EXPECT_EQ(f["peak_live_bytes"], 0);
-    EXPECT_DOUBLE_EQ(f["retained_bytes_per_iter"].get<double>(), -4096.0);
+    tare::test::expect_blocks_of(f["retained_bytes_per_iter"].get<double>(), -1, 4096);
     EXPECT_FALSE(has_memory_warning(f)) << f["warnings"].dump();
 }
 
@@ -134,18 +136,32 @@ TEST_F(memory_figures, a_steady_state_over_setup_data_holds_a_flat_heap) {
     const json& r = get("replaces_setup_blocks");
     EXPECT_EQ(r["allocs_per_iter"], 1.0);
     EXPECT_EQ(r["bytes_per_iter"], 10000.0);
-    EXPECT_EQ(r["peak_live_bytes"], 10000);
+    tare::test::expect_blocks_of(r["peak_live_bytes"].get<double>(), 1, 10000);
     EXPECT_EQ(r["retained_bytes_per_iter"], 0.0);
     EXPECT_FALSE(has_memory_warning(r)) << r["warnings"].dump();
 
     const json& lru = get("lru_steady");
     EXPECT_EQ(lru["allocs_per_iter"], 2.0);
-    EXPECT_EQ(lru["retained_bytes_per_iter"], 0.0);
+    // Flat, to within the odd setup node that holds a bigger chunk than the new ones (heap.hpp):
+    // a fraction of a byte an iteration, where keeping one node an iteration would be 24 B.
+    EXPECT_LT(std::abs(lru["retained_bytes_per_iter"].get<double>()), 1.0);
     // One list node and one hash node, both of a few pointers: the figure is the iteration's
     // own, not the cache's size.
     EXPECT_GT(lru["peak_live_bytes"].get<double>(), 0);
     EXPECT_LE(lru["peak_live_bytes"].get<double>(), lru["bytes_per_iter"].get<double>());
     EXPECT_FALSE(has_memory_warning(lru)) << lru["warnings"].dump();
+}
+
+// Inputs made outside the window and freed inside it are in no figure; past what the accounting
+// can keep apart, the row says so.
+TEST_F(memory_figures, untimed_inputs_freed_in_the_window_are_in_no_figure) {
+    const json& b = get("consume_inputs");
+    EXPECT_EQ(b["allocs_per_iter"], 0.0);
+    EXPECT_EQ(b["peak_live_bytes"], 0);
+    EXPECT_EQ(b["retained_bytes_per_iter"], 0.0);
+    EXPECT_FALSE(has_warning(b, "untracked_inputs")) << b["warnings"].dump();
+    const json& many = get("consume_many_inputs");
+    EXPECT_TRUE(has_warning(many, "untracked_inputs")) << many["warnings"].dump();
 }
 
 TEST_F(memory_figures, peak_is_the_true_high_water_mark) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include "alloc/accounting.hpp"
@@ -82,6 +83,21 @@ inline constexpr std::size_t kib = 1024;
 inline constexpr std::size_t mib = 1024 * kib;
 
 inline const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+
+/// The allocator's usable size of `p`: what the live heap counts for it. Asking allocates
+/// nothing, so it may be asked inside a region; a block about to be freed is asked first.
+inline std::int64_t usable(const void* p) {
+    return static_cast<std::int64_t>(malloc_usable_size(const_cast<void*>(p)));
+}
+
+/// The usable size the allocator gives a request of `n` bytes (asked outside any region, for the
+/// small sizes whose block size is fixed by the request alone).
+inline std::int64_t usable_of(std::size_t n) {
+    void* p = malloc(n);
+    const std::int64_t u = usable(p);
+    free(p);
+    return u;
+}
 
 inline bool aligned_to(const void* p, std::size_t align) {
     return reinterpret_cast<std::uintptr_t>(p) % align == 0;

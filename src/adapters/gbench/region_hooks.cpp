@@ -204,6 +204,7 @@ std::optional<loop_totals> end_loop(const benchmark::State& state) noexcept {
     if (!self.in_loop)
         return std::nullopt;
     pause_member();
+    alloc::finish();  // its teardown is in no figure, as a single-threaded run's ends with its loop
     self.in_loop = false;
     const std::lock_guard<std::mutex> lock(threaded.mutex);
     threaded.faults += self.faults;

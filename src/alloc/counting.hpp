@@ -1,0 +1,91 @@
+#pragma once
+// Private to src/alloc: what the allocation hook counts for each call (docs/accounting.md, "The
+// model"). Allocations and bytes are the sizes the callers asked for; the live heap, its peak and
+// what the region keeps are in the allocator's usable size, read at the allocation and again at
+// the free, so that a free lowers the level by exactly what its allocation raised it, whoever
+// allocated the block, on whichever thread, through whichever of the allocator's entry points.
+//
+// Rejected: the requested size, which a free can only know from a header before the block (the
+// program would then run on blocks 16 bytes bigger than its allocator gives it, in other size
+// classes) or from a table of every live block (a hash insert and removal on every counted
+// call). The usable size is what the allocator itself holds for the block, a read of its
+// metadata it keeps anyway.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "alloc/paused.hpp"
+#include "alloc/tally.hpp"
+#include "alloc/underlying.hpp"
+
+namespace tare::alloc::detail {
+
+/// Counts the allocation of `p` (`n` bytes requested), which has succeeded. Returns the epoch of
+/// the region that counted it, 0 when none did: no region open, or open and paused (or, in a
+/// member region, this thread not a member), in which case `p` joins the paused set.
+TARE_ALLOC_HOOK [[gnu::always_inline]] inline std::uint32_t count_alloc(const void* p,
+                                                                        std::size_t n) noexcept {
+    // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
+    // new epoch also sees the counters it reset, so its increments land after the reset.
+    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
+    if (epoch == 0) {
+        const std::uint32_t region = __atomic_load_n(&state.flags.region_epoch, order_relaxed);
+        if (region != 0) [[unlikely]]
+            paused_insert(p, region);
+        return 0;
+    }
+    const std::size_t usable = under_usable_size(const_cast<void*>(p));
+    std::int64_t total = 0;
+    if (owned_epoch == epoch) [[likely]] {
+        owner_tally& o = state.owner;
+        __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
+        __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
+        const std::uint64_t grown = __atomic_load_n(&o.grown, order_relaxed) + usable;
+        __atomic_store_n(&o.grown, grown, order_relaxed);
+        total = static_cast<std::int64_t>(grown - __atomic_load_n(&o.freed, order_relaxed)) +
+                __atomic_load_n(&state.others.live, order_relaxed);
+    } else {
+        if (outside_members(epoch)) {
+            paused_insert(p, epoch);  // not a member: as if paused, for this thread alone
+            return 0;
+        }
+        shared_tally& s = state.others;
+        __atomic_fetch_add(&s.allocs, 1, order_relaxed);
+        __atomic_fetch_add(&s.bytes, n, order_relaxed);
+        total = __atomic_add_fetch(&s.live, static_cast<std::int64_t>(usable), order_relaxed) + owner_live();
+    }
+    raise_peak(total);
+    return epoch;
+}
+
+/// Takes `usable` bytes off the open region `region`'s level: the owner by load and store,
+/// every other thread by a read-modify-write.
+TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable) noexcept {
+    if (owned_epoch == region) [[likely]] {
+        owner_tally& o = state.owner;
+        __atomic_store_n(&o.freed, __atomic_load_n(&o.freed, order_relaxed) + usable, order_relaxed);
+    } else {
+        __atomic_fetch_sub(&state.others.live, static_cast<std::int64_t>(usable), order_relaxed);
+    }
+}
+
+/// Counts the free of `p` while the region `region` (non-zero) is open, before the allocator
+/// takes the block back. Every free lowers the level by the block's usable size, except the
+/// free of a block allocated while the region was paused (the harness's own, or an input
+/// with_inputs made outside the window), and in a member region a free by a thread before or
+/// after its loop: those are in no figure. Returns true when it lowered.
+TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool count_free(const void* p, std::uint32_t region) noexcept {
+    if (paused_remove(p, region)) [[unlikely]]
+        return false;
+    if (outside_member_loop(region)) [[unlikely]]
+        return false;  // a thread's setup or teardown around its loop in a member region
+    lower_level(region, under_usable_size(const_cast<void*>(p)));
+    return true;
+}
+
+/// The open region's epoch, 0 when none is: the free's first test.
+TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
+    return __atomic_load_n(&state.flags.region_epoch, order_relaxed);
+}
+
+}  // namespace tare::alloc::detail
