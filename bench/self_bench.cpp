@@ -70,4 +70,16 @@ void malloc_free_32_paused(tare::State& state) {
 }
 TARE_BENCHMARK(malloc_free_32_paused);
 
+// A pool's declared block, reported and freed each iteration: what tare::report_alloc and
+// report_free cost while counting (in the build without accounting they are empty calls).
+void declared_pair(tare::State& state) {
+    static unsigned char pool[32];
+    for (auto _ : state) {
+        tare::report_alloc(pool, sizeof pool);
+        tare::clobber_memory();
+        tare::report_free(pool, sizeof pool);
+    }
+}
+TARE_BENCHMARK(declared_pair);
+
 }  // namespace

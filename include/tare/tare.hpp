@@ -10,6 +10,7 @@
 #include "tare/inputs.hpp"
 #include "tare/macros.hpp"
 #include "tare/optimizer.hpp"
+#include "tare/report.hpp"
 #include "tare/state.hpp"
 #include "tare/variants.hpp"
 #include "tare/version.hpp"

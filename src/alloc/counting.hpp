@@ -20,11 +20,16 @@
 
 namespace tare::alloc::detail {
 
-/// Counts the allocation of `p` (`n` bytes requested), which has succeeded. Returns the epoch of
-/// the region that counted it, 0 when none did: no region open, or open and paused (or, in a
-/// member region, this thread not a member), in which case `p` joins the paused set.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline std::uint32_t count_alloc(const void* p,
-                                                                        std::size_t n) noexcept {
+/// The `held` argument that means "ask the allocator for the block's usable size"; any other
+/// value is the size a program declared (tare::report_alloc).
+inline constexpr std::size_t ask_allocator = SIZE_MAX;
+
+/// Counts the allocation of `p` (`n` bytes requested, `held` bytes in the live heap), which has
+/// succeeded. Returns the epoch of the region that counted it, 0 when none did: no region open,
+/// or open and paused (or, in a member region, this thread not a member), in which case `p`
+/// joins the paused set.
+TARE_ALLOC_HOOK [[gnu::always_inline]] inline std::uint32_t count_alloc(
+    const void* p, std::size_t n, std::size_t held = ask_allocator) noexcept {
     // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
     // new epoch also sees the counters it reset, so its increments land after the reset.
     const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
@@ -34,7 +39,7 @@ TARE_ALLOC_HOOK [[gnu::always_inline]] inline std::uint32_t count_alloc(const vo
             paused_insert(p, region);
         return 0;
     }
-    const std::size_t usable = under_usable_size(const_cast<void*>(p));
+    const std::size_t usable = held == ask_allocator ? under_usable_size(const_cast<void*>(p)) : held;
     std::int64_t total = 0;
     if (owned_epoch == epoch) [[likely]] {
         owner_tally& o = state.owner;
@@ -74,12 +79,13 @@ TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable
 /// free of a block allocated while the region was paused (the harness's own, or an input
 /// with_inputs made outside the window), and in a member region a free by a thread before or
 /// after its loop: those are in no figure. Returns true when it lowered.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool count_free(const void* p, std::uint32_t region) noexcept {
+TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool count_free(const void* p, std::uint32_t region,
+                                                              std::size_t held = ask_allocator) noexcept {
     if (paused_remove(p, region)) [[unlikely]]
         return false;
     if (outside_member_loop(region)) [[unlikely]]
         return false;  // a thread's setup or teardown around its loop in a member region
-    lower_level(region, under_usable_size(const_cast<void*>(p)));
+    lower_level(region, held == ask_allocator ? under_usable_size(const_cast<void*>(p)) : held);
     return true;
 }
 

@@ -6,6 +6,7 @@
 // as zero.
 
 #include "alloc/tally.hpp"
+#include "tare/report.hpp"
 
 namespace tare::alloc::detail {
 
@@ -14,3 +15,11 @@ availability check_interposer() noexcept {
 }
 
 }  // namespace tare::alloc::detail
+
+namespace tare {
+
+// Nothing is counted in these builds: a declared allocation is not either.
+void report_alloc(const void* /*p*/, std::size_t /*bytes*/) noexcept {}
+void report_free(const void* /*p*/, std::size_t /*bytes*/) noexcept {}
+
+}  // namespace tare

@@ -127,6 +127,13 @@ TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
         expect("BM_keep_running", 1, 16, 0, 1, 16);
         expect("BM_keep_running_batch", 1, 16, 0, 1, 16);
         expect("BM_keeps/iterations:1000", 1, 32, 1, 1000, 32);
+        // A pool's declared blocks are exactly what it declares: no allocator's usable size.
+        ASSERT_TRUE(rows.count("BM_declared_pool"));
+        const json& pool = rows["BM_declared_pool"];
+        EXPECT_EQ(pool.at("tare_allocs_per_iter").get<double>(), 1);
+        EXPECT_EQ(pool.at("tare_bytes_per_iter").get<double>(), 64);
+        EXPECT_EQ(pool.at("tare_retained_per_iter").get<double>(), 0);
+        EXPECT_EQ(pool.at("tare_peak_live_bytes").get<double>(), 64);
         const auto expect_threads = [&](const std::string& name) {
             ASSERT_TRUE(rows.count(name)) << name;
             const json& row = rows[name];

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "alloc/tally.hpp"
+#include "tare/report.hpp"
 #include "unit/alloc_test_support.hpp"
 
 namespace {
@@ -788,6 +789,65 @@ TEST(accounting, malloc_and_free_work_in_a_forked_child) {
     std::free(before);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// ---- Declared allocations ------------------------------------------------------------------
+
+/// A bump arena over one buffer made before any region, handing out blocks it reports.
+struct reporting_arena {
+    unsigned char* base;
+    std::size_t used = 0;
+    void* take(std::size_t n) {
+        void* p = base + used;
+        used += n;
+        tare::report_alloc(p, n);
+        return p;
+    }
+    static void give(void* p, std::size_t n) { tare::report_free(p, n); }
+};
+
+// A pool's blocks count as malloc's: allocations, bytes, live heap and peak, exactly what it
+// declares.
+TEST(accounting, a_declared_pool_counts_like_malloc) {
+    static unsigned char buffer[4096];
+    reporting_arena arena{buffer};
+    alloc::region_begin();
+    void* x = arena.take(100);
+    void* y = arena.take(300);
+    reporting_arena::give(x, 100);
+    void* z = arena.take(50);
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(got.allocs, 3U);
+    EXPECT_EQ(got.bytes, 450U);
+    EXPECT_EQ(got.live, 350);
+    EXPECT_EQ(got.peak, 400);
+    (void)y;
+    (void)z;
+}
+
+// Outside a region a report is nothing; one made while paused is in no figure, nor is its free
+// while counting, as a malloc's would be.
+TEST(accounting, declared_blocks_follow_the_regions_rules) {
+    static unsigned char buffer[4096];
+    reporting_arena arena{buffer};
+    void* before = arena.take(64);
+    alloc::region_begin();
+    alloc::pause();
+    void* paused = arena.take(200);
+    alloc::resume();
+    reporting_arena::give(paused, 200);
+    void* counted = arena.take(10);
+    reporting_arena::give(before, 64);  // older than the region: the level falls
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    reporting_arena::give(counted, 10);  // after the region: nothing
+    const alloc::counters after = alloc::snapshot();
+    EXPECT_EQ(got.allocs, 1U);
+    EXPECT_EQ(got.bytes, 10U);
+    EXPECT_EQ(got.live, 10 - 64);
+    EXPECT_EQ(got.peak, 10);
+    EXPECT_EQ(after.live, got.live);
 }
 
 // ---- Allocation sites ----------------------------------------------------------------------
