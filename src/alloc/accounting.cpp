@@ -80,8 +80,8 @@ void clear_paused_set() noexcept {
     if (load(p.used_by) != 0) {
         for (std::uint64_t& key : p.keys)
             store(key, detail::empty_slot);
-        for (std::uint64_t& word : p.filter)
-            store(word, 0);
+        for (std::uint16_t& count : p.held)
+            store(count, 0);
         store(p.used_by, 0);
     }
     store(p.lost, 0);

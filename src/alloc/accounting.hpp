@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace tare::alloc {
 
@@ -60,6 +61,12 @@ const char* availability_message(availability a) noexcept;
 /// available(), with the reason; the first call resolves it (it may allocate), later calls
 /// read the cached answer.
 availability availability_status() noexcept;
+
+/// The allocator the interposer forwards to, and what tare counts of it, in one line for
+/// people: "jemalloc 5.3.0: malloc family, new/delete, declared pools; not its mallocx family
+/// (declare those blocks with tare::report_alloc)". Empty when accounting is off. Resolved on
+/// the first call, which may allocate: call it outside any region.
+const std::string& allocator_in_use();
 
 /// Opens a new region owned by the calling thread and starts counting.
 void region_begin() noexcept;

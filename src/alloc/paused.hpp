@@ -3,8 +3,8 @@
 // "What a free lowers"). Without a header a block carries nothing of its own, so the one thing a
 // free must still know, "was this block the harness's, made outside the window?", lives here: a
 // set of addresses, written only while a region is open and paused (or by a thread outside a
-// member region), and looked up by every free while a region is open, through a small filter
-// that turns nearly every block away at once.
+// member region), and looked up by every free while a region is open, through per-group counts
+// that turn nearly every block away at once.
 //
 // Shape: open addressing over a fixed static array, linear probing within a window of
 // probe_window slots, lock-free: an insert claims an empty or deleted slot with one
@@ -17,8 +17,8 @@
 //
 // Rejected: a header bit (there is no header: the program gets its allocator's block as it is);
 // a table of every counted block, which would put a hash insert on the counting path that the
-// timed body pays for. This one costs a counted free a hash and a load of the filter, and the
-// paused path a compare-and-swap as well, outside the window.
+// timed body pays for. This one costs a counted free a hash and a load of its group's count,
+// and the paused path a compare-and-swap and two counted updates, outside the window.
 //
 // Capacity: 32,768 slots; with probes bounded to a window of 32, about half of them can be held
 // at once (with_inputs' inputs of a chunk, Google Benchmark's PauseTiming work). Past that, an
@@ -38,20 +38,23 @@ inline constexpr std::size_t probe_window = 32;
 inline constexpr std::uint64_t empty_slot = 0;
 inline constexpr std::uint64_t deleted_slot = 1;  // a key's low bit is an aligned address's: 0
 
-/// One bit per 8 home slots: set by an insert, cleared only when the set is emptied. A free looks
-/// here first, and nowhere else when its bit is clear: 512 bytes that stay in the cache of a
-/// thread that frees often, where the keys' 256 KiB do not (a lookup there is a cache miss on
-/// every counted free while the harness holds any paused block). Rejected: a count of the keys
-/// present, tested before the lookup: two more locked read-modify-writes on the paused path, and
-/// no help to the counted one while the harness holds a block.
-inline constexpr unsigned filter_bits = paused_bits - 3;
-inline constexpr std::size_t filter_words = (std::size_t{1} << filter_bits) / 64;
+/// How many keys of each group of 8 home slots the set holds: raised by an insert, lowered by
+/// its removal. A free looks here first, and nowhere else when its group holds none: one
+/// 16-bit load from 8 KiB whose line for a hot block stays in the cache, where the keys'
+/// 256 KiB do not. Rejected: one bit per group, set by an insert and cleared only when the set
+/// is emptied. The harness's work between samples reuses the very blocks the body frees (the
+/// allocator's per-size caches hand back the last block freed), so its bit stayed set, and
+/// every counted free of that block went on to probe the keys, a cache miss each time, in some
+/// runs and not others. Rejected as well: a count of all keys, which helps no counted free while
+/// the harness holds any block.
+inline constexpr unsigned group_bits = paused_bits - 3;
+inline constexpr std::size_t groups = std::size_t{1} << group_bits;
 
 struct paused_set {
     std::uint64_t keys[paused_slots];
-    alignas(cache_line) std::uint64_t lost;  // inserts that found no slot in their window
-    std::uint32_t used_by;                   // the epoch of the last region that inserted
-    alignas(cache_line) std::uint64_t filter[filter_words];
+    alignas(cache_line) std::uint64_t lost;          // inserts that found no slot in their window
+    std::uint32_t used_by;                           // the epoch of the last region that inserted
+    alignas(cache_line) std::uint16_t held[groups];  // keys present per group: at most 32,768
 };
 
 /// Defined in accounting.cpp; zero-initialised.
@@ -66,12 +69,9 @@ TARE_ALLOC_HOOK inline std::size_t paused_home(std::uint64_t key) noexcept {
     return static_cast<std::size_t>(((key >> 3) * 0x9E3779B97F4A7C15ULL) >> (64 - paused_bits));
 }
 
-/// The filter's bit for a home slot: its word and its mask.
-TARE_ALLOC_HOOK inline std::uint64_t& filter_word(std::size_t home) noexcept {
-    return paused.filter[(home >> 3) / 64];
-}
-TARE_ALLOC_HOOK inline std::uint64_t filter_mask(std::size_t home) noexcept {
-    return std::uint64_t{1} << ((home >> 3) % 64);
+/// The count of the group of 8 home slots that `home` is in.
+TARE_ALLOC_HOOK inline std::uint16_t& group_of(std::size_t home) noexcept {
+    return paused.held[home >> 3];
 }
 
 /// Adds `p`, allocated while `region` is open and not counting for this thread. Out of line: the
@@ -79,10 +79,9 @@ TARE_ALLOC_HOOK inline std::uint64_t filter_mask(std::size_t home) noexcept {
 [[gnu::noinline]] TARE_ALLOC_HOOK inline void paused_insert(const void* p, std::uint32_t region) noexcept {
     const std::uint64_t key = paused_key(p, region);
     const std::size_t home = paused_home(key);
-    // Before the key: a free that finds the key has seen the bit (the same thread, or one the
+    // Before the key: a free that finds the key has seen the count (the same thread, or one the
     // program ordered after this allocation).
-    if ((__atomic_load_n(&filter_word(home), order_relaxed) & filter_mask(home)) == 0)
-        __atomic_fetch_or(&filter_word(home), filter_mask(home), order_relaxed);
+    __atomic_fetch_add(&group_of(home), 1, order_relaxed);
     if (__atomic_load_n(&paused.used_by, order_relaxed) != region)
         __atomic_store_n(&paused.used_by, region, order_relaxed);
     for (std::size_t i = 0; i < probe_window; ++i) {
@@ -94,10 +93,11 @@ TARE_ALLOC_HOOK inline std::uint64_t filter_mask(std::size_t home) noexcept {
                 return;
         }
     }
+    __atomic_fetch_sub(&group_of(home), 1, order_relaxed);
     __atomic_fetch_add(&paused.lost, 1, order_relaxed);
 }
 
-/// The probe of paused_remove(), past the filter.
+/// The probe of paused_remove(), past the group count.
 [[gnu::noinline]] TARE_ALLOC_HOOK inline bool paused_remove_probe(std::uint64_t key,
                                                                   std::size_t home) noexcept {
     for (std::size_t i = 0; i < probe_window; ++i) {
@@ -105,6 +105,7 @@ TARE_ALLOC_HOOK inline std::uint64_t filter_mask(std::size_t home) noexcept {
         const std::uint64_t seen = __atomic_load_n(&slot, order_relaxed);
         if (seen == key) {
             __atomic_store_n(&slot, deleted_slot, order_relaxed);  // the key's owner alone writes it
+            __atomic_fetch_sub(&group_of(home), 1, order_relaxed);
             return true;
         }
         if (seen == empty_slot)
@@ -114,12 +115,12 @@ TARE_ALLOC_HOOK inline std::uint64_t filter_mask(std::size_t home) noexcept {
 }
 
 /// Removes `p` if it was allocated while `region` was paused; says whether it was. Inline up to
-/// the filter, which turns nearly every block away.
+/// the group count, which turns nearly every block away.
 TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool paused_remove(const void* p,
                                                                  std::uint32_t region) noexcept {
     const std::uint64_t key = paused_key(p, region);
     const std::size_t home = paused_home(key);
-    if ((__atomic_load_n(&filter_word(home), order_relaxed) & filter_mask(home)) == 0) [[likely]]
+    if (__atomic_load_n(&group_of(home), order_relaxed) == 0) [[likely]]
         return false;
     return paused_remove_probe(key, home);
 }
@@ -128,7 +129,7 @@ TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool paused_remove(const void* p,
 TARE_ALLOC_HOOK inline bool paused_holds(const void* p, std::uint32_t region) noexcept {
     const std::uint64_t key = paused_key(p, region);
     const std::size_t home = paused_home(key);
-    if ((__atomic_load_n(&filter_word(home), order_relaxed) & filter_mask(home)) == 0)
+    if (__atomic_load_n(&group_of(home), order_relaxed) == 0)
         return false;
     for (std::size_t i = 0; i < probe_window; ++i) {
         const std::uint64_t seen =

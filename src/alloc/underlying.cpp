@@ -37,6 +37,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <string>
 
 extern "C" {
 void* __libc_malloc(std::size_t size) noexcept;
@@ -263,3 +264,89 @@ const char* static_allocator_symbol() noexcept {
 }
 
 }  // namespace tare::alloc::detail
+
+// ---- Which allocator is it? ----------------------------------------------------------------
+
+namespace tare::alloc {
+namespace {
+
+template <typename F>
+F lookup(const char* name) noexcept {
+    return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+}
+
+/// The allocator's name and version, from the module that defines the malloc underneath and the
+/// allocator's own version call.
+std::string allocator_name() {
+#if defined(__SANITIZE_THREAD__)
+    return "ThreadSanitizer's allocator";
+#else
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(detail::underlying.malloc), &info) == 0 ||
+        info.dli_fname == nullptr)
+        return "an unknown allocator";
+    const std::string module = info.dli_fname;
+    if (module.find("jemalloc") != std::string::npos) {
+        const char* version = nullptr;
+        std::size_t size = sizeof version;
+        using mallctl_fn = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
+        const auto mallctl = lookup<mallctl_fn>("mallctl");
+        if (mallctl != nullptr && mallctl("version", static_cast<void*>(&version), &size, nullptr, 0) == 0 &&
+            version != nullptr) {
+            const std::string full = version;
+            return "jemalloc " + full.substr(0, full.find('-'));
+        }
+        return "jemalloc";
+    }
+    if (module.find("mimalloc") != std::string::npos) {
+        const auto mi_version = lookup<int (*)()>("mi_version");
+        if (mi_version == nullptr)
+            return "mimalloc";
+        const int v = mi_version();  // 209 for 2.0.9
+        return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." +
+               std::to_string(v % 10);
+    }
+    if (module.find("tcmalloc") != std::string::npos) {
+        const auto tc_version = lookup<const char* (*)(int*, int*, const char**)>("tc_version");
+        int major = 0;
+        int minor = 0;
+        const char* patch = nullptr;
+        const char* full = tc_version != nullptr ? tc_version(&major, &minor, &patch) : nullptr;
+        return full != nullptr ? std::string("tcmalloc (") + full + ")" : "tcmalloc";
+    }
+    const auto libc_version = lookup<const char* (*)()>("gnu_get_libc_version");
+    const std::string glibc = libc_version != nullptr ? std::string("glibc ") + libc_version() : "glibc";
+    if (module.find("libc.so") != std::string::npos)
+        return glibc;
+    return module.substr(module.rfind('/') + 1);
+#endif
+}
+
+/// What tare does not see of an allocator: its own entry points past the malloc family.
+std::string unseen_of(const std::string& name) {
+    if (name.rfind("jemalloc", 0) == 0)
+        return "; not its mallocx family";
+    if (name.rfind("mimalloc", 0) == 0)
+        return "; not its mi_ functions";
+    if (name.rfind("tcmalloc", 0) == 0)
+        return "; not its tc_ functions";
+    return "";
+}
+
+}  // namespace
+
+const std::string& allocator_in_use() {
+    static const std::string line = [] {
+        if (!available())
+            return std::string();
+        const std::string name = allocator_name();
+        const std::string unseen = unseen_of(name);
+        std::string out = name + ": malloc family, new/delete, declared pools" + unseen;
+        if (!unseen.empty())
+            out += " (declare those blocks with tare::report_alloc)";
+        return out;
+    }();
+    return line;
+}
+
+}  // namespace tare::alloc

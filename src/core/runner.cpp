@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "alloc/accounting.hpp"
 #include "core/alloc_sites.hpp"
 #include "core/metrics.hpp"
 #include "os/os.hpp"
@@ -299,6 +300,9 @@ run_context make_context(double clock_overhead_ns, double loop_overhead_ns, bool
     c.clock_overhead_ns = clock_overhead_ns;
     c.loop_overhead_ns = loop_overhead_ns;
     c.accounting = accounting;
+    if (accounting && !alloc::allocator_in_use().empty()) {
+        c.allocator = alloc::allocator_in_use();
+    }
     return c;
 }
 

@@ -26,6 +26,7 @@ struct fields<run_context> {
         v("clock_overhead_ns", c.clock_overhead_ns);
         v("loop_overhead_ns", c.loop_overhead_ns);
         v("accounting", c.accounting);
+        v("allocator", c.allocator);
         v("processes", c.processes);
         v("interrupted", c.interrupted);
         v("gbench_memory", c.gbench_memory);

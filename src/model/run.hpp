@@ -171,6 +171,9 @@ struct run_context {
     std::optional<double> clock_overhead_ns;
     std::optional<double> loop_overhead_ns;
     bool accounting = false;  // is allocation accounting active in this process
+    /// With accounting: the allocator underneath and what tare counts of it
+    /// (alloc::allocator_in_use()); empty without accounting and for results tare did not measure.
+    std::optional<std::string> allocator = std::nullopt;
     /// Fresh processes of the executable the results were measured in (`tare run --processes`).
     std::uint32_t processes = 1;
     /// A SIGINT or SIGTERM stopped the run: the benchmarks listed finished, the rest did not run.

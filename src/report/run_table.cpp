@@ -280,8 +280,12 @@ std::vector<std::string> context_lines(const run_context& context) {
                               : fmt::format("{} cpu{}", context.num_cpus, context.num_cpus == 1 ? "" : "s"),
                           "clock " + format_or_missing(context.clock_overhead_ns, format_duration),
                           "loop overhead " + format_or_missing(context.loop_overhead_ns, per_iteration)}));
-    lines.push_back(context.accounting ? "accounting: on"
-                                       : "accounting: off (allocation and heap figures unavailable)");
+    if (!context.accounting) {
+        lines.push_back("accounting: off (allocation and heap figures unavailable)");
+    } else {
+        lines.push_back(context.allocator ? "accounting: on — " + one_line(*context.allocator)
+                                          : "accounting: on");
+    }
     if (context.instrument) {
         // Honest labels: a count is not a time, and these rows have no time at all.
         lines.push_back("counted, not timed: " + one_line(*context.instrument) +

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <string>
 
+#include "../unit/alloc_slack.hpp"
 #include "alloc/accounting.hpp"
 
 namespace {
@@ -26,6 +27,7 @@ namespace {
 namespace alloc = tare::alloc;
 
 const std::string expected = TARE_TEST_ALLOCATOR;
+using tare::alloc::test::reallocations_to_grow;
 
 void escape(void* p) {
     asm volatile("" : : "g"(p) : "memory");
@@ -100,6 +102,15 @@ TEST_F(allocator_test, a_block_comes_from_the_allocator_linked) {
     EXPECT_GE(after - before, static_cast<std::int64_t>(n))
         << expected << "'s own counter did not see malloc(1 MiB): the block came from another allocator";
     EXPECT_LE(after - before, static_cast<std::int64_t>(2 * n));  // one block, not two
+}
+
+// The run's header and context.allocator name the allocator the program runs on, and what tare
+// does not see of it.
+TEST_F(allocator_test, the_allocator_is_named_with_what_is_counted) {
+    const std::string& line = alloc::allocator_in_use();
+    EXPECT_EQ(line.rfind(expected, 0), 0U) << line;
+    EXPECT_NE(line.find(": malloc family, new/delete, declared pools"), std::string::npos) << line;
+    EXPECT_EQ(line.find("; not its") != std::string::npos, expected != "glibc") << line;
 }
 
 TEST_F(allocator_test, counts_stay_exact) {
@@ -183,24 +194,6 @@ TEST_F(allocator_test, a_block_is_the_allocators_own_size) {
         api.release(theirs);
         std::free(ours);
     }
-}
-
-/// How many times a buffer that grows a byte at a time into its usable slack (an sds-style
-/// string) reallocates on its way to `target` bytes, through `grow` and `usable_size`.
-template <typename Grow, typename Usable>
-int reallocations_to_grow(std::size_t target, Grow grow, Usable usable_size, void (*release)(void*)) {
-    void* p = nullptr;
-    std::size_t capacity = 0;
-    int calls = 0;
-    for (std::size_t size = 1; size <= target; ++size) {
-        if (size > capacity) {
-            p = grow(p, size);
-            capacity = usable_size(p);
-            ++calls;
-        }
-    }
-    release(p);
-    return calls;
 }
 
 // Code that grows into its slack reallocates as often under tare as through the allocator's

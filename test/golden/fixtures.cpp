@@ -43,6 +43,7 @@ run_context typical_context(std::string executable) {
     c.clock_overhead_ns = 18.2;
     c.loop_overhead_ns = 0.312;
     c.accounting = true;
+    c.allocator = "glibc 2.36: malloc family, new/delete, declared pools";
     return c;
 }
 
@@ -185,6 +186,7 @@ run_results accounting_off_run() {
     run_results run;
     run.context = typical_context("./build/bench/containers");
     run.context.accounting = false;
+    run.context.allocator = std::nullopt;
     run.benchmarks = {timed("vector/push_back/1000", 2314.0, 0.01, 10, 4096),
                       timed("map/insert/1000", 48.7e3, 0.02, 10, 256)};
     return run;

@@ -148,13 +148,17 @@ std::string scrub_segments(const std::string& line, bool first_line) {
 std::string scrub(std::string text) {
     static const std::regex date(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)");
     static const std::regex version(R"(\btare \d+\.\d+\.\d+[0-9A-Za-z.+-]*)");
-    static const std::regex json_text(R"rx("(tare_version|executable|host|date|cpu)": "(?:[^"\\]|\\.)*")rx");
+    static const std::regex json_text(
+        R"rx("(tare_version|executable|host|date|cpu|allocator)": "(?:[^"\\]|\\.)*")rx");
+    // The allocator and its version are the machine's: "accounting: on — glibc 2.36: ...".
+    static const std::regex allocator_line(R"(accounting: on — [^\n]*)");
     static const std::regex json_number(R"rx("(num_cpus|clock_overhead_ns|loop_overhead_ns)": [^,\n}]+)rx");
 
     text = std::regex_replace(text, json_text, R"("$1": "<$1>")");
     text = std::regex_replace(text, json_number, R"("$1": "<$1>")");
     text = std::regex_replace(text, date, "<date>");
     text = std::regex_replace(text, version, "tare <version>");
+    text = std::regex_replace(text, allocator_line, "accounting: on — <allocator>");
 
     std::string out;
     std::istringstream in(text);

@@ -270,7 +270,7 @@ TEST(report_golden, scrub_replaces_volatile_context) {
           report::make_json_reporter<run_results>()}) {
         const std::string scrubbed = scrub(reporter->render(run));
         for (const char* volatile_text :
-             {"1.4.2", "/home/someone", "laptop.local", "Apple M3", "2031", "18.2"}) {
+             {"1.4.2", "/home/someone", "laptop.local", "Apple M3", "2031", "18.2", "glibc 2.36"}) {
             EXPECT_EQ(scrubbed.find(volatile_text), std::string::npos) << volatile_text << "\n" << scrubbed;
         }
         EXPECT_EQ(scrub(scrubbed), scrubbed);  // idempotent
@@ -278,7 +278,7 @@ TEST(report_golden, scrub_replaces_volatile_context) {
     const std::string expected_context =
         "tare <version> · <executable> · <date>\n"
         "host <host> · cpu <cpu> · <n> cpus · clock <clock> · loop overhead <loop>\n"
-        "accounting: on\n\nbenchmark";
+        "accounting: on — <allocator>\n\nbenchmark";
     EXPECT_EQ(
         scrub(report::make_console_reporter<run_results>()->render(run)).substr(0, expected_context.size()),
         expected_context);

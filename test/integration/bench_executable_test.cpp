@@ -84,6 +84,15 @@ void validate_contract(const json& doc, bool accounting) {
     ASSERT_TRUE(ctx.at("num_cpus").is_number_integer());
     EXPECT_GE(ctx["num_cpus"].get<int>(), 1);
     EXPECT_EQ(ctx["date"].get<std::string>().size(), 20U);  // 2026-11-30T05:00:00Z
+    // The allocator the program ran on, and what is counted of it; null without accounting.
+    ASSERT_TRUE(ctx.contains("allocator"));
+    if (accounting) {
+        ASSERT_TRUE(ctx["allocator"].is_string()) << ctx.dump();
+        EXPECT_NE(ctx["allocator"].get<std::string>().find(": malloc family, new/delete"), std::string::npos)
+            << ctx["allocator"];
+    } else {
+        EXPECT_TRUE(ctx["allocator"].is_null()) << ctx.dump();
+    }
 
     const json& benchmarks = doc.at("benchmarks");
     ASSERT_TRUE(benchmarks.is_array());

@@ -48,19 +48,23 @@ const json* row_named(const json& doc, const std::string& name) {
 
 TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     fs::path out = scratch("cmp.json");
-    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=3", "--min-time=0.15", "--samples=4",
+    // Six rounds of eight samples: a round's figure is the median of its sample pairs, so a
+    // preempted pair or three on a loaded machine (ctest -j2, a sanitizer build beside it) cannot
+    // turn a round; with three rounds of four, one round whose base ran 2.5x slow left the
+    // threefold slowdown inside the interval (t on 2 degrees of freedom at the family's level).
+    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=6", "--min-time=0.15", "--samples=8",
                           "--json=" + out.string(), "--filter=spin|allocate|only_in_head"});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     // Standard error is not a terminal here, as in CI: a line per finished round shows life.
-    EXPECT_NE(r.err.find("[1/3] round 1 (2 benchmarks) done in "), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("[3/3] round 3 (2 benchmarks) done in "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[1/6] round 1 (2 benchmarks) done in "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[6/6] round 6 (2 benchmarks) done in "), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("\033["), std::string::npos) << "no terminal codes in a log";
     // Pinned by default: every worker of both sides on one CPU, and the header says which.
-    EXPECT_NE(r.out.find("3 rounds of fresh processes on CPU "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("6 rounds of fresh processes on CPU "), std::string::npos) << r.out;
     json doc = read_json(out);
     EXPECT_EQ(doc["schema"], "tare-compare/1");
     EXPECT_EQ(doc["context"]["mode"], "rounds");
-    EXPECT_EQ(doc["context"]["rounds"], 3);
+    EXPECT_EQ(doc["context"]["rounds"], 6);
     ASSERT_EQ(doc["context"]["cpus"].size(), 1U) << doc["context"].dump();
     ASSERT_EQ(doc["rows"].size(), 2U) << doc.dump(2);
     EXPECT_EQ(doc["only_in_head"], json::array({"only_in_head"}));
@@ -73,13 +77,13 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_EQ((*spin)["verdict"], "slower") << spin->dump(2);
     EXPECT_GT((*spin)["change_pct"]["ci_low"].get<double>(), 0);
     EXPECT_GT((*spin)["change_pct"]["mean"].get<double>(), 80);
-    EXPECT_EQ((*spin)["base"]["round_ns"].size(), 3U);
-    // At most 4 per round (--samples), in whole ABBA blocks, both sides alike. Fewer when a
+    EXPECT_EQ((*spin)["base"]["round_ns"].size(), 6U);
+    // At most 8 per round (--samples), in whole ABBA blocks, both sides alike. Fewer when a
     // round's time ran out: the workers share one CPU with whatever else runs there (a parallel
     // test), which can stretch a sample past its plan.
     const int samples = (*spin)["base"]["samples"].get<int>();
-    EXPECT_LE(samples, 12);
-    EXPECT_GE(samples, 6);
+    EXPECT_LE(samples, 48);
+    EXPECT_GE(samples, 12);
     EXPECT_EQ(samples % 2, 0);
     EXPECT_EQ((*spin)["head"]["samples"], samples);
     // Same iterations per sample on both sides, so the same total.
@@ -96,15 +100,16 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
 }
 
 // A suite compared in shards on two runners, merged and judged as one family, then exported.
-// Four rounds: with two, one slow round under a loaded machine (t on 1 degree of freedom, its
-// quantile 25 at the family's level) can leave a 3x slowdown inside the interval.
+// Eight rounds of eight samples: with two, one slow round under a loaded machine (t on 1 degree
+// of freedom, its quantile 25 at the family's level) can leave a 3x slowdown inside the
+// interval, and with four rounds of four a round whose samples were preempted still did.
 TEST(compare, shards_of_a_comparison_merge_into_one_judged_table) {
     std::vector<std::string> files;
     std::size_t rows = 0;
     for (const char* shard : {"1/2", "2/2"}) {
         const fs::path out = scratch(std::string("cshard") + shard[0] + ".json");
-        auto r = run_process({tare_cmd, "compare", base, head, std::string("--shard=") + shard, "--rounds=4",
-                              "--min-time=0.08", "--samples=4", "--filter=spin|allocate",
+        auto r = run_process({tare_cmd, "compare", base, head, std::string("--shard=") + shard, "--rounds=8",
+                              "--min-time=0.08", "--samples=8", "--filter=spin|allocate",
                               "--json=" + out.string()});
         ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
         rows += read_json(out)["rows"].size();
@@ -246,12 +251,14 @@ TEST(compare, a_worker_started_in_a_layout_gives_back_what_the_launch_changed) {
 }
 
 TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {
-    auto strict = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
-                               "--filter=^spin$", "--fail-on-regression"});
+    // Enough rounds and samples that a loaded machine's preempted round cannot hide the slowdown
+    // (see shards_of_a_comparison_merge_into_one_judged_table).
+    auto strict = run_process({tare_cmd, "compare", base, head, "--rounds=6", "--samples=8",
+                               "--min-time=0.05", "--filter=^spin$", "--fail-on-regression"});
     EXPECT_EQ(strict.exit_code, 1) << strict.err << strict.out;
     // The flag without a value before the positionals does not swallow one of them.
-    auto first = run_process({tare_cmd, "compare", "--fail-on-regression", base, head, "--rounds=4",
-                              "--min-time=0.1", "--filter=^spin$"});
+    auto first = run_process({tare_cmd, "compare", "--fail-on-regression", base, head, "--rounds=6",
+                              "--samples=8", "--min-time=0.1", "--filter=^spin$"});
     EXPECT_EQ(first.exit_code, 1) << first.err << first.out;
     auto lenient = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
                                 "--filter=^spin$", "--fail-on-regression=100000"});

@@ -94,7 +94,9 @@ std::string page_header(const run_context& c) {
     out += definition("cpu", cpu);
     out += definition("date", c.date);
     out += definition("tare", c.tare_version);
-    out += definition("accounting", c.accounting ? "on" : "off: allocation and heap figures unavailable");
+    out += definition("accounting", !c.accounting ? "off: allocation and heap figures unavailable"
+                                    : c.allocator ? "on — " + *c.allocator
+                                                  : "on");
     if (c.instrument)  // counted, not timed (docs/instructions.md)
         out += definition("counted by", *c.instrument + "; instructions are not time");
     out += definition("clock", c.clock_overhead_ns ? format_duration(*c.clock_overhead_ns) + " per read"
