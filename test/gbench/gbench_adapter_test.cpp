@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -140,7 +141,9 @@ TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
             ASSERT_TRUE(row.contains("tare_allocs_per_iter")) << name << ": " << row.dump();
             EXPECT_EQ(row.at("tare_allocs_per_iter").get<double>(), 10) << name;
             EXPECT_EQ(row.at("tare_bytes_per_iter").get<double>(), 160) << name;
-            EXPECT_EQ(row.at("tare_retained_per_iter").get<double>(), 0) << name;
+            // Flat, to within a one-off block the C library made before the run and frees in it
+            // (a thread's cached TLS): a few bytes over the whole run.
+            EXPECT_LT(std::abs(row.at("tare_retained_per_iter").get<double>()), 1.0) << name;
             // One 16-byte block live per thread at most, and at least one of them at a time.
             EXPECT_GE(row.at("tare_peak_live_bytes").get<double>(), test::usable_of(16)) << name;
             EXPECT_LE(row.at("tare_peak_live_bytes").get<double>(),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -185,8 +186,11 @@ TEST_F(hostile, eight_threads_in_every_iteration_count_exactly) {
     // exactly: 8 threads x 10 blocks of 32 bytes.
     EXPECT_EQ(allocating["allocs_per_iter"].get<double>() - idle["allocs_per_iter"].get<double>(), 80.0);
     EXPECT_EQ(allocating["bytes_per_iter"].get<double>() - idle["bytes_per_iter"].get<double>(), 80.0 * 32);
-    EXPECT_EQ(idle["retained_bytes_per_iter"].get<double>(), 0.0);
-    EXPECT_EQ(allocating["retained_bytes_per_iter"].get<double>(), 0.0);
+    // Flat: the live heap is in usable bytes, and now and then a block the C library made before
+    // the region (a thread's cached TLS) is freed inside it, a one-off step of a few bytes over
+    // the whole run; a block kept per iteration would be 24 B or more.
+    EXPECT_LT(std::abs(idle["retained_bytes_per_iter"].get<double>()), 1.0);
+    EXPECT_LT(std::abs(allocating["retained_bytes_per_iter"].get<double>()), 1.0);
 }
 
 TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
