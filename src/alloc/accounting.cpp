@@ -150,14 +150,14 @@ void open_region(std::uint32_t epoch) noexcept {
     detail::region_state& s = detail::state;
     reset_counters();
     clear_paused_set();
-    // region_epoch before counting_epoch: a block tagged `epoch` can only exist after
+    // region_epoch before counting_epoch: a block counted in `epoch` can only exist after
     // counting_epoch says so, and whoever frees it then finds region_epoch already set.
     store<order_release>(s.flags.region_epoch, epoch);
     store<order_release>(s.flags.counting_epoch, epoch);
 }
 
 std::uint32_t stop_previous_region() noexcept {
-    // Stop the previous region first, so no block is tagged with it from here on.
+    // Stop the previous region first, so nothing is counted in it from here on.
     store(detail::state.flags.counting_epoch, 0);
     store(detail::state.flags.region_epoch, 0);
     return next_epoch();
