@@ -28,7 +28,7 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
 /// succeeded. Returns the epoch of the region that counted it, 0 when none did: no region open,
 /// or open and paused (or, in a member region, this thread not a member), in which case `p`
 /// joins the paused set.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline std::uint32_t count_alloc(
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::uint32_t count_alloc(
     const void* p, std::size_t n, std::size_t held = ask_allocator) noexcept {
     // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
     // new epoch also sees the counters it reset, so its increments land after the reset.
@@ -79,7 +79,7 @@ TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable
 /// free of a block allocated while the region was paused (the harness's own, or an input
 /// with_inputs made outside the window), and in a member region a free by a thread before or
 /// after its loop: those are in no figure. Returns true when it lowered.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool count_free(const void* p, std::uint32_t region,
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline bool count_free(const void* p, std::uint32_t region,
                                                               std::size_t held = ask_allocator) noexcept {
     if (paused_remove(p, region)) [[unlikely]]
         return false;

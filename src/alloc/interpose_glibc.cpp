@@ -67,7 +67,7 @@ TARE_ALLOC_HOOK void* fail(int error) noexcept {
 /// failed, nothing is counted). Inlined into every allocation function: its rare call
 /// (record_site) would otherwise make it a function of its own, one more jump and an argument
 /// shuffle on every allocation.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline void* publish(void* p, std::size_t counted) noexcept {
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted) noexcept {
     if (p == nullptr)
         return nullptr;  // the allocator has set errno
     const std::uint32_t epoch = count_alloc(p, counted);
@@ -105,7 +105,7 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
 }
 
 // Inlined into free and every delete: one call level less on the hottest path.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline void release(void* p) noexcept {
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void release(void* p) noexcept {
     if (p == nullptr || from_bootstrap(p)) [[unlikely]]
         return;  // a block of the bootstrap buffer (dlsym's, underlying.cpp) is never freed
     const std::uint32_t region = open_region_epoch();

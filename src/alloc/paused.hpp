@@ -116,7 +116,7 @@ TARE_ALLOC_HOOK inline std::uint16_t& group_of(std::size_t home) noexcept {
 
 /// Removes `p` if it was allocated while `region` was paused; says whether it was. Inline up to
 /// the group count, which turns nearly every block away.
-TARE_ALLOC_HOOK [[gnu::always_inline]] inline bool paused_remove(const void* p,
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline bool paused_remove(const void* p,
                                                                  std::uint32_t region) noexcept {
     const std::uint64_t key = paused_key(p, region);
     const std::size_t home = paused_home(key);
