@@ -97,21 +97,18 @@ TARE_ALLOC_HOOK inline std::uint16_t& group_of(std::size_t home) noexcept {
     __atomic_fetch_add(&paused.lost, 1, order_relaxed);
 }
 
-/// The probe of paused_remove(), past the group count.
-[[gnu::noinline]] TARE_ALLOC_HOOK inline bool paused_remove_probe(std::uint64_t key,
-                                                                  std::size_t home) noexcept {
+/// The slot that holds `key` (home slot `home`), or nullptr: the probe behind both lookups.
+[[gnu::noinline]] TARE_ALLOC_HOOK inline std::uint64_t* paused_find(std::uint64_t key,
+                                                                    std::size_t home) noexcept {
     for (std::size_t i = 0; i < probe_window; ++i) {
         std::uint64_t& slot = paused.keys[(home + i) & (paused_slots - 1)];
         const std::uint64_t seen = __atomic_load_n(&slot, order_relaxed);
-        if (seen == key) {
-            __atomic_store_n(&slot, deleted_slot, order_relaxed);  // the key's owner alone writes it
-            __atomic_fetch_sub(&group_of(home), 1, order_relaxed);
-            return true;
-        }
+        if (seen == key)
+            return &slot;
         if (seen == empty_slot)
-            return false;
+            return nullptr;
     }
-    return false;
+    return nullptr;
 }
 
 /// Removes `p` if it was allocated while `region` was paused; says whether it was. Inline up to
@@ -122,24 +119,19 @@ TARE_ALLOC_HOOK inline std::uint16_t& group_of(std::size_t home) noexcept {
     const std::size_t home = paused_home(key);
     if (__atomic_load_n(&group_of(home), order_relaxed) == 0) [[likely]]
         return false;
-    return paused_remove_probe(key, home);
+    std::uint64_t* slot = paused_find(key, home);
+    if (slot == nullptr)
+        return false;
+    __atomic_store_n(slot, deleted_slot, order_relaxed);  // the key's owner alone writes it
+    __atomic_fetch_sub(&group_of(home), 1, order_relaxed);
+    return true;
 }
 
 /// True when `p` is in the set (realloc asks before it knows whether the call succeeds).
 TARE_ALLOC_HOOK inline bool paused_holds(const void* p, std::uint32_t region) noexcept {
     const std::uint64_t key = paused_key(p, region);
     const std::size_t home = paused_home(key);
-    if (__atomic_load_n(&group_of(home), order_relaxed) == 0)
-        return false;
-    for (std::size_t i = 0; i < probe_window; ++i) {
-        const std::uint64_t seen =
-            __atomic_load_n(&paused.keys[(home + i) & (paused_slots - 1)], order_relaxed);
-        if (seen == key)
-            return true;
-        if (seen == empty_slot)
-            return false;
-    }
-    return false;
+    return __atomic_load_n(&group_of(home), order_relaxed) != 0 && paused_find(key, home) != nullptr;
 }
 
 }  // namespace tare::alloc::detail
