@@ -24,12 +24,20 @@ namespace tare::alloc::detail {
 /// value is the size a program declared (tare::report_alloc).
 inline constexpr std::size_t ask_allocator = SIZE_MAX;
 
-/// Counts the allocation of `p` (`n` bytes requested, `held` bytes in the live heap), which has
-/// succeeded. Returns the epoch of the region that counted it, 0 when none did: no region open,
-/// or open and paused (or, in a member region, this thread not a member), in which case `p`
-/// joins the paused set.
+/// The usable size of a block as `usable_of` reads it, or as the allocator underneath the malloc
+/// family does when `usable_of` is null (an allocator's own API passes its own reader: sallocx,
+/// mi_usable_size, tc_malloc_size).
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::size_t usable_size_of(const void* p,
+                                                                         usable_fn usable_of) noexcept {
+    return usable_of != nullptr ? usable_of(const_cast<void*>(p)) : under_usable_size(const_cast<void*>(p));
+}
+
+/// Counts the allocation of `p` (`n` bytes requested, `held` bytes in the live heap, or the
+/// block's usable size read by `usable_of`), which has succeeded. Returns the epoch of the region
+/// that counted it, 0 when none did: no region open, or open and paused (or, in a member region,
+/// this thread not a member), in which case `p` joins the paused set.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline std::uint32_t count_alloc(
-    const void* p, std::size_t n, std::size_t held = ask_allocator) noexcept {
+    const void* p, std::size_t n, std::size_t held = ask_allocator, usable_fn usable_of = nullptr) noexcept {
     // Acquire pairs with the release store in region_begin()/resume(): a thread that sees the
     // new epoch also sees the counters it reset, so its increments land after the reset.
     const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
@@ -39,7 +47,7 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
             paused_insert(p, region);
         return 0;
     }
-    const std::size_t usable = held == ask_allocator ? under_usable_size(const_cast<void*>(p)) : held;
+    const std::size_t usable = held == ask_allocator ? usable_size_of(p, usable_of) : held;
     std::int64_t total = 0;
     if (owned_epoch == epoch) [[likely]] {
         owner_tally& o = state.owner;
@@ -80,18 +88,79 @@ TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable
 /// with_inputs made outside the window), and in a member region a free by a thread before or
 /// after its loop: those are in no figure. Returns true when it lowered.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline bool count_free(const void* p, std::uint32_t region,
-                                                              std::size_t held = ask_allocator) noexcept {
+                                                              std::size_t held = ask_allocator,
+                                                              usable_fn usable_of = nullptr) noexcept {
     if (paused_remove(p, region)) [[unlikely]]
         return false;
     if (outside_member_loop(region)) [[unlikely]]
         return false;  // a thread's setup or teardown around its loop in a member region
-    lower_level(region, held == ask_allocator ? under_usable_size(const_cast<void*>(p)) : held);
+    lower_level(region, held == ask_allocator ? usable_size_of(p, usable_of) : held);
     return true;
 }
 
 /// The open region's epoch, 0 when none is: the free's first test.
 TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
     return __atomic_load_n(&state.flags.region_epoch, order_relaxed);
+}
+
+/// Counts a block the allocator has just returned (`counted` requested bytes; nullptr: the call
+/// failed, nothing is counted) and returns it. Inlined into every allocation function: its rare
+/// call (record_site) would otherwise make it a function of its own, one more jump and an
+/// argument shuffle on every allocation.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted,
+                                                            usable_fn usable_of = nullptr) noexcept {
+    if (p == nullptr)
+        return nullptr;  // the allocator has set errno
+    const std::uint32_t epoch = count_alloc(p, counted, ask_allocator, usable_of);
+    if ((epoch & sites_tag) != 0) [[unlikely]]
+        return record_site(p, counted, epoch);  // a diagnostic pass (--alloc-sites); a tail call
+    return p;
+}
+
+/// Counts the free of `p` (non-null), before the allocator takes it back.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void count_release(const void* p,
+                                                                 usable_fn usable_of) noexcept {
+    const std::uint32_t region = open_region_epoch();
+    if (region != 0 && count_free(p, region, ask_allocator, usable_of) && (region & sites_tag) != 0)
+        [[unlikely]]
+        record_free(p, region);
+}
+
+/// The release half of a resize (realloc and its kin), decided while the old block is still
+/// the allocator's: after the call it may be gone, and a failed call must change nothing.
+struct resize_release {
+    std::uint32_t region = 0;   ///< the open region's epoch, 0 when none is
+    bool paused_block = false;  ///< the old block is in the paused set
+    bool lowers = false;        ///< its release lowers the level, by `usable`
+    std::size_t usable = 0;
+};
+
+/// Reads what releasing `p` (non-null) will count, before the allocator resizes it.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline resize_release plan_release(
+    const void* p, usable_fn usable_of = nullptr) noexcept {
+    resize_release r;
+    r.region = open_region_epoch();
+    if (r.region == 0) [[likely]]
+        return r;
+    r.paused_block = paused_holds(p, r.region);
+    r.lowers = !r.paused_block && !outside_member_loop(r.region);  // as count_free() decides
+    r.usable = r.lowers ? usable_size_of(p, usable_of) : 0;
+    return r;
+}
+
+/// Counts the release of the old block `p` once the resize has succeeded. Release first, then
+/// count the new block (publish): the peak sees the net change, as an in-place resize has.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void apply_release(const void* p,
+                                                                 const resize_release& r) noexcept {
+    if (r.region == 0) [[likely]]
+        return;
+    if (r.paused_block) {
+        paused_remove(p, r.region);
+    } else if (r.lowers) {
+        lower_level(r.region, r.usable);
+        if ((r.region & sites_tag) != 0) [[unlikely]]
+            record_free(p, r.region);
+    }
 }
 
 }  // namespace tare::alloc::detail

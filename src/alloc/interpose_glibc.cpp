@@ -63,19 +63,6 @@ TARE_ALLOC_HOOK void* fail(int error) noexcept {
     return nullptr;
 }
 
-/// Counts a block the allocator has just returned (`counted` requested bytes; nullptr: the call
-/// failed, nothing is counted). Inlined into every allocation function: its rare call
-/// (record_site) would otherwise make it a function of its own, one more jump and an argument
-/// shuffle on every allocation.
-[[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted) noexcept {
-    if (p == nullptr)
-        return nullptr;  // the allocator has set errno
-    const std::uint32_t epoch = count_alloc(p, counted);
-    if ((epoch & sites_tag) != 0) [[unlikely]]
-        return record_site(p, counted, epoch);  // a diagnostic pass (--alloc-sites); a tail call
-    return p;
-}
-
 TARE_ALLOC_HOOK void* allocate(std::size_t n) noexcept {
     if (n > max_request)
         return fail(ENOMEM);
@@ -87,7 +74,13 @@ TARE_ALLOC_HOOK void* allocate(std::size_t n) noexcept {
 TARE_ALLOC_HOOK void* allocate_aligned(std::size_t align, std::size_t n, std::size_t counted) noexcept {
     if (n > max_request || align > max_request)
         return fail(ENOMEM);
-    return publish(under_memalign(align, n), counted);
+    // The allocator's memalign may call its own aligned entry point through its PLT (mimalloc's
+    // calls mi_malloc_aligned): interpose_native.cpp's forwarder passes that call through.
+    const bool outer = forwarding;
+    forwarding = true;
+    void* p = under_memalign(align, n);
+    forwarding = outer;
+    return publish(p, counted);
 }
 
 TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
@@ -125,23 +118,16 @@ TARE_ALLOC_HOOK void* reallocate(void* p, std::size_t n) noexcept {
     }
     if (n > max_request)
         return fail(ENOMEM);
-    const std::uint32_t region = open_region_epoch();
-    if (region == 0) [[likely]]
-        return publish(under_realloc(p, n), n);
-    const bool paused_block = paused_holds(p, region);
-    const bool lowers = !paused_block && !outside_member_loop(region);  // as count_free() decides
-    const std::size_t usable = lowers ? under_usable_size(p) : 0;
+    const resize_release r = plan_release(p);
+    // The allocator's realloc may free the old block through its own free's PLT entry (mimalloc's
+    // calls mi_free): interpose_native.cpp's forwarder passes that call through.
+    const bool outer = forwarding;
+    forwarding = true;
     void* q = under_realloc(p, n);
+    forwarding = outer;
     if (q == nullptr)
         return nullptr;
-    // Release first, then count: the peak sees the net change, as an in-place resize has.
-    if (paused_block) {
-        paused_remove(p, region);
-    } else if (lowers) {
-        lower_level(region, usable);
-        if ((region & sites_tag) != 0) [[unlikely]]
-            record_free(p, region);
-    }
+    apply_release(p, r);
     return publish(q, n);
 }
 

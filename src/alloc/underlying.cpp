@@ -71,6 +71,7 @@ TARE_ALLOC_HOOK const void* module_base(const void* f) noexcept {
 }  // namespace
 
 constinit bool usable_in_chunk = false;
+constinit thread_local bool forwarding = false;
 constinit underlying_table underlying = {bootstrap_malloc,  bootstrap_free,     bootstrap_calloc,
                                          bootstrap_realloc, bootstrap_memalign, bootstrap_usable_size};
 alignas(64) unsigned char bootstrap_arena[bootstrap_capacity];
@@ -234,9 +235,21 @@ __attribute__((weak)) int mallctl(const char*, void*, std::size_t*, void*, std::
 __attribute__((weak)) int je_mallctl(const char*, void*, std::size_t*, void*, std::size_t);
 __attribute__((weak)) void* mi_malloc(std::size_t);
 __attribute__((weak)) void* tc_malloc(std::size_t);
+// interpose_native.cpp's own (weak) definitions of the last two, and of mallocx.
+void* tare_alloc_own_mallocx(std::size_t, int) noexcept __attribute__((visibility("hidden")));
+void* tare_alloc_own_mi_malloc(std::size_t) noexcept __attribute__((visibility("hidden")));
+void* tare_alloc_own_tc_malloc(std::size_t) noexcept __attribute__((visibility("hidden")));
 }
 
 }  // namespace
+
+TARE_ALLOC_HOOK void* next_definition(const char* name) noexcept {
+    const bool was = resolving_here;
+    resolving_here = true;
+    void* const f = dlsym(RTLD_NEXT, name);
+    resolving_here = was;
+    return f;
+}
 
 std::size_t bootstrap_size(const void* p) noexcept {
     std::uint64_t size = 0;
@@ -255,8 +268,12 @@ const char* static_allocator_symbol() noexcept {
         {"mi_malloc (mimalloc)", reinterpret_cast<const void*>(&mi_malloc)},
         {"tc_malloc (tcmalloc)", reinterpret_cast<const void*>(&tc_malloc)},
     };
+    const void* const ours[] = {reinterpret_cast<const void*>(&tare_alloc_own_mi_malloc),
+                                reinterpret_cast<const void*>(&tare_alloc_own_tc_malloc)};
     const void* const executable = module_base(reinterpret_cast<const void*>(&module_base));
     for (const candidate& c : candidates) {
+        if (c.address == ours[0] || c.address == ours[1])
+            continue;  // interpose_native.cpp's forwarders, not an allocator
         if (c.address != nullptr && module_base(c.address) == executable)
             return c.name;
     }
@@ -322,15 +339,35 @@ std::string allocator_name() {
 #endif
 }
 
-/// What tare does not see of an allocator: its own entry points past the malloc family.
-std::string unseen_of(const std::string& name) {
-    if (name.rfind("jemalloc", 0) == 0)
-        return "; not its mallocx family";
-    if (name.rfind("mimalloc", 0) == 0)
-        return "; not its mi_ functions";
-    if (name.rfind("tcmalloc", 0) == 0)
-        return "; not its tc_ functions";
-    return "";
+/// True when the process's calls of the allocator's own `name` reach interpose_native.cpp's
+/// forwarder `own`: the executable exports it (it links the allocator) and the allocator is there.
+bool reached(const char* name, const void* own) noexcept {
+    return detail::native_api_counted(name) && dlsym(RTLD_DEFAULT, name) == own;
+}
+
+/// What tare counts of an allocator's own entry points past the malloc family, and what not.
+struct native_part {
+    std::string counted;
+    std::string unseen;
+};
+
+native_part native_of(const std::string& name) {
+    if (name.rfind("jemalloc", 0) == 0) {
+        if (reached("mallocx", reinterpret_cast<const void*>(&detail::tare_alloc_own_mallocx)))
+            return {", mallocx family", ""};
+        return {"", "; not its mallocx family"};
+    }
+    if (name.rfind("mimalloc", 0) == 0) {
+        if (reached("mi_malloc", reinterpret_cast<const void*>(&detail::tare_alloc_own_mi_malloc)))
+            return {", mi_ functions", "; not its heaps (mi_heap_)"};
+        return {"", "; not its mi_ functions"};
+    }
+    if (name.rfind("tcmalloc", 0) == 0) {
+        if (reached("tc_malloc", reinterpret_cast<const void*>(&detail::tare_alloc_own_tc_malloc)))
+            return {", tc_ functions", ""};
+        return {"", "; not its tc_ functions"};
+    }
+    return {};
 }
 
 }  // namespace
@@ -340,9 +377,10 @@ const std::string& allocator_in_use() {
         if (!available())
             return std::string();
         const std::string name = allocator_name();
-        const std::string unseen = unseen_of(name);
-        std::string out = name + ": malloc family, new/delete, declared pools" + unseen;
-        if (!unseen.empty())
+        const native_part native = native_of(name);
+        std::string out =
+            name + ": malloc family, new/delete" + native.counted + ", declared pools" + native.unseen;
+        if (!native.unseen.empty())
             out += " (declare those blocks with tare::report_alloc)";
         return out;
     }();

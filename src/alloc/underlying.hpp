@@ -85,6 +85,22 @@ enum class underlying_kind : unsigned char {
     fallback,  ///< glibc's __libc_* (the next definitions were missing or incomplete)
 };
 
+/// The next definition of `name` after the executable (dlsym(RTLD_NEXT)), looked up as resolve()
+/// looks up the malloc family: the allocations dlsym makes meanwhile are served from the
+/// bootstrap buffer while the family is unresolved. nullptr when no module defines it.
+void* next_definition(const char* name) noexcept TARE_ALLOC_HIDDEN;
+
+/// True on a thread while tare forwards a call to an allocator's own API or an aligned allocation
+/// to the allocator underneath: a call the allocator then makes of another of its entry points
+/// through its PLT (tcmalloc's tc_posix_memalign calls tc_memalign, mimalloc's memalign calls
+/// mi_malloc_aligned) reaches interpose_native.cpp's forwarder, which then passes it through
+/// uncounted: the outer call counts the block, once.
+extern constinit thread_local bool forwarding TARE_ALLOC_TLS;
+
+/// True when the allocator's own entry point `name` (mallocx, mi_malloc, tc_malloc...) has a
+/// definition after the executable that interpose_native.cpp forwards to.
+bool native_api_counted(const char* name) noexcept;
+
 /// An allocator's own entry point defined inside the executable itself (an archive or object
 /// linked statically), or nullptr: its name. May allocate; not for the hook.
 const char* static_allocator_symbol() noexcept;
