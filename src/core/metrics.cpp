@@ -1,5 +1,6 @@
 #include "core/metrics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -42,6 +43,29 @@ std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes
                        " of memory mapped fresh): the time includes the kernel supplying new pages. Usual "
                        "cause: a buffer allocated inside the loop; allocate it once before the loop and "
                        "reuse it"};
+}
+
+std::optional<warning> unseen_memory_warning(double faults_per_iter, double bytes_per_iter, double held) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    (void)faults_per_iter;
+    (void)bytes_per_iter;
+    (void)held;
+    return std::nullopt;  // the shadow memory's own faults would read as unseen memory
+#else
+    const double fresh_bytes = faults_per_iter * static_cast<double>(os::page_size());
+    const double explained = std::max({bytes_per_iter, held, 0.0});
+    if (faults_per_iter < fresh_faults_threshold || explained > unseen_share_threshold * fresh_bytes) {
+        return std::nullopt;
+    }
+    return warning{"unseen_memory",
+                   "each iteration faults in about " + human_bytes(fresh_bytes) +
+                       " of fresh memory, but its counted allocations account for " + human_bytes(explained) +
+                       ": the rest came from memory tare does not see. Likely cause: an allocator or pool it "
+                       "does not count (one built into another library, an arena carved from a block), a "
+                       "buffer mapped with mmap, or memory allocated before the timed region and first "
+                       "touched in it. Declare a pool's blocks with tare::report_alloc "
+                       "(docs/accounting.md, \"Declared allocations\")"};
+#endif
 }
 
 std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,
@@ -139,6 +163,11 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
         if (auto w = retained_growth_warning(slope, y.back() - y.front(), y.back(), "the measured samples")) {
             result.warnings.push_back(std::move(*w));
         }
+    }
+    const double held =
+        std::max(static_cast<double>(loop.peak_live_bytes), result.retained_bytes_per_iter.value_or(0));
+    if (auto w = unseen_memory_warning(*result.page_faults_per_iter, *result.bytes_per_iter, held)) {
+        result.warnings.push_back(std::move(*w));
     }
     if (loop.stopped_early) {
         result.warnings.push_back({"stopped_early", "measuring stopped early: " + *loop.stopped_early});

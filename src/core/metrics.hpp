@@ -29,10 +29,26 @@ inline constexpr double retained_total_threshold = 16.0 * 1024;
 inline constexpr double fresh_faults_threshold = 16.0;
 inline constexpr double fresh_share_threshold = 0.25;
 
+/// unseen_memory fires, with accounting on, when an iteration takes at least fresh_faults_threshold
+/// page faults and the memory the counted allocations account for is at most half of the fresh
+/// pages: the rest came from somewhere the hook does not count (a pool, an allocator built into
+/// another library, a mapping, memory allocated before the region and first touched in it).
+/// What the allocations account for is the largest of the bytes requested per iteration, the
+/// region's peak live heap and its retained growth per iteration, all in the allocator's own
+/// sizes where it has them: many small blocks cost more pages than they request (a glibc chunk of
+/// 32 B for malloc(8)), and an allocator that gives its heap's top back to the kernel after each
+/// iteration (glibc's trim) faults it in again, both explained by the peak.
+inline constexpr double unseen_share_threshold = 0.5;
+
 /// The fresh_memory warning for an iteration's page faults and requested bytes, when they reach
 /// the thresholds above. Shared by tare's runner and the Google Benchmark reader, so that a row
 /// warns the same whichever harness measured it.
 std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes_per_iter);
+/// The unseen_memory warning for an iteration's page faults against what its counted allocations
+/// account for (`held`: the larger of the peak live heap and the retained growth per iteration),
+/// when the thresholds above are reached. Never in a sanitizer build, whose shadow memory faults
+/// pages of its own.
+std::optional<warning> unseen_memory_warning(double faults_per_iter, double bytes_per_iter, double held);
 /// The retained_growth warning for a live heap that grows `per_iter` bytes an iteration,
 /// `grown` bytes in all over `over` (what was measured, for the message), `live_end` at its end.
 std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,

@@ -137,8 +137,9 @@ struct group {
 };
 
 // The region hooks' figures of the group into `r`, when every row that measured has them, and
-// tare's memory warnings for them: fresh_memory on the faults per iteration, retained_growth on
-// the live heap a timed run kept (the largest over repetitions: each is a region of its own).
+// tare's memory warnings for them: fresh_memory and unseen_memory on the faults per iteration,
+// retained_growth on the live heap a timed run kept (the largest over repetitions: each is a
+// region of its own).
 // True when they were used.
 bool use_region_figures(const group& g, benchmark_result& r) {
     std::vector<const json*> rows = g.iterations;
@@ -180,6 +181,9 @@ bool use_region_figures(const group& g, benchmark_result& r) {
     r.page_faults_per_iter = faults / iterations;
     r.peak_live_bytes = count_of<std::int64_t>(peak);
     if (auto w = core::fresh_memory_warning(*r.page_faults_per_iter, *r.bytes_per_iter))
+        r.warnings.push_back(std::move(*w));
+    const double held = std::max(static_cast<double>(peak), *r.retained_bytes_per_iter);
+    if (auto w = core::unseen_memory_warning(*r.page_faults_per_iter, *r.bytes_per_iter, held))
         r.warnings.push_back(std::move(*w));
     if (auto w = core::retained_growth_warning(*r.retained_bytes_per_iter, grown, grown, "a timed run"))
         r.warnings.push_back(std::move(*w));

@@ -109,6 +109,51 @@ TEST(metrics, page_faults_per_iteration_and_fresh_memory) {
     EXPECT_FALSE(has_warning(r3, "fresh_memory"));
 }
 
+/// Samples of 2 iterations each that fault `faults_per_iter` pages an iteration, request
+/// `bytes_per_iter` and reach a live heap of `peak` bytes at the end of each sample.
+detail::loop_outcome faulting(std::uint64_t faults_per_iter, std::uint64_t bytes_per_iter,
+                              std::int64_t peak) {
+    auto loop = samples_of(
+        0, 2, 10, [peak](std::uint64_t) { return peak; }, 2 * faults_per_iter);
+    for (sample& s : loop.samples) {
+        s.bytes = 2 * bytes_per_iter;
+        s.allocs = bytes_per_iter == 0 ? 0 : 2;
+    }
+    return loop;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+
+TEST(metrics, fresh_memory_that_no_counted_allocation_explains_is_unseen) {
+    constexpr std::uint64_t mib = 1U << 20;
+    const auto warns = [](const detail::loop_outcome& loop) {
+        benchmark_result r;
+        core::derive_memory(loop, r);
+        return has_warning(r, "unseen_memory");
+    };
+    // A pool the hook does not see, faulting 16 MiB in each iteration with nothing counted.
+    EXPECT_EQ(warns(faulting(4096, 0, 0)), !sanitized);
+    // A counted 16 MiB buffer, fresh each iteration: explained by its bytes.
+    EXPECT_FALSE(warns(faulting(4096, 16 * mib, 0)));
+    // 8 MiB of small blocks that cost 32 MiB of pages, given back after each iteration (glibc's
+    // trim): explained by the 24 MiB peak in usable bytes.
+    EXPECT_FALSE(warns(faulting(8192, 8 * mib, 24 * static_cast<std::int64_t>(mib))));
+    // Half the fresh pages counted: explained enough.
+    EXPECT_FALSE(warns(faulting(4096, 8 * mib + 1, 0)));
+    // A quarter counted: the rest unseen.
+    EXPECT_EQ(warns(faulting(4096, 4 * mib, 0)), !sanitized);
+    // Too few faults to speak of.
+    EXPECT_FALSE(warns(faulting(10, 0, 0)));
+    // Without accounting nothing is counted, so nothing is unexplained: no warning.
+    auto off = faulting(4096, 0, 0);
+    off.accounting = false;
+    EXPECT_FALSE(warns(off));
+}
+
 TEST(metrics, without_accounting_memory_figures_stay_null) {
     auto loop = samples_of(0, 2, 10, [](std::uint64_t) { return 0; });
     loop.accounting = false;
