@@ -26,6 +26,7 @@ namespace detail {
 constinit region_state state{};
 constinit paused_set paused{};
 constinit bool copy_hooks_linked = false;
+constinit bool mapping_hooks_linked = false;
 constinit thread_local std::uint32_t owned_epoch TARE_ALLOC_TLS = 0;
 constinit thread_local std::uint32_t member_epoch TARE_ALLOC_TLS = 0;
 constinit thread_local std::uint32_t member_paused_epoch TARE_ALLOC_TLS = 0;
@@ -69,6 +70,8 @@ void reset_counters() noexcept {
     store(s.owner.set, 0);
     store(s.others.copied, 0);
     store(s.others.set, 0);
+    store(s.owner.mapped, 0);
+    store(s.others.mapped, 0);
     store(s.peak.value, 0);
 }
 
@@ -221,8 +224,13 @@ counters snapshot() noexcept {
     c.peak = std::max(load(s.peak.value), c.live);
     c.copied = load(s.owner.copied) + load(s.others.copied);
     c.set = load(s.owner.set) + load(s.others.set);
+    c.mapped = load(s.owner.mapped) + load(s.others.mapped);
     c.untracked = load(detail::paused.lost);
     return c;
+}
+
+bool mappings_counted() noexcept {
+    return __atomic_load_n(&detail::mapping_hooks_linked, detail::order_relaxed) && available();
 }
 
 bool copies_counted() noexcept {

@@ -32,6 +32,9 @@ struct counters {
     /// with tare::copies linked (copies_counted()), 0 otherwise.
     std::uint64_t copied = 0;
     std::uint64_t set = 0;
+    /// Bytes of anonymous mappings the program made while counting (mmap, and mremap's growth),
+    /// in whole pages, outside the allocator's own: counted only when mappings_counted().
+    std::uint64_t mapped = 0;
     /// Blocks allocated while paused that the paused set had no room for: their frees while
     /// counting lowered `live` as older blocks' do (paused.hpp). 0 in any ordinary run.
     std::uint64_t untracked = 0;
@@ -41,6 +44,10 @@ struct counters {
 /// memset (and their _FORTIFY_SOURCE forms) count the bytes of calls that reach them from the
 /// executable and its shared libraries (docs/accounting.md, "Bytes copied").
 bool copies_counted() noexcept;
+
+/// True when the interposer counts the program's anonymous mappings (docs/accounting.md,
+/// "Direct mappings"): accounting is available and the build is not a TSan build.
+bool mappings_counted() noexcept;
 
 /// True when the allocation interposer is linked into this process and forwarding to the
 /// allocator underneath (false in sanitizer builds, where the sanitizer owns malloc, and when

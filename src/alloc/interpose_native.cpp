@@ -297,6 +297,18 @@ using throwing_aligned_fn = void* (*)(std::size_t, std::size_t);
 
 }  // namespace
 
+const void* native_definition(const char* name) noexcept {
+    for (next_slot& s : slots) {
+        if (__builtin_strcmp(s.name, name) != 0)
+            continue;
+        void* f = __atomic_load_n(&s.fn, order_relaxed);
+        if (f == nullptr)
+            f = look_up(static_cast<api>(&s - slots));
+        return f == &absent_marker ? nullptr : f;
+    }
+    return nullptr;
+}
+
 bool native_api_counted(const char* name) noexcept {
     for (const next_slot& s : slots) {
         if (__builtin_strcmp(s.name, name) == 0)

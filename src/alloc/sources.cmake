@@ -10,7 +10,7 @@ if(TARE_SANITIZE MATCHES "address|memory"
   list(APPEND tare_alloc_sources src/alloc/interpose_none.cpp)
   set(TARE_HAS_INTERPOSER 0)
 else()
-  list(APPEND tare_alloc_sources src/alloc/interpose_glibc.cpp src/alloc/interpose_native.cpp src/alloc/underlying.cpp
-       src/alloc/declared.cpp)
+  list(APPEND tare_alloc_sources src/alloc/interpose_glibc.cpp src/alloc/interpose_native.cpp
+       src/alloc/interpose_mmap.cpp src/alloc/underlying.cpp)
   set(TARE_HAS_INTERPOSER 1)
 endif()

@@ -71,6 +71,7 @@ struct alignas(cache_line) owner_tally {
     std::uint64_t freed = 0;   // usable bytes the owner's frees took off it
     std::uint64_t copied = 0;  // bytes through memcpy, memmove, mempcpy (tare::copies)
     std::uint64_t set = 0;     // bytes through memset (tare::copies)
+    std::uint64_t mapped = 0;  // bytes of anonymous mappings the program made (mmap, mremap)
 };
 
 /// Every other thread's counts: relaxed read-modify-writes.
@@ -80,6 +81,7 @@ struct alignas(cache_line) shared_tally {
     std::int64_t live = 0;  // usable bytes; may go below 0: the owner's blocks, or setup's, freed here
     std::uint64_t copied = 0;
     std::uint64_t set = 0;
+    std::uint64_t mapped = 0;
 };
 
 struct alignas(cache_line) peak_cell {
@@ -170,6 +172,24 @@ TARE_ALLOC_HOOK inline void count_copy(std::size_t n, bool set) noexcept {
         __atomic_fetch_add(set ? &state.others.set : &state.others.copied, n, order_relaxed);
     }
 }
+
+/// Counts `n` bytes of an anonymous mapping the program made (interpose_native.cpp) while a
+/// region counts, as count_copy() counts.
+TARE_ALLOC_HOOK inline void count_mapped(std::size_t n) noexcept {
+    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_relaxed);
+    if (epoch == 0) [[likely]]
+        return;
+    if (owned_epoch == epoch) [[likely]] {
+        __atomic_store_n(&state.owner.mapped, __atomic_load_n(&state.owner.mapped, order_relaxed) + n,
+                         order_relaxed);
+    } else if (!outside_members(epoch)) {
+        __atomic_fetch_add(&state.others.mapped, n, order_relaxed);
+    }
+}
+
+/// True in a build whose interposer counts mappings (not the TSan build: its runtime's own
+/// mmap interceptor stays the only one).
+extern constinit bool mapping_hooks_linked TARE_ALLOC_HIDDEN;
 
 /// Set by tare::copies' object when it is linked (copies.cpp); read by copies_counted().
 extern constinit bool copy_hooks_linked TARE_ALLOC_HIDDEN;

@@ -243,6 +243,13 @@ void* tare_alloc_own_tc_malloc(std::size_t) noexcept __attribute__((visibility("
 
 }  // namespace
 
+void resolve_underlying() noexcept {
+#if !defined(__SANITIZE_THREAD__)
+    if (__atomic_load_n(&resolution, order_relaxed) == underlying_kind::unresolved)
+        resolve();
+#endif
+}
+
 TARE_ALLOC_HOOK void* next_definition(const char* name) noexcept {
     const bool was = resolving_here;
     resolving_here = true;

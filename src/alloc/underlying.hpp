@@ -85,6 +85,9 @@ enum class underlying_kind : unsigned char {
     fallback,  ///< glibc's __libc_* (the next definitions were missing or incomplete)
 };
 
+/// Resolves the table if nothing has yet (the constructors' order between files is not fixed).
+void resolve_underlying() noexcept TARE_ALLOC_HIDDEN;
+
 /// The next definition of `name` after the executable (dlsym(RTLD_NEXT)), looked up as resolve()
 /// looks up the malloc family: the allocations dlsym makes meanwhile are served from the
 /// bootstrap buffer while the family is unresolved. nullptr when no module defines it.
@@ -96,6 +99,13 @@ void* next_definition(const char* name) noexcept TARE_ALLOC_HIDDEN;
 /// mi_malloc_aligned) reaches interpose_native.cpp's forwarder, which then passes it through
 /// uncounted: the outer call counts the block, once.
 extern constinit thread_local bool forwarding TARE_ALLOC_TLS;
+
+/// The next definition of the allocator's own entry point `name` (mallocx, mi_malloc,
+/// tc_malloc...) that interpose_native.cpp forwards to, or nullptr when none is in the process.
+const void* native_definition(const char* name) noexcept TARE_ALLOC_HIDDEN;
+
+/// Defined in interpose_mmap.cpp; check_interposer() reads it to link that file.
+extern const bool mapping_hooks_anchor TARE_ALLOC_HIDDEN;
 
 /// True when the allocator's own entry point `name` (mallocx, mi_malloc, tc_malloc...) has a
 /// definition after the executable that interpose_native.cpp forwards to.

@@ -115,27 +115,36 @@ void memory_from_results(const std::vector<side_round>& rounds, side_figures& f)
     }
 }
 
-// Copied and set bytes (tare::copies) as each round's own result reports them, weighted by the
-// round's iterations: the worker counts them over the same samples it times. Empty unless every
-// round that has a result has them.
-void copies_from_results(const std::vector<side_round>& rounds, side_figures& f) {
-    double copied = 0;
-    double set = 0;
+// A per-iteration figure as each round's own result reports it, weighted by the round's
+// iterations: the worker counts it over the same samples it times. Empty unless every round that
+// has a result has it.
+std::optional<double> weighted_from_results(const std::vector<side_round>& rounds,
+                                            std::optional<double> benchmark_result::*figure) {
+    double total = 0;
     double iterations = 0;
     for (const side_round& sr : rounds) {
         if (!sr.result)
             continue;
-        if (!sr.result->copied_bytes_per_iter || !sr.result->set_bytes_per_iter)
-            return;
+        if (!((*sr.result).*figure))
+            return std::nullopt;
         const auto n = static_cast<double>(sr.result->iterations);
-        copied += *sr.result->copied_bytes_per_iter * n;
-        set += *sr.result->set_bytes_per_iter * n;
+        total += *((*sr.result).*figure) * n;
         iterations += n;
     }
-    if (iterations > 0) {
-        f.copied_bytes_per_iter = copied / iterations;
-        f.set_bytes_per_iter = set / iterations;
+    if (iterations > 0)
+        return total / iterations;
+    return std::nullopt;
+}
+
+// Copied and set bytes (tare::copies) and mapped bytes, from the rounds' own results.
+void copies_from_results(const std::vector<side_round>& rounds, side_figures& f) {
+    f.copied_bytes_per_iter = weighted_from_results(rounds, &benchmark_result::copied_bytes_per_iter);
+    f.set_bytes_per_iter = weighted_from_results(rounds, &benchmark_result::set_bytes_per_iter);
+    if (!f.copied_bytes_per_iter || !f.set_bytes_per_iter) {
+        f.copied_bytes_per_iter.reset();
+        f.set_bytes_per_iter.reset();
     }
+    f.mapped_bytes_per_iter = weighted_from_results(rounds, &benchmark_result::mapped_bytes_per_iter);
 }
 
 side_figures side_from_rounds(const std::vector<side_round>& rounds, const std::vector<bool>& paired,
@@ -339,6 +348,7 @@ side_figures side_from_result(const benchmark_result& b) {
     f.page_faults_per_iter = b.page_faults_per_iter;
     f.copied_bytes_per_iter = b.copied_bytes_per_iter;
     f.set_bytes_per_iter = b.set_bytes_per_iter;
+    f.mapped_bytes_per_iter = b.mapped_bytes_per_iter;
     f.round_ns = process_medians(b);
     if (!f.round_ns.empty()) {
         // The figure the change is computed from, as rounds mode shows its rounds'.

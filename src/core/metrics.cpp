@@ -45,21 +45,22 @@ std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes
                        "reuse it"};
 }
 
-std::optional<warning> unseen_memory_warning(double faults_per_iter, double bytes_per_iter, double held) {
+std::optional<warning> unseen_memory_warning(double faults_per_iter, double seen_per_iter, double held) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     (void)faults_per_iter;
-    (void)bytes_per_iter;
+    (void)seen_per_iter;
     (void)held;
     return std::nullopt;  // the shadow memory's own faults would read as unseen memory
 #else
     const double fresh_bytes = faults_per_iter * static_cast<double>(os::page_size());
-    const double explained = std::max({bytes_per_iter, held, 0.0});
+    const double explained = std::max({seen_per_iter, held, 0.0});
     if (faults_per_iter < fresh_faults_threshold || explained > unseen_share_threshold * fresh_bytes) {
         return std::nullopt;
     }
     return warning{"unseen_memory",
                    "each iteration faults in about " + human_bytes(fresh_bytes) +
-                       " of fresh memory, but its counted allocations account for " + human_bytes(explained) +
+                       " of fresh memory, but its counted allocations and mappings account for " +
+                       human_bytes(explained) +
                        ": the rest came from memory tare does not see. Likely cause: an allocator or pool it "
                        "does not count (one built into another library, an arena carved from a block), a "
                        "buffer mapped with mmap, or memory allocated before the timed region and first "
@@ -111,6 +112,7 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     std::uint64_t faults = 0;
     std::uint64_t copied = 0;
     std::uint64_t set = 0;
+    std::uint64_t mapped = 0;
     for (const sample& s : loop.samples) {
         iterations += s.iterations;
         allocs += s.allocs;
@@ -118,6 +120,7 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
         faults += s.page_faults;
         copied += s.copied_bytes;
         set += s.set_bytes;
+        mapped += s.mapped_bytes;
     }
     if (iterations == 0) {
         return;
@@ -147,6 +150,9 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
         result.copied_bytes_per_iter = static_cast<double>(copied) / n;
         result.set_bytes_per_iter = static_cast<double>(set) / n;
     }
+    if (loop.mappings) {
+        result.mapped_bytes_per_iter = static_cast<double>(mapped) / n;
+    }
 
     // Retained growth: the least-squares slope of the region's live heap at each sample's end
     // against the iterations run so far. A body that keeps b bytes an iteration gives b
@@ -166,7 +172,8 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
     }
     const double held =
         std::max(static_cast<double>(loop.peak_live_bytes), result.retained_bytes_per_iter.value_or(0));
-    if (auto w = unseen_memory_warning(*result.page_faults_per_iter, *result.bytes_per_iter, held)) {
+    const double seen = *result.bytes_per_iter + result.mapped_bytes_per_iter.value_or(0);
+    if (auto w = unseen_memory_warning(*result.page_faults_per_iter, seen, held)) {
         result.warnings.push_back(std::move(*w));
     }
     if (loop.stopped_early) {

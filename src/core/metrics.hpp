@@ -45,10 +45,11 @@ inline constexpr double unseen_share_threshold = 0.5;
 /// warns the same whichever harness measured it.
 std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes_per_iter);
 /// The unseen_memory warning for an iteration's page faults against what its counted allocations
-/// account for (`held`: the larger of the peak live heap and the retained growth per iteration),
+/// and mappings account for (`seen_per_iter`: bytes requested plus bytes mapped per iteration;
+/// `held`: the larger of the peak live heap and the retained growth per iteration),
 /// when the thresholds above are reached. Never in a sanitizer build, whose shadow memory faults
 /// pages of its own.
-std::optional<warning> unseen_memory_warning(double faults_per_iter, double bytes_per_iter, double held);
+std::optional<warning> unseen_memory_warning(double faults_per_iter, double seen_per_iter, double held);
 /// The retained_growth warning for a live heap that grows `per_iter` bytes an iteration,
 /// `grown` bytes in all over `over` (what was measured, for the message), `live_end` at its end.
 std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,

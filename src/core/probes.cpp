@@ -22,6 +22,10 @@ void system_probe::pause() noexcept {
 bool system_probe::copies() const noexcept {
     return alloc::copies_counted();
 }
+
+bool system_probe::mappings() const noexcept {
+    return alloc::mappings_counted();
+}
 alloc::counters system_probe::counters() noexcept {
     return alloc::snapshot();
 }

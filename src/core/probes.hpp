@@ -21,6 +21,8 @@ public:
     virtual bool accounting() const noexcept = 0;
     /// Whether copied and set bytes are counted (tare::copies linked; false: reported as null).
     virtual bool copies() const noexcept { return false; }
+    /// Whether the body's anonymous mappings are counted (false: reported as null).
+    virtual bool mappings() const noexcept { return false; }
     virtual void region_begin() noexcept = 0;  // opens the window, paused
     virtual void resume() noexcept = 0;
     virtual void pause() noexcept = 0;
@@ -43,6 +45,7 @@ class system_probe final : public region_probe {
 public:
     bool accounting() const noexcept override;
     bool copies() const noexcept override;
+    bool mappings() const noexcept override;
     void region_begin() noexcept override;
     void resume() noexcept override;
     void pause() noexcept override;

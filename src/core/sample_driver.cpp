@@ -28,6 +28,7 @@ loop_outcome sample_driver::run(const std::string& name, const std::vector<std::
     misuse_.reset();
     out_.accounting = probe_.accounting();
     out_.copies = out_.accounting && probe_.copies();
+    out_.mappings = out_.accounting && probe_.mappings();
     phase_ = plan_.fixed_iterations != 0 ? phase::measuring : phase::calibrating;
     State state(name, args, this);
     try {
@@ -161,6 +162,7 @@ void sample_driver::end_chunk() {
     cur_.bytes += c1.bytes - c0_.bytes;
     cur_.copied_bytes += c1.copied - c0_.copied;
     cur_.set_bytes += c1.set - c0_.set;
+    cur_.mapped_bytes += c1.mapped - c0_.mapped;
     cur_.page_faults += faults1 >= faults0_ ? faults1 - faults0_ : 0;
     cur_.live_bytes_end = c1.live;
     if (phase_ != phase::diagnosing) {  // the pass is its own region: its peak is no figure

@@ -58,6 +58,7 @@ struct loop_outcome {
     std::uint64_t untracked_paused_blocks = 0;
     bool accounting = false;
     bool copies = false;                       // copied and set bytes were counted (tare::copies)
+    bool mappings = false;                     // the body's anonymous mappings were counted
     std::optional<std::string> stopped_early;  // why measuring ended before the plan did
     bool optimized_away = false;               // time did not grow with iterations
     double bytes_per_iteration = 0;            // declared by the body

@@ -57,6 +57,7 @@ benchmark_result pooled_result(const std::string& name, const std::vector<detail
     detail::loop_outcome pooled;
     pooled.accounting = calls.front().accounting;
     pooled.copies = calls.front().copies;
+    pooled.mappings = calls.front().mappings;
     for (const detail::loop_outcome& call : calls) {
         const std::size_t first = call.samples.size() >= 2 ? 1 : 0;
         for (std::size_t i = 0; i < call.samples.size(); ++i) {

@@ -69,6 +69,7 @@ side_figures side_of(const benchmark_result& b) {
     s.peak_live_bytes = b.peak_live_bytes;
     s.copied_bytes_per_iter = b.copied_bytes_per_iter;
     s.set_bytes_per_iter = b.set_bytes_per_iter;
+    s.mapped_bytes_per_iter = b.mapped_bytes_per_iter;
     return s;
 }
 

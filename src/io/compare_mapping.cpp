@@ -65,7 +65,8 @@ struct fields<side_figures> {
         v("page_faults_per_iter", s.page_faults_per_iter);
         v("copied_bytes_per_iter", s.copied_bytes_per_iter, omit_empty);  // tare::copies linked
         v("set_bytes_per_iter", s.set_bytes_per_iter, omit_empty);
-        map_counts(v, s);  // --instrument: the side's counts
+        v("mapped_bytes_per_iter", s.mapped_bytes_per_iter, omit_empty);  // mappings counted
+        map_counts(v, s);                                                 // --instrument: the side's counts
         v("warnings", s.warnings);
         v("error", s.error);
     }
@@ -79,6 +80,7 @@ struct fields<side_figures> {
         check_non_negative(s.page_faults_per_iter, child_path(path, "page_faults_per_iter"));
         check_non_negative(s.copied_bytes_per_iter, child_path(path, "copied_bytes_per_iter"));
         check_non_negative(s.set_bytes_per_iter, child_path(path, "set_bytes_per_iter"));
+        check_non_negative(s.mapped_bytes_per_iter, child_path(path, "mapped_bytes_per_iter"));
         check_counts(s.counts, path);
     }
 };

@@ -29,7 +29,7 @@ const std::set<std::string, std::less<>> known_keys = {
     "total_allocated_bytes", "net_heap_growth", "big_o", "real_coefficient", "cpu_coefficient", "rms",
     // tare::gbench's region hooks (src/adapters/gbench/region_hooks.cpp), read as memory figures
     "tare_allocs_per_iter", "tare_bytes_per_iter", "tare_retained_per_iter", "tare_faults_per_iter",
-    "tare_peak_live_bytes"};
+    "tare_peak_live_bytes", "tare_mapped_per_iter"};
 // clang-format on
 
 // The strings quote_non_finite() puts in place of the bare literals.
@@ -158,6 +158,8 @@ bool use_region_figures(const group& g, benchmark_result& r) {
     double faults = 0;
     double peak = 0;
     double grown = 0;  // the most live heap one timed run kept
+    double mapped = 0;
+    bool mapped_everywhere = true;  // older suites, and TSan builds, have no mapped counter
     for (const json* row : rows) {
         const auto a = opt_number(*row, "tare_allocs_per_iter");
         const auto b = opt_number(*row, "tare_bytes_per_iter");
@@ -166,11 +168,14 @@ bool use_region_figures(const group& g, benchmark_result& r) {
         const auto p = opt_number(*row, "tare_peak_live_bytes");
         if (!a || !b || !n || !f || !p)
             return false;
+        const auto m = opt_number(*row, "tare_mapped_per_iter");
+        mapped_everywhere = mapped_everywhere && m.has_value();
         const double w = std::max(opt_number(*row, "iterations").value_or(1), 1.0);
         iterations += w;
         allocs += *a * w;
         bytes += *b * w;
         retained += *n * w;
+        mapped += m.value_or(0) * w;
         faults += *f * w;
         peak = std::max(peak, *p);
         grown = std::max(grown, *n * w);
@@ -179,11 +184,14 @@ bool use_region_figures(const group& g, benchmark_result& r) {
     r.bytes_per_iter = bytes / iterations;
     r.retained_bytes_per_iter = retained / iterations;
     r.page_faults_per_iter = faults / iterations;
+    if (mapped_everywhere)
+        r.mapped_bytes_per_iter = mapped / iterations;
     r.peak_live_bytes = count_of<std::int64_t>(peak);
     if (auto w = core::fresh_memory_warning(*r.page_faults_per_iter, *r.bytes_per_iter))
         r.warnings.push_back(std::move(*w));
     const double held = std::max(static_cast<double>(peak), *r.retained_bytes_per_iter);
-    if (auto w = core::unseen_memory_warning(*r.page_faults_per_iter, *r.bytes_per_iter, held))
+    const double seen = *r.bytes_per_iter + r.mapped_bytes_per_iter.value_or(0);
+    if (auto w = core::unseen_memory_warning(*r.page_faults_per_iter, seen, held))
         r.warnings.push_back(std::move(*w));
     if (auto w = core::retained_growth_warning(*r.retained_bytes_per_iter, grown, grown, "a timed run"))
         r.warnings.push_back(std::move(*w));

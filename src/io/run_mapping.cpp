@@ -367,6 +367,8 @@ struct fields<benchmark_result> {
         // tare::copies linked: the bytes through memcpy/memmove/mempcpy and memset per iteration.
         v("copied_bytes_per_iter", b.copied_bytes_per_iter, omit_empty);
         v("set_bytes_per_iter", b.set_bytes_per_iter, omit_empty);
+        // Counted mappings (not in the TSan build): the body's anonymous mmap bytes per iteration.
+        v("mapped_bytes_per_iter", b.mapped_bytes_per_iter, omit_empty);
         // --alloc-sites: present, the lists perhaps empty, when the pass was asked for.
         const field_options sites = b.sites ? field_options{} : omit_empty;
         v("alloc_sites_pass", b.sites, omit_empty);
@@ -383,6 +385,7 @@ struct fields<benchmark_result> {
         check_non_negative(b.page_faults_per_iter, child_path(path, "page_faults_per_iter"));
         check_non_negative(b.copied_bytes_per_iter, child_path(path, "copied_bytes_per_iter"));
         check_non_negative(b.set_bytes_per_iter, child_path(path, "set_bytes_per_iter"));
+        check_non_negative(b.mapped_bytes_per_iter, child_path(path, "mapped_bytes_per_iter"));
         check_non_negative(b.bytes_per_second, child_path(path, "throughput.bytes_per_second"));
         check_non_negative(b.items_per_second, child_path(path, "throughput.items_per_second"));
         check_counts(b.counts, path);

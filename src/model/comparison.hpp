@@ -78,6 +78,9 @@ struct side_figures {
     /// executable links tare::copies (docs/accounting.md, "Bytes copied").
     std::optional<double> copied_bytes_per_iter;
     std::optional<double> set_bytes_per_iter;
+    /// Bytes of anonymous mappings the timed region made per iteration; only where that side
+    /// counted them (docs/accounting.md, "Direct mappings").
+    std::optional<double> mapped_bytes_per_iter;
 
     /// pairing::counted: that side's counts (time_ns is then 0 and time_ci empty: not timed).
     std::optional<instruction_counts> counts;

@@ -57,6 +57,7 @@ struct sample {
     std::uint64_t page_faults = 0;        // minor + major
     std::uint64_t copied_bytes = 0;       // through memcpy, memmove, mempcpy (tare::copies)
     std::uint64_t set_bytes = 0;          // through memset (tare::copies)
+    std::uint64_t mapped_bytes = 0;       // anonymous mappings the body made (mmap, mremap)
     std::int64_t live_bytes_end = 0;      // live heap of the region at the sample's end
     std::uint64_t iterations_before = 0;  // loop iterations that ran before this sample
 };
@@ -138,6 +139,10 @@ struct benchmark_result {
     /// per iteration. Empty unless tare::copies is linked (docs/accounting.md, "Bytes copied").
     std::optional<double> copied_bytes_per_iter;
     std::optional<double> set_bytes_per_iter;
+    /// Bytes of anonymous mappings the timed region made (mmap, and mremap's growth), in whole
+    /// pages, per iteration; not the allocator's own (docs/accounting.md, "Direct mappings").
+    /// Empty where mappings are not counted (no accounting, the TSan build).
+    std::optional<double> mapped_bytes_per_iter;
 
     // Throughput, as declared by the body (State::set_bytes_per_iteration / items).
     std::optional<double> bytes_per_second;

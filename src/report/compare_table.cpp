@@ -241,6 +241,14 @@ std::vector<column> build_compare_columns(const compare_results& r) {
             return memory_cell(row, bytes, format_bytes);
         }));
     }
+    // Only when a side mapped memory of its own (mmap): 0 on every side is no column.
+    const auto mapped = [](const side_figures& s) { return s.mapped_bytes_per_iter; };
+    const auto mapped_some = [](const side_figures& s) { return s.mapped_bytes_per_iter.value_or(0) > 0; };
+    if (any_figure(r, mapped_some)) {
+        columns.push_back(make_column(r, "mapped/iter", align::right, {" → "}, [&](const compare_row& row) {
+            return memory_cell(row, mapped, format_bytes);
+        }));
+    }
     if (any_figure(r, peak)) {
         columns.push_back(make_column(r, "peak heap", align::right, {" → "}, [&](const compare_row& row) {
             return memory_cell(row, peak, format_peak);
@@ -255,7 +263,9 @@ std::vector<column> build_compare_columns(const compare_results& r) {
     // On a narrow terminal (table/document.hpp) the peak goes first, then both sides' times,
     // which the change sums up, then the bytes; the change, verdict and allocations stay.
     for (column& c : columns) {
-        c.drop_rank = c.header == "peak heap" || c.header == "copied/iter" || c.header == "LL misses/iter" ? 3
+        c.drop_rank = c.header == "peak heap" || c.header == "copied/iter" || c.header == "LL misses/iter" ||
+                              c.header == "mapped/iter"
+                          ? 3
                       : c.header == "base ± 95%" || c.header == "head ± 95%" ||
                               c.header == "base instr/iter" || c.header == "head instr/iter" ||
                               c.header == "est. cycles/iter"

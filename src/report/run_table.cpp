@@ -199,6 +199,13 @@ std::vector<column> build_columns(const run_results& results) {
     columns.push_back(make_column(results, "bytes/iter", "", [](const benchmark_result& b) {
         return figure(b, b.bytes_per_iter, format_bytes);
     }));
+    // Only when some row mapped memory of its own (mmap): 0 for every row is no column.
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                    [](const benchmark_result& b) { return b.mapped_bytes_per_iter.value_or(0) > 0; })) {
+        columns.push_back(make_column(results, "mapped/iter", "", [](const benchmark_result& b) {
+            return figure(b, b.mapped_bytes_per_iter, format_bytes);
+        }));
+    }
     columns.push_back(make_column(results, "peak heap", "", [](const benchmark_result& b) {
         return figure(b, b.peak_live_bytes, format_peak);
     }));
@@ -238,11 +245,11 @@ std::vector<column> build_columns(const run_results& results) {
     // throughput, the faults and the peak; the name, time, allocations, bytes and warnings stay.
     for (std::size_t i = 1; i < columns.size(); ++i) {
         column& c = columns[i];
-        c.drop_rank = c.header == "samples" || c.header == "iterations"              ? 4
-                      : c.header == "L1 misses/iter" || c.header == "LL misses/iter" ? 3
-                      : c.header == "throughput" || c.header == "set/iter"           ? 3
-                      : c.header == "faults/iter"                                    ? 2
-                      : c.header == "peak heap" || c.header == "copied/iter"         ? 1
+        c.drop_rank = c.header == "samples" || c.header == "iterations"                                   ? 4
+                      : c.header == "L1 misses/iter" || c.header == "LL misses/iter"                      ? 3
+                      : c.header == "throughput" || c.header == "set/iter"                                ? 3
+                      : c.header == "faults/iter"                                                         ? 2
+                      : c.header == "peak heap" || c.header == "copied/iter" || c.header == "mapped/iter" ? 1
                       : c.header == "time/iter ± 95% CI" || c.header == "allocs/iter" ||
                               c.header == "bytes/iter" || c.header == "warnings" ||
                               c.header == "instructions/iter" || c.header == "est. cycles/iter"

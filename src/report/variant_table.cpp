@@ -145,6 +145,14 @@ std::vector<column> build_comparison_columns(const run_results& results) {
     columns.push_back(make("bytes/iter", align::right, [](const variant_comparison&, row base, row member) {
         return single(memory_change(base, member, &benchmark_result::bytes_per_iter, format_bytes));
     }));
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                    [](const benchmark_result& b) { return b.mapped_bytes_per_iter.value_or(0) > 0; })) {
+        columns.push_back(
+            make("mapped/iter", align::right, [](const variant_comparison&, row base, row member) {
+                return single(
+                    memory_change(base, member, &benchmark_result::mapped_bytes_per_iter, format_bytes));
+            }));
+    }
     columns.push_back(make("peak heap", align::right, [](const variant_comparison&, row base, row member) {
         return single(memory_change(base, member, &benchmark_result::peak_live_bytes, format_bytes));
     }));
@@ -164,9 +172,9 @@ std::vector<column> build_comparison_columns(const run_results& results) {
                       : c.header == "baseline time" || c.header == "member time" ||
                               c.header == "baseline instr/iter" || c.header == "member instr/iter"
                           ? 3
-                      : c.header == "peak heap" || c.header == "copied/iter" ? 2
-                      : c.header == "bytes/iter" || c.header == "comparison" ? 1
-                                                                             : 0;
+                      : c.header == "peak heap" || c.header == "copied/iter" || c.header == "mapped/iter" ? 2
+                      : c.header == "bytes/iter" || c.header == "comparison"                              ? 1
+                                                                                                          : 0;
         if (c.header == "verdict") {
             for (const auto& comparison : results.comparisons)
                 c.tones.push_back(comparison.verdict == verdict::slower   ? table::tone::bad

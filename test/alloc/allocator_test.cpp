@@ -12,6 +12,8 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -278,6 +280,29 @@ TEST_F(allocator_test, frees_across_the_allocators_entry_points_run_and_count) {
     EXPECT_EQ(held.allocs, 1U);
     EXPECT_EQ(held.live, ours_usable);
     EXPECT_EQ(done.live, ours_usable - theirs_usable);
+}
+
+// The allocator's own mappings are its heap, not the program's: jemalloc and mimalloc call mmap
+// from their own code, which tare tells by the caller's address; the program's own mapping counts.
+TEST_F(allocator_test, the_allocators_mappings_are_its_heap_and_the_programs_count) {
+    if (!alloc::mappings_counted())
+        GTEST_SKIP() << "mappings are not counted in this build";
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    alloc::region_begin();
+    void* blocks[8];
+    for (void*& b : blocks) {
+        b = std::malloc(std::size_t{16} << 20);  // past every allocator's small classes: mapped
+        escape(b);
+    }
+    for (void* b : blocks)
+        std::free(b);
+    void* own = mmap(nullptr, page * 10, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    ASSERT_NE(own, MAP_FAILED);
+    munmap(own, page * 10);
+    EXPECT_EQ(c.mapped, page * 10) << expected;
+    EXPECT_EQ(c.allocs, 8U);
 }
 
 TEST_F(allocator_test, realloc_keeps_the_contents_in_the_same_allocator) {

@@ -219,6 +219,22 @@ TEST_F(memory_figures, memory_tare_does_not_see_is_named) {
     EXPECT_FALSE(has_warning(get("resident_64mib"), "unseen_memory"));
 }
 
+// A buffer the body maps itself is counted as mapped bytes, exactly, and explains its pages.
+TEST_F(memory_figures, a_mapping_the_body_makes_is_counted) {
+    const json& mapped = get("mapped_16mib");
+    if (TARE_SANITIZED || !mapped.contains("mapped_bytes_per_iter"))
+        GTEST_SKIP() << "mappings are not counted in this build";
+    EXPECT_EQ(mapped["mapped_bytes_per_iter"].get<double>(), 16.0 * 1024 * 1024);
+    EXPECT_EQ(mapped["allocs_per_iter"].get<double>(), 0.0);
+    EXPECT_FALSE(has_warning(mapped, "unseen_memory")) << mapped["warnings"].dump();
+    // Every other body maps nothing of its own: their allocators' mappings are their heaps.
+    for (const auto& [name, b] : results_) {
+        if (name != "mapped_16mib" && b.contains("mapped_bytes_per_iter")) {
+            EXPECT_EQ(b["mapped_bytes_per_iter"].get<double>(), 0.0) << name;
+        }
+    }
+}
+
 #endif  // TARE_ACCOUNTING_EXPECTED
 
 TEST_F(memory_figures, fresh_memory_faults_and_resident_does_not) {

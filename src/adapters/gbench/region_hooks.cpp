@@ -106,6 +106,9 @@ void counters_into(benchmark::State& state, const alloc::counters& c, std::uint6
     state.counters["tare_retained_per_iter"] = counter(static_cast<double>(c.live), counter::kAvgIterations);
     state.counters["tare_faults_per_iter"] = counter(static_cast<double>(faults), counter::kAvgIterations);
     state.counters["tare_peak_live_bytes"] = counter(static_cast<double>(c.peak));
+    if (alloc::mappings_counted())
+        state.counters["tare_mapped_per_iter"] =
+            counter(static_cast<double>(c.mapped), counter::kAvgIterations);
 }
 
 }  // namespace

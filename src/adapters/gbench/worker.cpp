@@ -259,6 +259,7 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
         s.bytes += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_bytes_per_iter") * n));
         s.page_faults += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_faults_per_iter") * n));
         s.live_bytes_end += std::llround(counter_of(r, "tare_retained_per_iter") * n);
+        s.mapped_bytes += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_mapped_per_iter") * n));
         out.peak = std::max<std::int64_t>(out.peak, std::llround(counter_of(r, "tare_peak_live_bytes")));
     }
     out.sample.elapsed_ns = seconds * 1e9;
@@ -405,6 +406,7 @@ private:
             detail::loop_outcome loop;
             loop.samples = samples_;
             loop.accounting = accounting_;
+            loop.mappings = accounting_ && alloc::mappings_counted();
             loop.peak_live_bytes = peak_;
             for (const auto& s : samples_) {
                 loop.total_iterations += s.iterations;

@@ -26,7 +26,7 @@ std::vector<exports::export_row> export_rows(const compare_results& results, com
     std::vector<exports::export_row> rows;
     for (const compare_row& row : results.rows) {
         const side_figures& s = side_of(row, side);
-        exports::export_row r{row.name, measures_of(s),
+        exports::export_row r{row.name, exports::without_zero_mappings(measures_of(s)),
                               std::string(side == compare_side::head ? "head" : "base") +
                                   " of a comparison: " + std::to_string(s.iterations) + " iterations in " +
                                   std::to_string(s.samples) + " samples"};
@@ -86,9 +86,15 @@ std::string error_text(const compare_row& row) {
 class compare_csv_reporter final : public reporter<compare_results> {
 public:
     std::string render(const compare_results& results) const override {
+        std::vector<std::vector<measure>> measures;
+        for (const compare_row& row : results.rows) {
+            measures.push_back(measures_of(row.base));
+            measures.push_back(measures_of(row.head));
+        }
+        const auto columns = exports::csv_columns_for(measures);
         std::string out = "name,verdict,change (%),change low (%),change high (%),change level";
         for (const char* label : {"base ", "head "}) {
-            for (const auto& c : exports::csv_columns) {
+            for (const auto& c : columns) {
                 if (side_column(c)) {
                     out += ",";
                     out += label;
@@ -106,7 +112,7 @@ public:
             out += "," + (change && change->lower ? number_text(row.change->confidence) : std::string());
             for (const side_figures* side : {&row.base, &row.head}) {
                 const auto ms = measures_of(*side);
-                for (const auto& c : exports::csv_columns) {
+                for (const auto& c : columns) {
                     if (side_column(c)) {
                         out += "," + exports::csv_cell(ms, c.slug);
                     }

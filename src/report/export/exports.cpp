@@ -1,7 +1,10 @@
 #include "report/export/exports.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "report/export/formats.hpp"
 
@@ -119,7 +122,7 @@ measure latency_of(double mean, const std::optional<interval>& ci) {
 std::vector<exports::export_row> export_rows(const run_results& results) {
     std::vector<exports::export_row> rows;
     for (const auto& r : results.benchmarks) {
-        rows.push_back({r.name, measures_of(r),
+        rows.push_back({r.name, exports::without_zero_mappings(measures_of(r)),
                         std::to_string(r.iterations) + " iterations in " +
                             std::to_string(r.samples_ns.size()) + " samples"});
     }
@@ -162,21 +165,49 @@ const exports::csv_column exports::csv_columns[] = {
     {"estimated-cycles", "estimated cycles/iter"},
 };
 
+std::vector<measure> exports::without_zero_mappings(std::vector<measure> measures) {
+    measures.erase(
+        std::remove_if(measures.begin(), measures.end(),
+                       [](const measure& m) { return m.slug == "mapped-bytes-per-iter" && m.value == 0; }),
+        measures.end());
+    return measures;
+}
+
+std::vector<exports::csv_column> exports::csv_columns_for(const std::vector<std::vector<measure>>& measures) {
+    std::vector<csv_column> out(std::begin(csv_columns), std::end(csv_columns));
+    const bool mapped = std::any_of(measures.begin(), measures.end(), [](const std::vector<measure>& ms) {
+        return std::any_of(ms.begin(), ms.end(),
+                           [](const measure& m) { return m.slug == "mapped-bytes-per-iter" && m.value > 0; });
+    });
+    if (mapped) {
+        const auto bytes = std::find_if(out.begin(), out.end(), [](const csv_column& c) {
+            return std::string_view(c.slug) == "bytes-per-iter";
+        });
+        out.insert(bytes + 1, csv_column{"mapped-bytes-per-iter", "mapped/iter (B)"});
+    }
+    return out;
+}
+
 namespace {
 
 class csv_reporter final : public reporter<run_results> {
 public:
     std::string render(const run_results& results) const override {
+        std::vector<std::vector<measure>> measures;
+        for (const auto& r : results.benchmarks)
+            measures.push_back(measures_of(r));
+        const auto columns = exports::csv_columns_for(measures);
         std::string out = "name";
-        for (const auto& c : exports::csv_columns) {
+        for (const auto& c : columns) {
             out += ",";
             out += c.header;
         }
         out += ",iterations,samples,error\r\n";
-        for (const auto& r : results.benchmarks) {
-            const auto ms = measures_of(r);
+        for (std::size_t i = 0; i < results.benchmarks.size(); ++i) {
+            const auto& r = results.benchmarks[i];
+            const auto& ms = measures[i];
             out += csv_field(r.name);
-            for (const auto& c : exports::csv_columns) {
+            for (const auto& c : columns) {
                 out += "," + exports::csv_cell(ms, c.slug);
             }
             const bool measured = !r.error;
@@ -207,6 +238,7 @@ std::vector<measure> measures_of(const benchmark_result& r) {
         add_counts(out, *r.counts);
         add(out, "allocs-per-iter", "allocs/iter", r.allocs_per_iter);
         add(out, "bytes-per-iter", "B/iter", r.bytes_per_iter);
+        add(out, "mapped-bytes-per-iter", "B/iter", r.mapped_bytes_per_iter);
         if (r.peak_live_bytes) {
             add(out, "peak-live-bytes", "B", static_cast<double>(*r.peak_live_bytes));
         }
@@ -219,6 +251,7 @@ std::vector<measure> measures_of(const benchmark_result& r) {
     out.push_back(latency_of(r.time.mean, r.time.ci));
     add(out, "allocs-per-iter", "allocs/iter", r.allocs_per_iter);
     add(out, "bytes-per-iter", "B/iter", r.bytes_per_iter);
+    add(out, "mapped-bytes-per-iter", "B/iter", r.mapped_bytes_per_iter);
     if (r.peak_live_bytes) {
         add(out, "peak-live-bytes", "B", static_cast<double>(*r.peak_live_bytes));
     }
@@ -235,6 +268,7 @@ std::vector<measure> measures_of(const side_figures& side) {
         add_counts(out, *side.counts);
         add(out, "allocs-per-iter", "allocs/iter", side.allocs_per_iter);
         add(out, "bytes-per-iter", "B/iter", side.bytes_per_iter);
+        add(out, "mapped-bytes-per-iter", "B/iter", side.mapped_bytes_per_iter);
         if (side.peak_live_bytes) {
             add(out, "peak-live-bytes", "B", static_cast<double>(*side.peak_live_bytes));
         }
@@ -246,6 +280,7 @@ std::vector<measure> measures_of(const side_figures& side) {
     out.push_back(latency_of(side.time_ns, side.time_ci));
     add(out, "allocs-per-iter", "allocs/iter", side.allocs_per_iter);
     add(out, "bytes-per-iter", "B/iter", side.bytes_per_iter);
+    add(out, "mapped-bytes-per-iter", "B/iter", side.mapped_bytes_per_iter);
     if (side.peak_live_bytes) {
         add(out, "peak-live-bytes", "B", static_cast<double>(*side.peak_live_bytes));
     }

@@ -44,6 +44,15 @@ struct csv_column {
 /// latency's interval after it.
 extern const csv_column csv_columns[12];
 
+/// `measures` without a mapped-bytes measure of 0: in BMF and github-action-benchmark files a
+/// series per benchmark that maps nothing would say nothing.
+std::vector<measure> without_zero_mappings(std::vector<measure> measures);
+
+/// csv_columns, with the mapped bytes' column after the bytes' when some benchmark of
+/// `measures` (one list per benchmark or side) mapped memory: a file without mappings keeps
+/// its columns.
+std::vector<csv_column> csv_columns_for(const std::vector<std::vector<measure>>& measures);
+
 /// The cell of column `slug` for a benchmark with `measures`: the figure's text, or empty when
 /// it was not measured.
 std::string csv_cell(const std::vector<measure>& measures, std::string_view slug);

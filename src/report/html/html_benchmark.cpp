@@ -84,6 +84,8 @@ std::string figures(const benchmark_result& b) {
     out += b.counts ? count_figures(*b.counts) : timed_figures(b);
     out += definition("allocs/iter", format_or_missing(b.allocs_per_iter, format_count));
     out += definition("bytes/iter", format_or_missing(b.bytes_per_iter, format_bytes));
+    if (b.mapped_bytes_per_iter.value_or(0) > 0)
+        out += definition("mapped/iter", format_bytes(*b.mapped_bytes_per_iter) + " (mmap)");
     out += definition("peak heap", format_or_missing(b.peak_live_bytes, [](std::int64_t v) {
                           return format_bytes(static_cast<double>(v));
                       }));
