@@ -386,7 +386,9 @@ const std::string& allocator_in_use() {
         const std::string name = allocator_name();
         const native_part native = native_of(name);
         std::string out =
-            name + ": malloc family, new/delete" + native.counted + ", declared pools" + native.unseen;
+            name + ": malloc family, new/delete" + native.counted + ", declared pools" +
+            (__atomic_load_n(&detail::mapping_hooks_linked, detail::order_relaxed) ? ", mmap" : "") +
+            native.unseen;
         if (!native.unseen.empty())
             out += " (declare those blocks with tare::report_alloc)";
         return out;

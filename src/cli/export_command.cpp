@@ -123,7 +123,7 @@ int export_command(const export_args& args) {
         return fail(exit_usage,
                     "tare export: --side applies to a comparison; " + args.results + " is a results file");
     }
-    auto read = io::read_any_results_file(args.results);
+    auto read = io::parse_any_results(std::get<std::string>(text), args.results);
     if (const auto* e = std::get_if<io::read_error>(&read)) {
         return fail(exit_usage, e->message);
     }

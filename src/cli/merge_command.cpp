@@ -56,18 +56,27 @@ std::optional<std::string> put(const Results& results, const std::string& json_p
     return std::nullopt;
 }
 
-int merge_comparisons(const merge_args& args) {
-    std::vector<compare::compare_merge_input> inputs;
-    for (const auto& path : args.files) {
+// The files' texts, each read once (a pipe has no second reading), in the order given.
+std::variant<std::vector<std::string>, io::read_error> read_all(const std::vector<std::string>& paths) {
+    std::vector<std::string> texts;
+    for (const auto& path : paths) {
         auto text = io::read_text_file(path);
-        if (const auto* e = std::get_if<io::read_error>(&text)) {
-            return fail(exit_usage, e->message);
-        }
-        if (io::document_schema(std::get<std::string>(text)) != "tare-compare/1") {
+        if (auto* e = std::get_if<io::read_error>(&text))
+            return *e;
+        texts.push_back(std::move(std::get<std::string>(text)));
+    }
+    return texts;
+}
+
+int merge_comparisons(const merge_args& args, const std::vector<std::string>& texts) {
+    std::vector<compare::compare_merge_input> inputs;
+    for (std::size_t i = 0; i < args.files.size(); ++i) {
+        const std::string& path = args.files[i];
+        if (io::document_schema(texts[i]) != "tare-compare/1") {
             return fail(exit_usage, path + " is not a comparison (tare-compare/1) like " +
                                         args.files.front() + ": merge joins files of one kind");
         }
-        auto read = io::parse_compare_json(std::get<std::string>(text), path);
+        auto read = io::parse_compare_json(texts[i], path);
         if (const auto* e = std::get_if<io::read_error>(&read)) {
             return fail(exit_usage, e->message);
         }
@@ -94,18 +103,22 @@ int merge_command(const merge_args& args) {
     if (!args.json_path || args.json_path->empty()) {
         return fail(exit_usage, "tare merge: --json=PATH is required (the merged file to write)");
     }
-    if (auto first = io::read_text_file(args.files.front());
-        std::holds_alternative<std::string>(first) &&
-        io::document_schema(std::get<std::string>(first)) == "tare-compare/1") {
-        return merge_comparisons(args);
+    auto read_texts = read_all(args.files);
+    if (const auto* e = std::get_if<io::read_error>(&read_texts)) {
+        return fail(exit_usage, e->message);
+    }
+    const auto& texts = std::get<std::vector<std::string>>(read_texts);
+    if (io::document_schema(texts.front()) == "tare-compare/1") {
+        return merge_comparisons(args, texts);
     }
     if (args.fail_on_regression) {
         return fail(exit_usage,
                     "tare merge: --fail-on-regression applies to comparisons (tare-compare/1 files)");
     }
     std::vector<compare::merge_input> inputs;
-    for (const auto& path : args.files) {
-        auto read = io::read_any_results_file(path);
+    for (std::size_t i = 0; i < args.files.size(); ++i) {
+        const std::string& path = args.files[i];
+        auto read = io::parse_any_results(texts[i], path);
         if (const auto* e = std::get_if<io::read_error>(&read)) {
             return fail(exit_usage, e->message);
         }

@@ -55,7 +55,7 @@ std::variant<std::string, io::read_error> render(const std::string& path) {
             return report::make_html_reporter<exec_results>()->render(std::get<exec_results>(r));
         }
     }
-    auto read = io::read_any_results_file(path);
+    auto read = io::parse_any_results(std::get<std::string>(text), path);
     if (const auto* e = std::get_if<io::read_error>(&read)) {
         return *e;
     }

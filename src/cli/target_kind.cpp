@@ -44,11 +44,19 @@ bool named_json(const std::string& path) {
 std::variant<target_kind, run_failure> classify_target(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code ec;
+    if (path == "-") {
+        return target_kind::results_file;  // standard input: only a results file comes that way
+    }
     if (!fs::exists(path, ec)) {
         return run_failure{exit_usage, path + ": no such file"};
     }
     if (fs::is_directory(path, ec)) {
         return run_failure{exit_usage, path + ": is a directory, not an executable or a results file"};
+    }
+    // A pipe or a device is read once, by the reader: peeking at its first bytes would take
+    // them from it. Nothing runs from one, so it is a results file.
+    if (!fs::is_regular_file(path, ec)) {
+        return target_kind::results_file;
     }
     if (named_json(path) || begins_like_json(path)) {
         return target_kind::results_file;

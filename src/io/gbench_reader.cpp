@@ -348,7 +348,7 @@ std::variant<json, read_error> parse_json(const std::string& text, const std::st
         // Offsets are those of `text`: quote_non_finite() keeps every byte where it was.
         return malformed_json(text, origin, e.what(), e.byte);
     } catch (const json::exception& e) {
-        return unreadable_json(origin, e.what());  // a number beyond any double (1e400)
+        return unreadable_json(text, origin, e.what());  // a number beyond any double (1e400)
     } catch (const std::exception& e) {
         return read_error{origin + ": cannot read: " + e.what()};  // out of memory
     }
@@ -469,7 +469,10 @@ std::variant<run_results, read_error> read_any_results_file(const std::string& p
     if (auto* err = std::get_if<read_error>(&read)) {
         return *err;
     }
-    const std::string& text = std::get<std::string>(read);
+    return parse_any_results(std::get<std::string>(read), path);
+}
+
+std::variant<run_results, read_error> parse_any_results(const std::string& text, const std::string& path) {
     auto parsed = parse_json(text, path);
     if (auto* err = std::get_if<read_error>(&parsed)) {
         return *err;

@@ -34,6 +34,8 @@ std::variant<run_results, read_error> parse_gbench_results(const std::string& te
 /// Reads a results file of either kind: "schema": "tare/1" goes to the tare reader; an object
 /// with "context" and "benchmarks" and no "schema" is read as Google Benchmark JSON.
 std::variant<run_results, read_error> read_any_results_file(const std::string& path);
+/// The same for a text already read (`origin` names it in errors): a pipe is read only once.
+std::variant<run_results, read_error> parse_any_results(const std::string& text, const std::string& origin);
 
 /// Replaces GB's bare NaN / Infinity / -Infinity outside strings by same-length JSON strings
 /// ("N", "I", "-I" padded with spaces), so every byte keeps its offset. Exposed for tests.

@@ -70,7 +70,7 @@ std::variant<json, read_error> parse_text(const std::string& text, const std::st
     } catch (const json::parse_error& e) {
         return malformed_json(text, origin, e.what(), e.byte);
     } catch (const json::exception& e) {
-        return unreadable_json(origin, e.what());  // out_of_range: "number overflow parsing '1e400'"
+        return unreadable_json(text, origin, e.what());  // out_of_range: "number overflow parsing '1e400'"
     } catch (const std::exception& e) {
         return read_error{origin + ": cannot read: " + e.what()};  // out of memory
     }

@@ -24,6 +24,7 @@
 // (`parent` is the enclosing object, for codecs that check a partner key), and optionally
 // `static constexpr bool reads_null = true` when it gives null its own meaning.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <concepts>
@@ -57,7 +58,13 @@ inline json finite_or_null(double value) {
 /// What the reader throws for a value it cannot take: "PATH: WHAT".
 class field_error : public std::runtime_error {
 public:
-    field_error(const std::string& path, const std::string& what) : std::runtime_error(path + ": " + what) {}
+    field_error(const std::string& path, const std::string& what)
+        : std::runtime_error(path + ": " + what), path_(path) {}
+    /// The value's path in the document, to find it in the text (value_offset).
+    [[nodiscard]] const std::string& path() const noexcept { return path_; }
+
+private:
+    std::string path_;
 };
 
 /// How one field is written and read beyond its value's own rules.
@@ -294,8 +301,11 @@ struct value_codec<T> {
         using limits = std::numeric_limits<T>;
         if (j.is_null())
             return;
+        // A count past 2^63 - 1 is no count any run makes, and many JSON readers cannot hold it.
+        constexpr auto high =
+            std::min<std::uint64_t>(limits::max(), std::numeric_limits<std::int64_t>::max());
         if constexpr (std::is_unsigned_v<T>)
-            value = static_cast<T>(read_unsigned(j, limits::max(), path));
+            value = static_cast<T>(read_unsigned(j, high, path));
         else
             value = static_cast<T>(read_signed(j, limits::min(), limits::max(), path));
     }
@@ -533,7 +543,8 @@ std::variant<T, read_error> read_document(const std::string& text, const std::st
         fields<T>::map(r, out);
         return out;
     } catch (const field_error& e) {
-        return read_error{origin + ": " + e.what()};
+        const auto at = value_offset(text, e.path());
+        return read_error{origin + (at ? ":" + text_position(text, *at) : std::string()) + ": " + e.what()};
     } catch (const std::exception& e) {
         return read_error{origin + ": not a valid " + std::string(schema) + " document: " + e.what()};
     }

@@ -1,6 +1,7 @@
 #include "io/results_reader.hpp"
 
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -33,11 +34,24 @@ read_error malformed_json(const std::string& text, const std::string& origin, co
                       ": malformed JSON: " + detail};
 }
 
-read_error unreadable_json(const std::string& origin, const std::string& what) {
+read_error unreadable_json(const std::string& text, const std::string& origin, const std::string& what) {
     // Drop nlohmann's "[json.exception.out_of_range.406] ".
     const auto bracket = what.find("] ");
-    return read_error{
-        origin + ": malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2))};
+    const std::string detail = bracket == std::string::npos ? what : what.substr(bracket + 2);
+    // "number overflow parsing '1e400'" names the token but not where it is: the first number
+    // token so written is (a string holding the same text is skipped by its quotes).
+    const auto open = detail.find("parsing '");
+    const auto close = open == std::string::npos ? open : detail.find('\'', open + 9);
+    if (close != std::string::npos) {
+        const std::string token = detail.substr(open + 9, close - open - 9);
+        for (auto at = text.find(token); !token.empty() && at != std::string::npos;
+             at = text.find(token, at + 1)) {
+            if (at > 0 && text[at - 1] == '"')
+                continue;
+            return read_error{origin + ":" + text_position(text, at) + ": malformed JSON: " + detail};
+        }
+    }
+    return read_error{origin + ": malformed JSON: " + detail};
 }
 
 std::optional<read_error> check_json_text(const std::string& text, const std::string& origin) {
@@ -82,7 +96,10 @@ std::optional<std::string> document_schema(const std::string& text) {
 }
 
 std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t limit) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream file;
+    if (path != "-")
+        file.open(path, std::ios::binary);
+    std::istream& in = path == "-" ? std::cin : file;
     if (!in) {
         return read_error{path + ": cannot open the file"};
     }

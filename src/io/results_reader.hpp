@@ -19,14 +19,19 @@ struct read_error {
 /// "LINE:COLUMN" (1-based; columns in bytes) of byte offset `byte` in `text`.
 std::string text_position(const std::string& text, std::size_t byte);
 
+/// The byte offset of the value at `path` ("benchmarks[3].iterations", as the reader's errors
+/// name it) in the JSON `text`, which parsed; nullopt when the path is not found there.
+std::optional<std::size_t> value_offset(const std::string& text, std::string_view path);
+
 /// The error for a JSON parse failure in `text` (from `origin`): "ORIGIN:LINE:COLUMN: malformed
 /// JSON: ...", from nlohmann's message `what` and its byte offset `byte`.
 read_error malformed_json(const std::string& text, const std::string& origin, const std::string& what,
                           std::size_t byte);
 
 /// The error for JSON nlohmann rejects without an offset (a number beyond any double, 1e400):
-/// "ORIGIN: malformed JSON: ...", from its message `what`.
-read_error unreadable_json(const std::string& origin, const std::string& what);
+/// "ORIGIN:LINE:COLUMN: malformed JSON: ...", from its message `what`, the position that of the
+/// token the message names in `text` ("ORIGIN: ..." when it names none).
+read_error unreadable_json(const std::string& text, const std::string& origin, const std::string& what);
 
 /// Arrays and objects nested deeper than this are refused before parsing: nlohmann parses any
 /// depth, but the mapping and nlohmann's own copies and destructors of a value recurse, so a
@@ -43,8 +48,9 @@ std::optional<read_error> check_json_text(const std::string& text, const std::st
 /// memory, and no file tare or Google Benchmark writes comes near.
 inline constexpr std::size_t max_results_file_bytes = std::size_t{512} << 20;
 
-/// The whole contents of the file at `path`, or an error naming it (one larger than
-/// max_results_file_bytes, too).
+/// The whole contents of the file at `path` ("-": standard input), or an error naming it (one
+/// larger than max_results_file_bytes, too). Read once, in chunks: a pipe or a device works as a
+/// regular file does, as long as the caller keeps the text rather than reading the path again.
 std::variant<std::string, read_error> read_text_file(const std::string& path,
                                                      std::size_t limit = max_results_file_bytes);
 

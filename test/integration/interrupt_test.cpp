@@ -52,6 +52,14 @@ started start_child(const std::vector<std::string>& argv, const std::string& tag
             ::close(err_pipe[0]);
             ::setenv("TARE_TEST_ANNOUNCE", "1", 1);  // crash_bench's bodies say when they begin
         }
+        // The signals the tests send reach the child however the test itself was started: a
+        // job started in the background of a non-interactive shell inherits SIGINT ignored, and
+        // tare rightly leaves an ignored SIGINT alone.
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP})
+            ::signal(sig, SIG_DFL);
+        sigset_t none;
+        ::sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
         std::vector<char*> args;
         for (const std::string& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));
@@ -123,15 +131,40 @@ void drain(int fd, std::string* log) {
     ::close(fd);
 }
 
-// The exit status, or -1 when it has not ended within `seconds` (then it is killed).
+// What a process that did not end was doing: its signal masks and each thread's wait channel,
+// for the failure message (a hang then says whether the signal was ignored, blocked, pending or
+// caught, and where every thread sleeps).
+std::string hang_report(pid_t pid) {
+    std::string out = "\nthe process had not ended; /proc/" + std::to_string(pid) + ":";
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("Sig", 0) == 0 || line.rfind("ShdPnd", 0) == 0 || line.rfind("Threads", 0) == 0)
+            out += "\n  " + line;
+    }
+    std::error_code ec;
+    for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+        std::ifstream wchan(task.path() / "wchan");
+        std::string where;
+        std::getline(wchan, where);
+        out += "\n  task " + task.path().filename().string() + " waits in " + where;
+    }
+    return out;
+}
+
+std::string last_hang;  // hang_report() of the last wait_for() that gave up
+
+// The exit status, or -1 when it has not ended within `seconds` (then it is killed, after
+// last_hang says what it was doing).
 int wait_for(pid_t pid, double seconds) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     int status = 0;
+    last_hang.clear();
     while (std::chrono::steady_clock::now() < until) {
         if (::waitpid(pid, &status, WNOHANG) == pid)
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    last_hang = hang_report(pid);
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &status, 0);
     return -1;
@@ -185,7 +218,7 @@ void interrupt_in_process(const std::string& filter, const std::string& second, 
     const auto signalled = std::chrono::steady_clock::now();
     ::kill(s.pid, SIGINT);
     drain(err_fd, &log);
-    EXPECT_EQ(wait_for(s.pid, 30), 130) << log;
+    EXPECT_EQ(wait_for(s.pid, 30), 130) << log << last_hang;
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
     EXPECT_LT(took, 8.0) << "the grace is 2 s";
     expect_first_kept_second_interrupted(json::parse(slurp(out)), second);
@@ -213,7 +246,7 @@ TEST(interrupt, an_isolated_hang_is_stopped_and_named_interrupted) {
     ASSERT_TRUE(wait_for_line(err_fd, "started hangs", &log)) << log;
     ::kill(s.pid, SIGTERM);
     drain(err_fd, &log);
-    EXPECT_EQ(wait_for(s.pid, 30), 143) << log;
+    EXPECT_EQ(wait_for(s.pid, 30), 143) << log << last_hang;
     const json doc = json::parse(slurp(out));
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
     ASSERT_EQ(doc["benchmarks"].size(), 2U) << doc.dump();
@@ -234,7 +267,7 @@ TEST(interrupt, a_second_sigint_exits_at_once) {
     ::kill(s.pid, SIGINT);
     sleep_seconds(0.3);
     ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 5), 130);
+    EXPECT_EQ(wait_for(s.pid, 5), 130) << last_hang;
     drain(err_fd, &log);
 }
 
@@ -256,7 +289,7 @@ void tare_run_is_interrupted_by(int signal, const std::string& tag) {
     ASSERT_TRUE(wait_for_line(err_fd, "started works_too", &log)) << log;  // from inside its body
     ::kill(s.pid, signal);
     drain(err_fd, &log);
-    EXPECT_EQ(wait_for(s.pid, 30), 128 + signal) << log;
+    EXPECT_EQ(wait_for(s.pid, 30), 128 + signal) << log << last_hang;
     expect_first_kept_second_interrupted(json::parse(slurp(out)), "works_too");
     EXPECT_EQ(processes_mentioning("crash_bench_" + tag), 0);
     for (const auto& entry : fs::directory_iterator(tmp))
@@ -314,7 +347,7 @@ TEST(interrupt, tare_report_blocked_on_a_named_pipe_ends_on_sigterm) {
     }
     ASSERT_TRUE(asleep);
     ::kill(s.pid, SIGTERM);
-    EXPECT_EQ(wait_for(s.pid, 5), 143) << slurp(s.err);
+    EXPECT_EQ(wait_for(s.pid, 5), 143) << slurp(s.err) << last_hang;
 }
 
 // tare compare stops after the round in progress and reports the rounds that ran.
@@ -327,7 +360,7 @@ TEST(interrupt, tare_compare_reports_the_rounds_that_ran) {
                             "compare");
     sleep_seconds(2.0);
     ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 60), 130) << slurp(s.err);
+    EXPECT_EQ(wait_for(s.pid, 60), 130) << slurp(s.err) << last_hang;
     const json doc = json::parse(slurp(out));
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
     const auto rounds = doc["context"]["rounds"].get<int>();
@@ -347,7 +380,7 @@ TEST(interrupt, tare_exec_stops_the_commands_group_on_a_signal_and_at_its_timeou
     const started s = start({TARE_COMMAND, "exec", "--runs=5", "--", "/bin/sh", "-c", script}, "exec_int");
     ASSERT_TRUE(wait_for_processes("exec_grandchild_sleep", 4));  // tare, the shell, two sleepers
     ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 10), 130) << slurp(s.err);
+    EXPECT_EQ(wait_for(s.pid, 10), 130) << slurp(s.err) << last_hang;
     EXPECT_NE(slurp(s.err).find("interrupted"), std::string::npos) << slurp(s.err);
     // Killed, not yet gone: a killed process is still listed until the kernel has torn it down,
     // which on a loaded machine can outlast tare's exit. A leaked sleeper lives 300 s.

@@ -233,3 +233,42 @@ TEST(tare_export, bad_requests_exit_2_before_anything_runs) {
 
 }  // namespace
 }  // namespace tare
+
+namespace tare {
+namespace {
+
+// A pipe has no second reading: every command that takes a results file reads it once, so a
+// pipe, a FIFO, /dev/stdin or `-` works as a regular file does (before, the file was read twice:
+// a false "empty file", a malformed JSON at 1:8, or a hang on a FIFO with no second writer).
+TEST(tare_pipes, a_results_file_on_a_pipe_is_read_once) {
+    const fs::path results = scratch("piped.json");
+    const fs::path other = scratch("piped_other.json");  // another shard of the suite, for merge
+    for (const auto& [filter, path] : {std::pair{"round_trip", results}, {"sum", other}}) {
+        auto run = run_process({tare_cmd, "run", bench, std::string("--filter=") + filter, "--min-time=0.01",
+                                "--json=" + path.string()});
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+    }
+    const fs::path page = scratch("piped.html");
+    const fs::path merged = scratch("piped_merged.json");
+    const std::string cat = "cat '" + results.string() + "' | '" + tare_cmd + "' ";
+    const struct {
+        std::string command;
+        std::string expect;
+    } cases[] = {
+        {cat + "export - --format=csv", "round_trip"},
+        {cat + "export /dev/stdin --format=bmf", "round_trip"},
+        {cat + "report /dev/stdin --html='" + page.string() + "'", ""},
+        {cat + "compare - '" + results.string() + "'", "round_trip"},
+        {cat + "merge - '" + other.string() + "' --json='" + merged.string() + "'", ""},
+    };
+    for (const auto& c : cases) {
+        const auto r = run_process({"/bin/sh", "-c", c.command});
+        EXPECT_EQ(r.exit_code, 0) << c.command << "\n" << r.err;
+        EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.command << "\n" << r.out;
+    }
+    EXPECT_NE(read(page).find("round_trip"), std::string::npos);
+    EXPECT_NE(read(merged).find("round_trip"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare

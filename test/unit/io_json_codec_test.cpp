@@ -3,6 +3,7 @@
 // nothing a document holds makes them throw.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 #include <variant>
 
@@ -15,10 +16,20 @@ namespace tare {
 namespace {
 
 template <class T>
-std::string error_of(const std::variant<T, io::read_error>& read) {
+std::string with_position(const std::variant<T, io::read_error>& read) {
     if (const auto* err = std::get_if<io::read_error>(&read))
         return err->message;
     return "(no error)";
+}
+
+/// The message without the value's position after the file's name ("r.json:1:65: ..." is
+/// "r.json: ..."): the tests below are about what is named; a_refused_value_is_named_by_line_and_column
+/// is about where.
+template <class T>
+std::string error_of(const std::variant<T, io::read_error>& read) {
+    std::string message = with_position(read);
+    static const std::regex position(R"(^([^:]+\.json):\d+:\d+: )");
+    return std::regex_replace(message, position, "$1: ");
 }
 
 std::string run_error(const std::string& benchmarks) {
@@ -184,6 +195,32 @@ TEST(io_json_codec, processes_must_partition_the_samples) {
               "r.json: benchmarks[0].processes: expected an array");
 }
 
+// A value the reader refuses is named by its line and column, where an editor shows it, as a
+// malformed text is; so is a number beyond any double, and a count past 2^63 - 1 is refused.
+TEST(io_json_codec, a_refused_value_is_named_by_line_and_column) {
+    const std::string doc =
+        "{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [\n    {\"name\": \"a\"},\n"
+        "    {\"name\": \"b\", \"iterations\": 9223372036854775808}\n  ]\n}\n";
+    EXPECT_EQ(with_position(io::parse_run_json(doc, "r.json")),
+              "r.json:5:33: benchmarks[1].iterations: out of range");
+    const std::string fits =
+        R"({"schema": "tare/1", "benchmarks": [{"name": "a", "iterations": 9223372036854775807}]})";
+    EXPECT_EQ(with_position(io::parse_run_json(fits, "r.json")), "(no error)");
+    EXPECT_EQ(with_position(io::parse_run_json(
+                  R"({"schema": "tare/1", "benchmarks": [{"name": "a", "iterations": 1e300}]})", "r.json")),
+              "r.json:1:65: benchmarks[0].iterations: out of range");
+    EXPECT_EQ(
+        with_position(io::parse_run_json(
+            "{\"schema\": \"tare/1\",\n \"benchmarks\": [{\"name\": \"1e400\", \"iterations\": 1e400}]}",
+            "r.json")),
+        "r.json:2:49: malformed JSON: number overflow parsing '1e400'");
+    // A key with a dot of its own (a user counter's name) is found all the same.
+    EXPECT_EQ(with_position(io::parse_run_json(
+                  R"({"schema": "tare/1", "benchmarks": [{"name": "a", "counters": {"rows.read": "x"}}]})",
+                  "r.json")),
+              "r.json:1:77: benchmarks[0].counters.rows.read: expected a number");
+}
+
 TEST(io_json_codec, a_number_beyond_any_double_is_an_error_not_a_crash) {
     const std::string huge = R"({"schema": "tare/1", "benchmarks": [{"name": "a", "iterations": 1e400}]})";
     EXPECT_EQ(error_of(io::parse_run_json(huge, "r.json")),
@@ -198,7 +235,7 @@ TEST(io_json_codec, a_number_beyond_any_double_is_an_error_not_a_crash) {
 }
 
 TEST(io_json_codec, malformed_json_and_schemas_keep_their_messages) {
-    EXPECT_EQ(error_of(io::parse_compare_json("{\n  \"rows\": [,]\n}", "c.json"))
+    EXPECT_EQ(with_position(io::parse_compare_json("{\n  \"rows\": [,]\n}", "c.json"))
                   .rfind("c.json:2:12: malformed JSON", 0),
               0U);
     EXPECT_EQ(error_of(io::parse_compare_json(R"({"schema": "tare/1", "rows": []})", "c.json")),
