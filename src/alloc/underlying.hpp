@@ -60,8 +60,9 @@ TARE_ALLOC_HOOK inline std::size_t glibc_chunk_usable(const void* p) noexcept {
     std::size_t word = 0;
     __builtin_memcpy(&word, static_cast<const unsigned char*>(p) - sizeof word, sizeof word);
     const std::size_t chunk = word & ~std::size_t{7};
-    const std::size_t overhead = (word & 2U) != 0 ? 2 * sizeof word : sizeof word;
-    return chunk > overhead ? chunk - overhead : 0;
+    if ((word & 2U) == 0) [[likely]]
+        return chunk - sizeof word;  // a heap chunk: at least 32 bytes
+    return chunk > 2 * sizeof word ? chunk - 2 * sizeof word : 0;
 }
 
 /// The static buffer that serves the allocations dlsym makes while resolve() runs on this
