@@ -24,6 +24,7 @@
 
 #include "../unit/alloc_slack.hpp"
 #include "alloc/accounting.hpp"
+#include "allocator_setup.hpp"
 
 namespace {
 
@@ -50,13 +51,7 @@ F lookup_past_tare(const char* name) {
 
 class allocator_test : public testing::Test {
 protected:
-    void SetUp() override {
-#if defined(TARE_TEST_ALLOCATOR_ABSENT)
-        GTEST_SKIP() << TARE_TEST_ALLOCATOR_ABSENT;
-#else
-        ASSERT_TRUE(alloc::available()) << alloc::availability_message(alloc::availability_status());
-#endif
-    }
+    void SetUp() override { tare::alloc::test::require_the_allocator(); }
 };
 
 /// Bytes the allocator says this thread (or the process) has allocated, by its own counter.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "alloc/accounting.hpp"
+#include "allocator_setup.hpp"
 
 extern "C" {
 // jemalloc
@@ -136,13 +137,7 @@ struct releaser {
 
 class native_api_test : public testing::Test {
 protected:
-    void SetUp() override {
-#if defined(TARE_TEST_ALLOCATOR_ABSENT)
-        GTEST_SKIP() << TARE_TEST_ALLOCATOR_ABSENT;
-#else
-        ASSERT_TRUE(alloc::available()) << alloc::availability_message(alloc::availability_status());
-#endif
-    }
+    void SetUp() override { tare::alloc::test::require_the_allocator(); }
 
     void TearDown() override {
         if (open_)
