@@ -267,12 +267,13 @@ TEST(tare_command, counters_of_the_wrong_type_are_refused_naming_the_key) {
         write(file, text);
         // Named by the line and column of the value, as an editor shows them.
         const std::size_t at = text.find("\"x\": ") + 5;
-        const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+        const std::size_t line = 1 + static_cast<std::size_t>(std::count(
+                                         text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
         const std::size_t column = at - text.rfind('\n', at - 1);
         auto r = run_process({tare_cmd, "run", file.string()});
         EXPECT_EQ(r.exit_code, 2) << wrong << ": " << r.err;
-        EXPECT_EQ(r.err, "error: " + file.string() + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                             ": benchmarks[0].counters.x: expected a number\n");
+        EXPECT_EQ(r.err, "error: " + file.string() + ":" + std::to_string(line) + ":" +
+                             std::to_string(column) + ": benchmarks[0].counters.x: expected a number\n");
     }
 }
 
