@@ -310,11 +310,7 @@ const void* native_definition(const char* name) noexcept {
 }
 
 bool native_api_counted(const char* name) noexcept {
-    for (const next_slot& s : slots) {
-        if (__builtin_strcmp(s.name, name) == 0)
-            return s.fn != nullptr && s.fn != &absent_marker;
-    }
-    return false;
+    return native_definition(name) != nullptr;
 }
 
 }  // namespace tare::alloc::detail
@@ -341,7 +337,8 @@ TARE_NATIVE_EXPORT std::size_t xallocx(void* p, std::size_t size, std::size_t ex
     if (tad::forwarding)
         return f(p, size, extra, flags);
     const tad::resize_release r = tad::plan_release(p, tad::je_usable);
-    const std::size_t before = r.region != 0 ? tad::je_usable(p) : 0;
+    // The size before, read once: plan_release() has it unless the block is in no figure.
+    const std::size_t before = r.region == 0 ? 0 : r.lowers ? r.usable : tad::je_usable(p);
     const std::size_t after = tad::forward(f, p, size, extra, flags);
     if (r.region == 0 || after == before)
         return after;
