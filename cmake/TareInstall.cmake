@@ -31,6 +31,9 @@ if(TARGET tare_gbench)
   install(TARGETS tare_gbench EXPORT tareGbenchTargets
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  if(TARGET tare_gbench_main)
+    install(TARGETS tare_gbench_main EXPORT tareGbenchTargets)
+  endif()
   install(EXPORT tareGbenchTargets NAMESPACE tare:: DESTINATION ${TARE_CMAKE_DIR})
   export(EXPORT tareGbenchTargets NAMESPACE tare:: FILE ${CMAKE_CURRENT_BINARY_DIR}/tareGbenchTargets.cmake)
 endif()

@@ -1,8 +1,12 @@
 # Configures, builds and runs the consumer project in one mode; fails on any step.
 # -D MODE=... -D SOURCE=<tare source> -D WORK=<scratch dir> [-D PREFIX=<install prefix>]
+# [-D GBENCH=ON: the Google Benchmark suites too]
 file(REMOVE_RECURSE ${WORK})
 set(args -S ${SOURCE}/test/consumer/project -B ${WORK} -DCMAKE_BUILD_TYPE=Release
          -DTARE_CONSUMER_MODE=${MODE} -DTARE_SOURCE_DIR=${SOURCE})
+if(GBENCH)
+  list(APPEND args -DTARE_CONSUMER_GBENCH=ON)
+endif()
 if(PREFIX)
   list(APPEND args -DCMAKE_PREFIX_PATH=${PREFIX})
 endif()
@@ -36,4 +40,19 @@ file(READ ${WORK}/copies.json json)
 string(JSON copied GET "${json}" benchmarks 0 copied_bytes_per_iter)
 if(NOT copied STREQUAL "64" AND NOT copied STREQUAL "64.0")
   message(FATAL_ERROR "the ${MODE} consumer with tare::copies copied ${copied} bytes an iteration, not 64")
+endif()
+# tare::gbench and tare::gbench_main through the package: the region hooks' figure of one 64-byte
+# block an iteration, in Google Benchmark's own JSON.
+if(GBENCH)
+  foreach(suite my_gbench_own_main my_gbench_on_gb_main)
+    execute_process(COMMAND ${WORK}/${suite} --benchmark_format=json --benchmark_min_time=0.01
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE json)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "the ${MODE} consumer's ${suite} exited with ${rc}")
+    endif()
+    string(JSON allocs ERROR_VARIABLE err GET "${json}" benchmarks 0 tare_allocs_per_iter)
+    if(err OR NOT allocs EQUAL 1)
+      message(FATAL_ERROR "the ${MODE} consumer's ${suite}: tare_allocs_per_iter ${allocs} ${err}")
+    endif()
+  endforeach()
 endif()

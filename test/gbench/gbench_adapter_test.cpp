@@ -250,6 +250,75 @@ TEST(gbench_adapter, without_the_adapter_gb_writes_no_memory_fields) {
     EXPECT_EQ(run.out.find("allocs_per_iter"), std::string::npos);
 }
 
+// A suite on Google Benchmark's own main (benchmark::benchmark_main) links tare::gbench_main in
+// its place, and gets the timed region's figures as a suite with BENCHMARK_MAIN() does.
+TEST(gbench_adapter, a_suite_on_google_benchmarks_main_links_tare_gbench_main) {
+    auto run = run_process(
+        {test::suite(TARE_GBENCH_MAIN_LINKED), "--benchmark_format=json", "--benchmark_min_time=0.01"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    auto rows = rows_by_name(run.out);
+    ASSERT_EQ(rows.count("BM_nothing") + rows.count("BM_one_block"), 2U) << run.out;
+    if (!accounting_expected) {
+        EXPECT_FALSE(rows["BM_one_block"].contains("tare_allocs_per_iter"));
+        return;
+    }
+    ASSERT_TRUE(rows["BM_one_block"].contains("tare_allocs_per_iter")) << "no region hooks";
+    if (!exact_counts) {
+        GTEST_SKIP() << "sanitizer build: allocation counts are not exact";
+    }
+    EXPECT_EQ(rows["BM_one_block"].at("tare_allocs_per_iter").get<double>(), 1.0);
+    EXPECT_EQ(rows["BM_one_block"].at("tare_bytes_per_iter").get<double>(), 64.0);
+    EXPECT_EQ(rows["BM_nothing"].at("tare_allocs_per_iter").get<double>(), 0.0);
+}
+
+// Parses `text` with Python's json module refusing NaN and Infinity (its default accepts them),
+// and with Node's JSON.parse where Node is installed: the parsers CI services ingest files with.
+void expect_strict_json(const std::string& text, const std::string& what) {
+    const fs::path file = scratch("strict.json");
+    std::ofstream(file) << text;
+    const std::string python =
+        "import json, sys\n"
+        "def refuse(c): raise ValueError('not JSON: ' + c)\n"
+        "json.load(open(sys.argv[1]), parse_constant=refuse)\n";
+    auto py = run_process({"/usr/bin/env", "python3", "-c", python, file.string()});
+    EXPECT_EQ(py.exit_code, 0) << what << ": Python's strict parser: " << py.err;
+    if (run_process({"/bin/sh", "-c", "command -v node"}).exit_code == 0) {
+        auto node =
+            run_process({"/usr/bin/env", "node", "-e",
+                         "JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8'))", file.string()});
+        EXPECT_EQ(node.exit_code, 0) << what << ": Node's JSON.parse: " << node.err;
+    }
+}
+
+// Repetitions add aggregate rows; the `_cv` row of a counter that is 0 in every repetition was a
+// bare NaN (0 / 0) in Google Benchmark's JSON, which strict parsers refuse. With tare::gbench it
+// is 0, and the aggregates keep the exact figures.
+TEST(gbench_adapter, repetitions_keep_the_json_valid_and_exact) {
+    for (const char* aggregates_only : {"false", "true"}) {
+        SCOPED_TRACE(std::string("aggregates only: ") + aggregates_only);
+        for (const std::string& suite : {alloc_bench, test::suite(TARE_GBENCH_MAIN_LINKED)}) {
+            auto run = run_process({suite, "--benchmark_format=json", "--benchmark_min_time=0.01",
+                                    "--benchmark_repetitions=3",
+                                    std::string("--benchmark_report_aggregates_only=") + aggregates_only});
+            ASSERT_EQ(run.exit_code, 0) << run.err;
+            expect_strict_json(run.out, suite);
+            std::map<std::string, json> rows;
+            ASSERT_NO_THROW(rows = rows_by_name(run.out)) << run.out;
+            if (!exact_counts) {
+                continue;
+            }
+            if (suite == alloc_bench) {
+                EXPECT_EQ(rows["BM_allocs/0_cv"].at("tare_allocs_per_iter").get<double>(), 0.0);
+                EXPECT_EQ(rows["BM_allocs/3_mean"].at("tare_allocs_per_iter").get<double>(), 3.0);
+                EXPECT_EQ(rows["BM_allocs/3_cv"].at("tare_allocs_per_iter").get<double>(), 0.0);
+            } else {
+                EXPECT_EQ(rows["BM_nothing_cv"].at("tare_bytes_per_iter").get<double>(), 0.0);
+                EXPECT_EQ(rows["BM_one_block_mean"].at("tare_bytes_per_iter").get<double>(), 64.0);
+            }
+        }
+    }
+}
+
 TEST(gbench_adapter, tare_and_gbench_macros_coexist_in_one_translation_unit) {
     auto run = run_process({test::suite(TARE_GBENCH_COEXIST), "--benchmark_list_tests=true"});
     EXPECT_EQ(run.exit_code, 0) << run.err;

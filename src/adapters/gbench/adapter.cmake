@@ -11,7 +11,8 @@ if(TARGET benchmark::benchmark)
   add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/worker.cpp
-                                 ${CMAKE_CURRENT_LIST_DIR}/counted.cpp)
+                                 ${CMAKE_CURRENT_LIST_DIR}/counted.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/statistics.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
   tare_target_defaults(tare_gbench INTERNAL)
   set_target_properties(tare_gbench PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)
@@ -37,4 +38,16 @@ if(TARGET benchmark::benchmark)
              _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
     target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${fn}")
   endforeach()
+  # The `_cv` aggregate that stays valid JSON (statistics.cpp): a static libbenchmark's reference
+  # is wrapped, a shared one's interposed; -u pulls the object in for both.
+  set(cv _ZN9benchmark12StatisticsCVERKSt6vectorIdSaIdEE)
+  target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${cv}" "LINKER:--undefined=__wrap_${cv}")
+  # tare::gbench_main: for a suite that links benchmark::benchmark_main (Google Benchmark's own
+  # main) rather than writing BENCHMARK_MAIN(); the same one-line change as tare::gbench.
+  if(TARGET benchmark::benchmark_main)
+    add_library(tare_gbench_main INTERFACE)
+    add_library(tare::gbench_main ALIAS tare_gbench_main)
+    set_target_properties(tare_gbench_main PROPERTIES EXPORT_NAME gbench_main)
+    target_link_libraries(tare_gbench_main INTERFACE tare_gbench benchmark::benchmark_main)
+  endif()
 endif()
