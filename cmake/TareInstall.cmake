@@ -10,6 +10,14 @@ install(TARGETS tare tare_main tare_copies EXPORT tareTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/tare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/tare)
+
+# tare.pc for builds without CMake: `pkg-config --cflags --libs tare` gives tare::tare and
+# tare::main. The prefix is found from the file's own place (${pcfiledir}), so an installed tree
+# can move.
+file(RELATIVE_PATH TARE_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" TARE_PC_TO_PREFIX "${TARE_PC_TO_PREFIX}")
+configure_file(cmake/tare.pc.in ${CMAKE_CURRENT_BINARY_DIR}/tare.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tare.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/tare/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tare)
 if(TARGET tare_cli)
   install(TARGETS tare_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
