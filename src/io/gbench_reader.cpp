@@ -284,6 +284,10 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         }
     }
     if (g.iterations.empty() && has_time) {
+        // No repetition's row: no min, no max, no iteration count (GB's aggregate rows count
+        // repetitions there). Unknown, not 0: NaN is written as null and shown as missing.
+        r.time.min = std::numeric_limits<double>::quiet_NaN();
+        r.time.max = std::numeric_limits<double>::quiet_NaN();
         r.warnings.push_back({"aggregates_only",
                               "Google Benchmark wrote aggregates only: no samples, no interval, no min/max"});
     }

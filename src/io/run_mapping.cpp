@@ -341,7 +341,8 @@ struct fields<benchmark_result> {
         const bool timed = ok && !b.counts;  // a counted row has no time (docs/instructions.md)
         const bool heap = b.sample_heap_measured;
         v("name", b.name, required);
-        v("iterations", b.iterations, figure(ok));
+        // 0 iterations is no count (a Google Benchmark file of aggregates only): null.
+        v("iterations", b.iterations, figure(ok && b.iterations > 0));
         v("time_ns", b.time, figure(timed));
         v("samples_ns", b.samples_ns, figure(timed));
         v("allocs_per_iter", b.allocs_per_iter, figure(ok));

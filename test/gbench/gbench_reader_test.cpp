@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "golden/golden.hpp"
+#include "report/export/exports.hpp"
 #include "report/reporter.hpp"
 
 namespace tare {
@@ -275,6 +276,37 @@ TEST(gbench_reader, aggregates_only_fill_the_summary) {
     EXPECT_EQ(b->time.mean, counter(*b, "gb_mean_ns"));
     ASSERT_FALSE(b->warnings.empty());
     EXPECT_EQ(b->warnings[0].kind, "aggregates_only");
+}
+
+// An aggregates-only file has no min, no max and no iteration count: tare/1 said 0.0 and 0, the
+// page "min · max 0 ns · 0 ns", and every export dropped the rows as error rows.
+TEST(gbench_reader, aggregates_only_say_what_is_missing_and_export_whole) {
+    const run_results r = read_ok("aggregates_only.json");
+    const nlohmann::json doc = nlohmann::json::parse(report::make_json_reporter<run_results>()->render(r));
+    for (const auto& row : doc.at("benchmarks")) {
+        SCOPED_TRACE(row.at("name").get<std::string>());
+        EXPECT_TRUE(row.at("time_ns").at("min").is_null());
+        EXPECT_TRUE(row.at("time_ns").at("max").is_null());
+        EXPECT_TRUE(row.at("iterations").is_null());
+        EXPECT_GT(row.at("time_ns").at("mean").get<double>(), 0);
+    }
+    // Read back, written again: the same bytes.
+    const std::string once = report::make_json_reporter<run_results>()->render(r);
+    auto again = io::parse_any_results(once, "again.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(again));
+    EXPECT_EQ(report::make_json_reporter<run_results>()->render(std::get<run_results>(again)), once);
+
+    EXPECT_TRUE(report::rows_left_out(r, report::export_format::bmf).empty());
+    const nlohmann::json bmf =
+        nlohmann::json::parse(report::make_export_reporter(report::export_format::bmf)->render(r));
+    ASSERT_TRUE(bmf.contains("BM_microseconds")) << bmf.dump();
+    EXPECT_EQ(bmf.at("BM_microseconds").at("latency").at("value").get<double>(),
+              find(r, "BM_microseconds")->time.mean);
+    EXPECT_FALSE(bmf.at("BM_microseconds").at("latency").contains("lower_value"));
+
+    const std::string page = report::make_html_reporter<run_results>()->render(r);
+    EXPECT_EQ(page.find("0 ns · 0 ns"), std::string::npos);
+    EXPECT_NE(page.find("aggregates only"), std::string::npos);
 }
 
 TEST(gbench_reader, quoting_keeps_every_offset_and_leaves_strings_alone) {

@@ -123,8 +123,9 @@ std::vector<exports::export_row> export_rows(const run_results& results) {
     std::vector<exports::export_row> rows;
     for (const auto& r : results.benchmarks) {
         rows.push_back({r.name, exports::without_zero_mappings(measures_of(r)),
-                        std::to_string(r.iterations) + " iterations in " +
-                            std::to_string(r.samples_ns.size()) + " samples"});
+                        r.samples_ns.empty() ? std::string("aggregates only: no samples")
+                                             : std::to_string(r.iterations) + " iterations in " +
+                                                   std::to_string(r.samples_ns.size()) + " samples"});
     }
     return rows;
 }
@@ -211,7 +212,7 @@ public:
                 out += "," + exports::csv_cell(ms, c.slug);
             }
             const bool measured = !r.error;
-            out += "," + (measured ? std::to_string(r.iterations) : std::string());
+            out += "," + (measured && r.iterations > 0 ? std::to_string(r.iterations) : std::string());
             out += "," + (measured ? std::to_string(r.samples_ns.size()) : std::string());
             out += "," + (r.error ? csv_field(r.error->kind + ": " + r.error->message) : std::string());
             out += "\r\n";
@@ -245,7 +246,10 @@ std::vector<measure> measures_of(const benchmark_result& r) {
         add(out, "retained-bytes-per-iter", "B/iter", r.retained_bytes_per_iter);
         return out;
     }
-    if (r.error || r.samples_ns.empty() || !finite(r.time.mean)) {
+    // A time without samples is one summarised elsewhere (Google Benchmark's aggregates only,
+    // a mean of its own): exported; no samples and no mean is no time.
+    const bool timed = !r.samples_ns.empty() || r.time.mean > 0;
+    if (r.error || !timed || !finite(r.time.mean)) {
         return out;
     }
     out.push_back(latency_of(r.time.mean, r.time.ci));

@@ -70,11 +70,16 @@ std::string timed_figures(const benchmark_result& b) {
                                    format_relative_half_width(t.mean, t.ci->low, t.ci->high)));
     }
     out += definition("median · stddev", format_duration(t.median) + " · " + format_duration(t.stddev));
-    out += definition("min · max", format_duration(t.min) + " · " + format_duration(t.max));
     const std::size_t count = b.samples.empty() ? b.samples_ns.size() : b.samples.size();
-    out += definition("samples",
-                      fmt::format("{} sample{}, {} iterations", format_count(static_cast<double>(count)),
-                                  count == 1 ? "" : "s", format_count(static_cast<double>(b.iterations))));
+    if (count == 0) {
+        // Figures summarised elsewhere (Google Benchmark's aggregates only): no min, max or count.
+        out += definition("samples", "none in the file (aggregates only): no min, max or interval");
+    } else {
+        out += definition("min · max", format_duration(t.min) + " · " + format_duration(t.max));
+        out += definition(
+            "samples", fmt::format("{} sample{}, {} iterations", format_count(static_cast<double>(count)),
+                                   count == 1 ? "" : "s", format_count(static_cast<double>(b.iterations))));
+    }
     out += definition("outliers", outlier_text(b.outliers));
     return out;
 }
