@@ -76,6 +76,8 @@ std::string gbench_note(const run_context& context) {
         "      after the timed ones, fixture SetUp/TearDown and paused regions included, plus GB's\n"
         "      per-run allocations (400 B, and 8 B x arguments when the benchmark has arguments):\n"
         "      +1/16 allocs/iter, or +2/16 with arguments, over what the loop itself does\n";
+    if (!context.accounting && context.gbench_memory == "none_measured")
+        return "note: no memory figures: every benchmark failed before its figures were written\n";
     if (!context.accounting)
         return "note: no memory figures: link tare::gbench into the suite to get them\n";
     if (context.gbench_memory == "region")

@@ -413,6 +413,12 @@ std::variant<run_results, read_error> from_document(const json& doc, const std::
             out.context.gbench_memory = "region";
         } else if (any(memory_source::memory_run)) {
             out.context.gbench_memory = "memory_run";
+        } else if (!out.benchmarks.empty() &&
+                   std::all_of(out.benchmarks.begin(), out.benchmarks.end(),
+                               [](const benchmark_result& b) { return b.error.has_value(); })) {
+            // No row ran to its end: whether the suite has memory figures is not known, and
+            // "accounting: off" or "link tare::gbench" would say what the file cannot.
+            out.context.gbench_memory = "none_measured";
         }
         return out;
     } catch (const json::exception& e) {

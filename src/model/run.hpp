@@ -189,8 +189,9 @@ struct run_context {
     /// Results read from Google Benchmark JSON: what measured the memory figures. "region": the
     /// timed region of every row, exactly (tare::gbench's region hooks); "memory_run": Google
     /// Benchmark's extra memory run (the whole function); "mixed": the hooks, but the memory run
-    /// for the rows that carry a `gbench_memory_run` warning. Empty: not Google Benchmark's, or
-    /// no memory figures (docs/gbench.md).
+    /// for the rows that carry a `gbench_memory_run` warning; "none_measured": every row failed,
+    /// so whether the suite has memory figures is unknown. Empty: not Google Benchmark's, or no
+    /// memory figures (docs/gbench.md).
     std::optional<std::string> gbench_memory = std::nullopt;
     /// Results joined by `tare merge`: each input file's own context, in order (their own
     /// `merged_from` empty); empty for a file that was not merged.

@@ -287,7 +287,9 @@ std::vector<std::string> context_lines(const run_context& context) {
                               : fmt::format("{} cpu{}", context.num_cpus, context.num_cpus == 1 ? "" : "s"),
                           "clock " + format_or_missing(context.clock_overhead_ns, format_duration),
                           "loop overhead " + format_or_missing(context.loop_overhead_ns, per_iteration)}));
-    if (!context.accounting) {
+    if (!context.accounting && context.gbench_memory == "none_measured") {
+        lines.push_back("accounting: unknown (no benchmark ran to its end)");
+    } else if (!context.accounting) {
         lines.push_back("accounting: off (allocation and heap figures unavailable)");
     } else {
         lines.push_back(context.allocator ? "accounting: on — " + one_line(*context.allocator)

@@ -362,6 +362,18 @@ TEST(gbench_run, a_suite_without_the_adapter_says_so) {
     EXPECT_NE(run.out.find("note: no memory figures: link tare::gbench"), std::string::npos) << run.out;
 }
 
+// A suite with tare::gbench whose selected rows all fail: the file cannot say whether accounting
+// was on, and "accounting: off" with "link tare::gbench" was wrong for a suite that links it.
+TEST(gbench_run, an_all_error_run_says_nothing_was_measured) {
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_REGION), "--filter=^BM_skipped$"});
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    EXPECT_NE(run.out.find("accounting: unknown (no benchmark ran to its end)"), std::string::npos)
+        << run.out;
+    EXPECT_EQ(run.out.find("accounting: off"), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("link tare::gbench"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("note: no memory figures: every benchmark failed"), std::string::npos) << run.out;
+}
+
 TEST(gbench_run, an_error_row_exits_1_and_the_others_are_reported) {
     auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_FIXTURE),
                             "--filter=BM_error|BM_non_finite", "--min-time=0.01"});
