@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/metrics.hpp"
+#include "stats/outliers.hpp"
 #include "stats/summary.hpp"
 #include "tare/version.hpp"
 
@@ -248,6 +249,14 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
     }
     if (!r.samples_ns.empty()) {
         r.time = stats::summarize(r.samples_ns);
+        r.outliers = stats::classify_outliers(r.samples_ns);
+        // Repetitions are samples: tare's own rule for them (docs/statistics.md). One repetition
+        // is no spread to judge; its "± —" already says there is no interval.
+        if (r.samples_ns.size() >= 2) {
+            if (auto w = stats::noise_warning(r.time, r.outliers, r.samples_ns.size())) {
+                r.warnings.push_back(*w);
+            }
+        }
         r.counters.emplace_back("gb_cpu_time_ns", cpu_sum / static_cast<double>(r.samples_ns.size()));
     }
     const json* mean_row = nullptr;

@@ -65,7 +65,9 @@ PROBE = r"""
                                                          .map(d => d.textContent).find(t => / samples?, /.test(t)) || ''
                                                    : '')
                                  // counted (--instrument), not timed: no samples to plot
-                                 || /counted, not timed/.test((s.querySelector('dl.figures') || {}).textContent || '')});
+                                 || /counted, not timed/.test((s.querySelector('dl.figures') || {}).textContent || '')
+                                 // Google Benchmark's aggregates only: no samples in the file
+                                 || /none in the file/.test((s.querySelector('dl.figures') || {}).textContent || '')});
   });
   r.forest_rows = document.querySelectorAll('svg.forest g.row').length;
   r.table_rows = document.querySelectorAll('#rows tbody tr').length;

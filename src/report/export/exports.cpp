@@ -123,9 +123,10 @@ std::vector<exports::export_row> export_rows(const run_results& results) {
     std::vector<exports::export_row> rows;
     for (const auto& r : results.benchmarks) {
         rows.push_back({r.name, exports::without_zero_mappings(measures_of(r)),
-                        r.samples_ns.empty() ? std::string("aggregates only: no samples")
-                                             : std::to_string(r.iterations) + " iterations in " +
-                                                   std::to_string(r.samples_ns.size()) + " samples"});
+                        r.samples_ns.empty() && r.iterations == 0
+                            ? std::string("aggregates only: no samples")
+                            : std::to_string(r.iterations) + " iterations in " +
+                                  std::to_string(r.samples_ns.size()) + " samples"});
     }
     return rows;
 }
