@@ -390,12 +390,16 @@ collected collect(const std::string& target, const run_args& args) {
     // Fresh processes one after the other, pooled (compare/processes.hpp): each is a replicate
     // of what a process of this executable measures. A process that fails fails the target, as
     // one run would: its figures would be missing from the replicates.
-    const bool progress = args.processes > 1 && isatty(fileno(stderr)) != 0;
+    // Which process is running, on standard error: a live line on a terminal; in a log, a whole
+    // line before each process's own progress lines, which would otherwise repeat unexplained.
+    const bool progress = args.processes > 1 && os::is_terminal(STDERR_FILENO);
     std::vector<run_results> runs;
     for (unsigned p = 0; p < args.processes; ++p) {
         if (progress) {
             std::fprintf(stderr, "\r\033[K%s: process %u of %u", target.c_str(), p + 1, args.processes);
             std::fflush(stderr);
+        } else if (args.processes > 1) {
+            std::fprintf(stderr, "%s: process %u of %u\n", target.c_str(), p + 1, args.processes);
         }
         auto one = gbench
                        ? (args.isolate ? gbench_isolated_collect(target, args) : gbench_collect(target, args))
@@ -478,7 +482,8 @@ bool an_output_on_stdout(const run_args& args) {
            });
 }
 
-// The table of one target to `out`, headed by its name when there are several.
+// The table of one target to `out`, headed by its name when there are several, and flushed: a
+// log that joins standard output and error (CI) gets it whole, before the next suite's progress.
 void print_table(const std::string& target, const collected& c, const run_args& args, std::FILE* out,
                  bool first) {
     const run_results& results = std::get<run_results>(c.outcome);
@@ -492,6 +497,7 @@ void print_table(const std::string& target, const collected& c, const run_args& 
     if (c.gbench) {
         std::fputs(gbench_note(results.context).c_str(), out);
     }
+    std::fflush(out);
 }
 
 // Adds one target's results to the run's document, its names prefixed with its suite's when
