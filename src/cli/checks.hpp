@@ -1,6 +1,7 @@
 #pragma once
-// Checks every command shares: the number flags (NaN, infinities and ranges) and whether standard
-// output took what was printed. docs/cli.md lists each flag's range and every exit status.
+// Checks every command shares: the number flags (NaN, infinities and ranges), where outputs go
+// ("-": standard output) and whether standard output took what was printed. docs/cli.md lists
+// each flag's range and every exit status.
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -11,8 +12,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "io/atomic_file.hpp"
 #include "os/os.hpp"
 #include "report/table/document.hpp"
 
@@ -134,6 +138,47 @@ inline report::table::console_style terminal_style(const std::string& color, int
         color == "always" || (color == "auto" && terminal && (no_color == nullptr || *no_color == '\0'));
     style.width = os::terminal_columns(fd).value_or(0);
     return style;
+}
+
+/// An output flag's PATH `-`: standard output, for every output flag of every command, as for a
+/// benchmark executable's `--json=-` (docs/cli.md, "Output files").
+inline bool names_standard_output(const std::optional<std::string>& path) {
+    return path && *path == "-";
+}
+
+/// Where a command prints its human table: standard error when one of its outputs goes to
+/// standard output, so that standard output holds that document alone and can be piped into the
+/// next program (`tare run A --json=- | jq`), as a benchmark executable's `--json=-` does; else
+/// standard output. Rejected: leaving the table out, which would hide a failed row's error.
+inline std::FILE* table_stream(bool an_output_on_stdout) {
+    return an_output_on_stdout ? stderr : stdout;
+}
+
+/// The refusal of a second output to standard output (`--json=- --html=-`): one stream holds one
+/// document, and two would be one that no reader takes. `outputs` pairs each output flag, as
+/// written up to its PATH ("--json=", "--export=csv:"), with that PATH, if given.
+inline std::optional<std::string> one_standard_output(
+    const std::vector<std::pair<std::string, std::optional<std::string>>>& outputs) {
+    std::string first;
+    for (const auto& [flag, path] : outputs) {
+        if (!names_standard_output(path))
+            continue;
+        if (!first.empty())
+            return first + "- and " + flag + "- both name standard output: give one of them a file";
+        first = flag;
+    }
+    return std::nullopt;
+}
+
+/// `content` to `path`: standard output for `-`, else written atomically (io/atomic_file.hpp).
+/// The error of writing a file, if any; standard output's is reported once, at the end
+/// (check_standard_output).
+inline std::optional<std::string> write_output(const std::string& path, std::string_view content) {
+    if (path != "-")
+        return io::write_file_atomically(path, content);
+    std::fwrite(content.data(), 1, content.size(), stdout);
+    std::fflush(stdout);
+    return std::nullopt;
 }
 
 /// `status`, or `failure` (when higher) after a message, if standard output failed. A table or

@@ -38,10 +38,10 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     CLI::App* cmd = app.add_subcommand(
         "compare",
         "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
-    cmd->add_option("base", args.base, "the base: a benchmark executable or a results file")
+    cmd->add_option("BASE", args.base, "the base: a benchmark executable or a results file")
         ->required()
         ->type_name("EXE|FILE");
-    cmd->add_option("head", args.head, "the head: of the same kind as the base")
+    cmd->add_option("HEAD", args.head, "the head: of the same kind as the base")
         ->required()
         ->type_name("EXE|FILE");
     cmd->footer(
@@ -229,6 +229,14 @@ std::optional<std::uint64_t> layout_seed(const std::string& base, const std::str
 }  // namespace
 
 int compare_command(const compare_args& args) {
+    if (args.head.empty()) {
+        return fail(exit_usage,
+                    std::string("tare compare: give ") + (args.base.empty() ? "BASE and HEAD" : "HEAD") +
+                        ": two benchmark executables or two results files (tare compare BASE HEAD)");
+    }
+    if (auto e = one_standard_output({{"--json=", args.json_path}, {"--html=", args.html_path}})) {
+        return fail(exit_usage, *e);
+    }
     auto base_kind = classify_target(args.base);
     if (auto* f = std::get_if<run_failure>(&base_kind)) {
         return fail(f->status, f->message);
@@ -448,29 +456,32 @@ int compare_command(const compare_args& args) {
         return fail(exit_usage, message);
     }
 
-    std::fputs((args.markdown ? report::make_markdown_reporter<compare_results>()
-                              : report::make_console_reporter<compare_results>(
-                                    terminal_style(args.color, STDOUT_FILENO)))
+    // With --json=- or --html=- the document is standard output's alone, the table on standard error.
+    std::FILE* const out =
+        table_stream(names_standard_output(args.json_path) || names_standard_output(args.html_path));
+    std::fputs((args.markdown
+                    ? report::make_markdown_reporter<compare_results>()
+                    : report::make_console_reporter<compare_results>(terminal_style(args.color, fileno(out))))
                    ->render(results)
                    .c_str(),
-               stdout);
+               out);
     if (gbench_memory || results.mode == pairing::process_rounds) {
         run_context memory;
         memory.accounting = std::any_of(results.rows.begin(), results.rows.end(),
                                         [](const auto& row) { return row.base.allocs_per_iter.has_value(); });
         memory.gbench_memory = gbench_memory;
-        std::fputs(gbench_note(memory).c_str(), stdout);
+        std::fputs(gbench_note(memory).c_str(), out);
     }
-    std::fflush(stdout);
+    std::fflush(out);
     if (args.json_path) {
-        if (auto e = io::write_file_atomically(
-                *args.json_path, report::make_json_reporter<compare_results>()->render(results))) {
+        if (auto e = write_output(*args.json_path,
+                                  report::make_json_reporter<compare_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
     }
     if (args.html_path) {
-        if (auto e = io::write_file_atomically(
-                *args.html_path, report::make_html_reporter<compare_results>()->render(results))) {
+        if (auto e = write_output(*args.html_path,
+                                  report::make_html_reporter<compare_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
     }

@@ -22,9 +22,7 @@ CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
         "  tare exec --runs=20 -- ./mytool input.txt\n"
         "  tare exec --runs=20 --vs=\"./old/mytool input.txt\" -- ./new/mytool input.txt --md\n"
         "Method and every flag: docs/exec.md, docs/cli.md");
-    cmd->add_option("command", args.command, "the command (head), after --")
-        ->required()
-        ->type_name("CMD ARGS");
+    cmd->add_option("CMD", args.command, "the command (head), after --")->required()->type_name("CMD ARGS");
     cmd->add_option("--runs", args.runs, "runs per command (default 10)")
         ->type_name("N")
         ->check(whole_number(1, 1000000));
@@ -47,7 +45,8 @@ CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
 
 int exec_command(const exec_args& args) {
     if (args.command.empty()) {
-        return fail(exit_usage, "tare exec: no command given (tare exec [OPTIONS] -- CMD ARGS...)");
+        return fail(exit_usage,
+                    "tare exec: give the command to time after -- (tare exec [OPTIONS] -- CMD ARGS...)");
     }
     if (args.runs < 1) {
         return fail(exit_usage, "tare exec: --runs must be at least 1");
@@ -76,15 +75,17 @@ int exec_command(const exec_args& args) {
         return fail(f->status, f->message);
     }
     const exec_results& results = std::get<exec_results>(outcome);
-    std::fputs((args.markdown
-                    ? report::make_markdown_reporter<exec_results>()
-                    : report::make_console_reporter<exec_results>(terminal_style(args.color, STDOUT_FILENO)))
-                   ->render(results)
-                   .c_str(),
-               stdout);
+    std::FILE* const out = table_stream(names_standard_output(args.json_path));
+    std::fputs(
+        (args.markdown ? report::make_markdown_reporter<exec_results>()
+                       : report::make_console_reporter<exec_results>(terminal_style(args.color, fileno(out))))
+            ->render(results)
+            .c_str(),
+        out);
+    std::fflush(out);
     if (args.json_path) {
-        if (auto e = io::write_file_atomically(*args.json_path,
-                                               report::make_json_reporter<exec_results>()->render(results))) {
+        if (auto e =
+                write_output(*args.json_path, report::make_json_reporter<exec_results>()->render(results))) {
             return fail(exit_usage, *e);
         }
     }

@@ -26,7 +26,7 @@ CLI::App* add_export_command(CLI::App& app, export_args& args) {
     CLI::App* cmd = app.add_subcommand(
         "export",
         "write a results file or a comparison as Bencher's BMF, github-action-benchmark's JSON or CSV");
-    cmd->add_option("results", args.results,
+    cmd->add_option("FILE", args.results,
                     "a results file (tare/1, Google Benchmark) or a comparison (tare-compare/1)")
         ->required()
         ->type_name("FILE");
@@ -35,14 +35,14 @@ CLI::App* add_export_command(CLI::App& app, export_args& args) {
         "  tare export results.json --format=bmf > bmf.json\n"
         "  tare export compare.json --format=csv --side=head > compare.csv\n"
         "Every format: docs/exports.md");
-    cmd->add_option("--format", args.format, std::string("the format: ") + format_names)
-        ->type_name("FORMAT")
-        ->required();
+    cmd->add_option("--format", args.format, std::string("the format (required): ") + format_names)
+        ->type_name("FORMAT");
     cmd->add_option("--side", args.side,
                     "a comparison's side that bmf, gab and gab-bigger carry: head (default) or base")
         ->type_name("head|base")
         ->check(one_of({"head", "base"}));
-    cmd->add_option("--output", args.output, "write to PATH instead of standard output")->type_name("PATH");
+    cmd->add_option("--output", args.output, "write to PATH instead of standard output (-: standard output)")
+        ->type_name("PATH");
     return cmd;
 }
 
@@ -60,17 +60,14 @@ std::variant<export_request, std::string> parse_export_request(const std::string
 
 namespace {
 
-// The export's bytes to `path` (atomically) or to standard output, with a note for each row left out.
+// The export's bytes to `path` (atomically) or to standard output (none, or "-"), with a note for
+// each row left out.
 std::optional<std::string> put_export(const std::string& text, const std::vector<std::string>& left_out,
                                       const std::string& why, const std::optional<std::string>& path) {
     for (const auto& name : left_out) {
         std::fprintf(stderr, "note: %s is not in the export: %s\n", name.c_str(), why.c_str());
     }
-    if (!path) {
-        std::fputs(text.c_str(), stdout);
-        return std::nullopt;
-    }
-    return io::write_file_atomically(*path, text);
+    return write_output(path.value_or("-"), text);
 }
 
 }  // namespace
@@ -82,6 +79,15 @@ std::optional<std::string> write_export(const run_results& results, report::expo
 }
 
 int export_command(const export_args& args) {
+    if (args.results.empty()) {
+        return fail(exit_usage,
+                    "tare export: give the results file or comparison to export (tare export FILE "
+                    "--format=FORMAT)");
+    }
+    if (args.format.empty()) {
+        return fail(exit_usage,
+                    std::string("tare export: --format=FORMAT is required (") + format_names + ")");
+    }
     auto f = report::parse_export_format(args.format);
     if (!f) {
         return fail(exit_usage, "tare export: unknown --format '" + args.format + "' (" + format_names + ")");

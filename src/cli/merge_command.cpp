@@ -23,7 +23,7 @@ namespace tare::cli {
 CLI::App* add_merge_command(CLI::App& app, merge_args& args) {
     CLI::App* cmd = app.add_subcommand(
         "merge", "join the results files, or the comparisons, of a suite's shards into one");
-    cmd->add_option("files", args.files,
+    cmd->add_option("FILE", args.files,
                     "results files (tare/1, Google Benchmark) or comparisons (tare-compare/1), two or more")
         ->required()
         ->type_name("FILE...");
@@ -41,18 +41,25 @@ CLI::App* add_merge_command(CLI::App& app, merge_args& args) {
 
 namespace {
 
-// The table of `results` to standard output and its JSON to `json_path`; the error of writing.
+// The table of `results` and its JSON to `json_path` (the table to standard error when the JSON
+// goes to standard output, "-"); the error of writing.
 template <class Results>
 std::optional<std::string> put(const Results& results, const std::string& json_path, bool markdown,
                                const std::string& color) {
-    if (auto e =
-            io::write_file_atomically(json_path, report::make_json_reporter<Results>()->render(results))) {
-        return e;
+    std::FILE* const out = table_stream(json_path == "-");
+    if (json_path != "-") {
+        if (auto e = write_output(json_path, report::make_json_reporter<Results>()->render(results))) {
+            return e;
+        }
     }
     auto table = markdown ? report::make_markdown_reporter<Results>()
-                          : report::make_console_reporter<Results>(terminal_style(color, STDOUT_FILENO));
-    std::fputs(table->render(results).c_str(), stdout);
-    std::fflush(stdout);
+                          : report::make_console_reporter<Results>(terminal_style(color, fileno(out)));
+    std::fputs(table->render(results).c_str(), out);
+    std::fflush(out);
+    if (json_path == "-") {
+        // After the table, as a benchmark executable writes them: the JSON is the last thing done.
+        return write_output(json_path, report::make_json_reporter<Results>()->render(results));
+    }
     return std::nullopt;
 }
 
@@ -99,6 +106,10 @@ int merge_comparisons(const merge_args& args, const std::vector<std::string>& te
 }  // namespace
 
 int merge_command(const merge_args& args) {
+    if (args.files.empty()) {
+        return fail(exit_usage,
+                    "tare merge: give the files to merge, two or more (tare merge FILE... --json=PATH)");
+    }
     // The only output worth having: without it the command would print a table and keep nothing.
     if (!args.json_path || args.json_path->empty()) {
         return fail(exit_usage, "tare merge: --json=PATH is required (the merged file to write)");

@@ -4,6 +4,7 @@
 #include <string>
 #include <variant>
 
+#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
@@ -17,7 +18,7 @@ namespace tare::cli {
 CLI::App* add_report_command(CLI::App& app, report_args& args) {
     CLI::App* cmd =
         app.add_subcommand("report", "render a results file as a self-contained HTML page with plots");
-    cmd->add_option("results", args.results,
+    cmd->add_option("FILE", args.results,
                     "a results file (tare/1, tare-compare/1, tare-exec/1, Google Benchmark)")
         ->required()
         ->type_name("FILE");
@@ -65,6 +66,10 @@ std::variant<std::string, io::read_error> render(const std::string& path) {
 }  // namespace
 
 int report_command(const report_args& args) {
+    if (args.results.empty()) {
+        return fail(exit_usage,
+                    "tare report: give the results file to render (tare report FILE --html=PATH)");
+    }
     // The only output there is: without it the command would read a file and do nothing.
     if (!args.html_path || args.html_path->empty()) {
         return fail(exit_usage, "tare report: --html=PATH is required (the HTML file to write)");
@@ -73,7 +78,7 @@ int report_command(const report_args& args) {
     if (const auto* e = std::get_if<io::read_error>(&page)) {
         return fail(exit_usage, e->message);
     }
-    if (auto error = io::write_file_atomically(*args.html_path, std::get<std::string>(page))) {
+    if (auto error = write_output(*args.html_path, std::get<std::string>(page))) {
         return fail(exit_usage, *error);  // names the path
     }
     return exit_ok;

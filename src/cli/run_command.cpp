@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -19,7 +18,6 @@
 #include "cli/commands.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/processes.hpp"
-#include "compare/protocol.hpp"
 #include "core/runner.hpp"
 #include "core/shard.hpp"
 #include "instrument/launch.hpp"
@@ -41,7 +39,7 @@ int fail(int status, const std::string& message) {
 CLI::App* add_run_command(CLI::App& app, run_args& args) {
     CLI::App* cmd =
         app.add_subcommand("run", "run a benchmark executable (or read results) and print its table");
-    cmd->add_option("targets", args.targets,
+    cmd->add_option("TARGET", args.targets,
                     "benchmark executables or results files (tare/1, Google Benchmark)")
         ->required()
         ->type_name("EXE|FILE...");
@@ -90,48 +88,6 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->type_name("[=N]")
         ->check(whole_number(1, 1000));
     return cmd;
-}
-
-namespace {
-
-// Whether the file at `path` holds any of `markers`. Streamed in chunks that overlap by a
-// marker's length, so a marker across a chunk border is still found; a 100 MB binary is
-// scanned in well under a second.
-bool binary_contains(const std::string& path, std::initializer_list<std::string_view> markers) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return false;
-    }
-    constexpr std::size_t overlap = 64;
-    std::vector<char> buf(1 << 20);
-    std::size_t kept = 0;
-    for (;;) {
-        in.read(buf.data() + kept, static_cast<std::streamsize>(buf.size() - kept));
-        const std::streamsize got = in.gcount();
-        if (got <= 0) {
-            break;
-        }
-        const std::size_t n = kept + static_cast<std::size_t>(got);
-        const std::string_view chunk(buf.data(), n);
-        for (std::string_view m : markers) {
-            if (chunk.find(m) != std::string_view::npos) {
-                return true;
-            }
-        }
-        kept = std::min(overlap, n);
-        std::copy(buf.data() + n - kept, buf.data() + n, buf.data());
-    }
-    return false;
-}
-
-}  // namespace
-
-bool is_gbench_executable(const std::string& path) {
-    return binary_contains(path, {"benchmark_list_tests", "libbenchmark.so"});
-}
-
-bool gbench_worker_capable(const std::string& path) {
-    return binary_contains(path, {compare::protocol::gbench_worker_marker});
 }
 
 namespace {
@@ -434,12 +390,16 @@ collected collect(const std::string& target, const run_args& args) {
     // Fresh processes one after the other, pooled (compare/processes.hpp): each is a replicate
     // of what a process of this executable measures. A process that fails fails the target, as
     // one run would: its figures would be missing from the replicates.
-    const bool progress = args.processes > 1 && isatty(fileno(stderr)) != 0;
+    // Which process is running, on standard error: a live line on a terminal; in a log, a whole
+    // line before each process's own progress lines, which would otherwise repeat unexplained.
+    const bool progress = args.processes > 1 && os::is_terminal(STDERR_FILENO);
     std::vector<run_results> runs;
     for (unsigned p = 0; p < args.processes; ++p) {
         if (progress) {
             std::fprintf(stderr, "\r\033[K%s: process %u of %u", target.c_str(), p + 1, args.processes);
             std::fflush(stderr);
+        } else if (args.processes > 1) {
+            std::fprintf(stderr, "%s: process %u of %u\n", target.c_str(), p + 1, args.processes);
         }
         auto one = gbench
                        ? (args.isolate ? gbench_isolated_collect(target, args) : gbench_collect(target, args))
@@ -472,36 +432,126 @@ std::variant<run_results, run_failure> run_any_target(const std::string& target,
     return collect(target, args).outcome;
 }
 
-int run_command(const run_args& args) {
+namespace {
+
+// What run_command() refuses before anything runs, so that a typo costs no run: the message.
+std::optional<std::string> refused_flags(const run_args& args) {
+    if (args.targets.empty()) {
+        return "tare run: give a benchmark executable or a results file (tare run EXE|FILE...)";
+    }
     // Checked here, as every executable would check it (ECMAScript, as std::regex), so that a bad
     // pattern is one bad argument rather than one failed run per target.
     if (auto parsed = core::name_filter::parse(args.filter); auto* e = std::get_if<std::string>(&parsed)) {
-        return fail(exit_usage, "--filter: " + *e);
+        return "--filter: " + *e;
     }
     if (args.timeout && !args.isolate && !args.instrument) {
-        return fail(exit_usage,
-                    "--timeout applies only with --isolate or --instrument (a benchmark in the executable's "
-                    "process cannot be stopped alone)");
+        return "--timeout applies only with --isolate or --instrument (a benchmark in the executable's "
+               "process cannot be stopped alone)";
     }
     if (args.instrument && args.processes > 1) {
-        return fail(exit_usage, "--instrument counts the same in every process: drop --processes");
+        return "--instrument counts the same in every process: drop --processes";
     }
     if (args.instrument && args.alloc_sites_top != 0) {
-        return fail(exit_usage, "--alloc-sites and --instrument cannot be combined: run them separately");
+        return "--alloc-sites and --instrument cannot be combined: run them separately";
     }
     if (args.shard) {
         auto s = core::parse_shard(*args.shard);
         if (const auto* e = std::get_if<std::string>(&s)) {
-            return fail(exit_usage, *e);
+            return *e;
         }
     }
+    std::vector<std::pair<std::string, std::optional<std::string>>> outputs{{"--json=", args.json_path},
+                                                                            {"--html=", args.html_path}};
     for (const auto& spec : args.exports) {
         const auto request = parse_export_request(spec);
         if (const auto* e = std::get_if<std::string>(&request)) {
-            return fail(exit_usage, *e);  // before anything runs: a typo costs no run
+            return *e;
+        }
+        const std::string& path = std::get<export_request>(request).path;
+        outputs.emplace_back("--export=" + spec.substr(0, spec.size() - path.size()), path);
+    }
+    return one_standard_output(outputs);
+}
+
+// True when one of the run's outputs is standard output (`--json=-`): its tables then go to
+// standard error.
+bool an_output_on_stdout(const run_args& args) {
+    return names_standard_output(args.json_path) || names_standard_output(args.html_path) ||
+           std::any_of(args.exports.begin(), args.exports.end(), [](const std::string& spec) {
+               return std::get<export_request>(parse_export_request(spec)).path == "-";  // checked
+           });
+}
+
+// The table of one target to `out`, headed by its name when there are several, and flushed: a
+// log that joins standard output and error (CI) gets it whole, before the next suite's progress.
+void print_table(const std::string& target, const collected& c, const run_args& args, std::FILE* out,
+                 bool first) {
+    const run_results& results = std::get<run_results>(c.outcome);
+    if (args.targets.size() > 1) {
+        std::fprintf(out, "%s== %s\n\n", first ? "" : "\n", target.c_str());
+    }
+    auto table = args.markdown
+                     ? report::make_markdown_reporter<run_results>()
+                     : report::make_console_reporter<run_results>(terminal_style(args.color, fileno(out)));
+    std::fputs(table->render(results).c_str(), out);
+    if (c.gbench) {
+        std::fputs(gbench_note(results.context).c_str(), out);
+    }
+    std::fflush(out);
+}
+
+// Adds one target's results to the run's document, its names prefixed with its suite's when
+// there are several ("round_trip_before/write/int32_plain": names stay unique across suites).
+void merge_into(run_results& merged, bool first, run_results& results, const std::string& target,
+                bool several) {
+    const std::string suite = several ? fs::path(target).stem().string() + "/" : "";
+    if (first) {
+        merged.context = results.context;
+    } else {
+        merged.context.executable += " " + results.context.executable;
+    }
+    for (benchmark_result& b : results.benchmarks) {
+        b.name = suite + b.name;
+        merged.benchmarks.push_back(std::move(b));
+    }
+    for (variant_comparison& cmp : results.comparisons) {  // the same prefix as the rows they refer to
+        cmp.name = suite + cmp.name;
+        cmp.baseline = suite + cmp.baseline;
+        cmp.member = suite + cmp.member;
+        merged.comparisons.push_back(std::move(cmp));
+    }
+}
+
+// The run's document to --json, --html and each --export; the first error of writing.
+std::optional<std::string> write_outputs(const run_results& merged, const run_args& args) {
+    if (args.json_path) {
+        if (auto e =
+                write_output(*args.json_path, report::make_json_reporter<run_results>()->render(merged))) {
+            return e;
         }
     }
-    const bool several = args.targets.size() > 1;
+    if (args.html_path) {
+        if (auto e =
+                write_output(*args.html_path, report::make_html_reporter<run_results>()->render(merged))) {
+            return e;
+        }
+    }
+    for (const auto& spec : args.exports) {
+        const auto request = std::get<export_request>(parse_export_request(spec));  // checked up front
+        if (auto e = write_export(merged, request.format, request.path)) {
+            return e;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+int run_command(const run_args& args) {
+    if (auto refused = refused_flags(args)) {
+        return fail(exit_usage, *refused);
+    }
+    std::FILE* const out = table_stream(an_output_on_stdout(args));
     run_results merged;
     bool have_results = false;
     int status = exit_ok;
@@ -516,71 +566,28 @@ int run_command(const run_args& args) {
             status = std::max(status, f->status);
             continue;
         }
+        print_table(target, c, args, out, !have_results);
         run_results& results = std::get<run_results>(c.outcome);
-        if (several) {
-            std::printf("%s== %s\n\n", have_results ? "\n" : "", target.c_str());
-        }
-        auto table =
-            args.markdown
-                ? report::make_markdown_reporter<run_results>()
-                : report::make_console_reporter<run_results>(terminal_style(args.color, STDOUT_FILENO));
-        std::fputs(table->render(results).c_str(), stdout);
-        if (c.gbench) {
-            std::fputs(gbench_note(results.context).c_str(), stdout);
-        }
-        for (benchmark_result& b : results.benchmarks) {
+        for (const benchmark_result& b : results.benchmarks) {
             any_failed_benchmark = any_failed_benchmark || (b.error && b.error->kind != "skipped");
-            if (several) {
-                // Names stay unique across suites: "round_trip_before/write/int32_plain".
-                b.name = fs::path(target).stem().string() + "/" + b.name;
-            }
         }
-        if (!have_results) {
-            merged.context = results.context;
-            have_results = true;
-        } else {
-            merged.context.executable += " " + results.context.executable;
-        }
-        for (benchmark_result& b : results.benchmarks) {
-            merged.benchmarks.push_back(std::move(b));
-        }
-        for (variant_comparison& cmp : results.comparisons) {
-            if (several) {  // the same prefix as the rows they refer to
-                const std::string suite = fs::path(target).stem().string() + "/";
-                cmp.name = suite + cmp.name;
-                cmp.baseline = suite + cmp.baseline;
-                cmp.member = suite + cmp.member;
-            }
-            merged.comparisons.push_back(std::move(cmp));
-        }
+        merge_into(merged, !have_results, results, target, args.targets.size() > 1);
+        have_results = true;
     }
     const int signal = os::interrupted();
     merged.context.interrupted = merged.context.interrupted || signal != 0;
     std::fflush(stdout);
-    if (args.json_path && have_results) {
-        const std::string json = report::make_json_reporter<run_results>()->render(merged);
-        if (auto e = io::write_file_atomically(*args.json_path, json)) {
-            return fail(exit_usage, *e);
-        }
-    }
-    if (args.html_path && have_results) {
-        if (auto e = io::write_file_atomically(*args.html_path,
-                                               report::make_html_reporter<run_results>()->render(merged))) {
-            return fail(exit_usage, *e);
-        }
-    }
-    for (const auto& spec : args.exports) {
-        if (!have_results) {
-            break;
-        }
-        const auto request = std::get<export_request>(parse_export_request(spec));  // checked up front
-        if (auto e = write_export(merged, request.format, request.path)) {
+    if (have_results) {
+        if (auto e = write_outputs(merged, args)) {
             return fail(exit_usage, *e);
         }
     }
     if (signal != 0) {
+        const std::string where = !args.json_path || !have_results ? "printed above"
+                                  : *args.json_path == "-"         ? "on standard output"
+                                                                   : "in " + *args.json_path;
         std::fprintf(stderr, "error: interrupted by %s: what finished is %s\n", os::interrupt_name(signal),
-                     args.json_path && have_results ? ("in " + *args.json_path).c_str() : "printed above");
+                     where.c_str());
         return os::interrupted_status(signal);
     }
     if (status != exit_ok) {

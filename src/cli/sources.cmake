@@ -7,4 +7,5 @@ set(tare_cli_sources
   src/cli/export_command.cpp
   src/cli/merge_command.cpp
   src/cli/target_kind.cpp
+  src/cli/usage.cpp
 )

@@ -4,35 +4,91 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "os/interrupt.hpp"
 #include "tare/version.hpp"
 
 namespace {
 
-int dispatch(int argc, char** argv) {
-    using namespace tare::cli;
-    CLI::App app{"tare: time and memory of the timed region, and honest comparisons", "tare"};
-    app.set_version_flag("--version", "tare " TARE_VERSION_STRING);
-    app.formatter(std::make_shared<help_formatter>());
-    app.require_subcommand(1);
+using namespace tare::cli;
 
+// Every subcommand's flags, filled by the parse, and the subcommands that hold them.
+struct command_line {
     run_args run;
     exec_args exec;
     compare_args cmp;
     report_args rep;
     export_args exp;
     merge_args mrg;
-    CLI::App* run_cmd = add_run_command(app, run);
-    CLI::App* exec_cmd = add_exec_command(app, exec);
-    CLI::App* cmp_cmd = add_compare_command(app, cmp);
-    CLI::App* rep_cmd = add_report_command(app, rep);
-    CLI::App* exp_cmd = add_export_command(app, exp);
-    CLI::App* mrg_cmd = add_merge_command(app, mrg);
+    std::optional<std::string> help_topic;
+    CLI::App* run_cmd = nullptr;
+    CLI::App* exec_cmd = nullptr;
+    CLI::App* cmp_cmd = nullptr;
+    CLI::App* rep_cmd = nullptr;
+    CLI::App* exp_cmd = nullptr;
+    CLI::App* mrg_cmd = nullptr;
+    CLI::App* help_cmd = nullptr;
+
+    explicit command_line(CLI::App& app)
+        : run_cmd(add_run_command(app, run)),
+          exec_cmd(add_exec_command(app, exec)),
+          cmp_cmd(add_compare_command(app, cmp)),
+          rep_cmd(add_report_command(app, rep)),
+          exp_cmd(add_export_command(app, exp)),
+          mrg_cmd(add_merge_command(app, mrg)),
+          help_cmd(app.add_subcommand("help", "print the commands, or one command's flags: tare help run")) {
+        help_cmd->add_option("COMMAND", help_topic, "the command whose flags to print")->type_name("");
+    }
+};
+
+// The parsed subcommand, run.
+int run_parsed(const CLI::App& app, const command_line& cl) {
+    if (cl.help_cmd->parsed()) {
+        return print_help(app, cl.help_topic);
+    }
+    // Only the commands that run something stop on a signal at a step of their own and keep
+    // what finished (docs/cli.md, "Interrupting a run"). report, export and merge keep the
+    // default action: a signal ends them at once, and their atomic writes leave no half file;
+    // a handler there would leave them blind to it (a blocked open of a named pipe, a long read).
+    if (cl.run_cmd->parsed() || cl.cmp_cmd->parsed() || cl.exec_cmd->parsed()) {
+        tare::os::handle_interrupts();
+    }
+    if (cl.run_cmd->parsed()) {
+        return run_command(cl.run);
+    }
+    if (cl.cmp_cmd->parsed()) {
+        return compare_command(cl.cmp);
+    }
+    if (cl.exec_cmd->parsed()) {
+        return exec_command(cl.exec);
+    }
+    if (cl.rep_cmd->parsed()) {
+        return report_command(cl.rep);
+    }
+    if (cl.exp_cmd->parsed()) {
+        return export_command(cl.exp);
+    }
+    if (cl.mrg_cmd->parsed()) {
+        return merge_command(cl.mrg);
+    }
+    return exit_ok;
+}
+
+int dispatch(int argc, char** argv) {
+    CLI::App app{"tare: time and memory of the timed region, and honest comparisons", "tare"};
+    app.set_version_flag("-V,--version", "tare " TARE_VERSION_STRING);
+    app.formatter(std::make_shared<help_formatter>());
+    app.require_subcommand(1);
+    command_line cl(app);
 
     if (argc <= 1) {
         // Bare `tare`: what it can do, not only what is missing.
         std::fputs(app.help().c_str(), stderr);
         return fail(exit_usage, "a subcommand is required (run, compare, exec, report, export or merge)");
+    }
+    // CLI11 would say "A subcommand is required" of `tare rn`: the word typed is named instead.
+    if (auto misspelt = misspelt_command(app, argc, argv)) {
+        return fail(exit_usage, *misspelt);
     }
     try {
         app.parse(argc, argv);
@@ -42,35 +98,15 @@ int dispatch(int argc, char** argv) {
     } catch (const CLI::CallForVersion&) {
         std::puts("tare " TARE_VERSION_STRING);
         return exit_ok;
+    } catch (const CLI::RequiredError& e) {
+        if (missing_operand(app)) {
+            return run_parsed(app, cl);  // which says what to give, first of all
+        }
+        return fail(exit_usage, parse_error_message(app, e));
     } catch (const CLI::ParseError& e) {
-        return fail(exit_usage, e.what());
+        return fail(exit_usage, parse_error_message(app, e));
     }
-    // Only the commands that run something stop on a signal at a step of their own and keep
-    // what finished (docs/cli.md, "Interrupting a run"). report, export and merge keep the
-    // default action: a signal ends them at once, and their atomic writes leave no half file;
-    // a handler there would leave them blind to it (a blocked open of a named pipe, a long read).
-    if (run_cmd->parsed() || cmp_cmd->parsed() || exec_cmd->parsed()) {
-        tare::os::handle_interrupts();
-    }
-    if (run_cmd->parsed()) {
-        return run_command(run);
-    }
-    if (cmp_cmd->parsed()) {
-        return compare_command(cmp);
-    }
-    if (exec_cmd->parsed()) {
-        return exec_command(exec);
-    }
-    if (rep_cmd->parsed()) {
-        return report_command(rep);
-    }
-    if (exp_cmd->parsed()) {
-        return export_command(exp);
-    }
-    if (mrg_cmd->parsed()) {
-        return merge_command(mrg);
-    }
-    return exit_ok;
+    return run_parsed(app, cl);
 }
 
 }  // namespace

@@ -1,12 +1,21 @@
 // What a target of `tare run` or a side of `tare compare` is: a results file or an executable,
 // decided by name, content and permission, never by running it; and what a Google Benchmark
 // suite's memory figures include, as the note under its table says.
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
+#include "compare/protocol.hpp"
+#include "io/results_reader.hpp"
 
 namespace tare::cli {
 
@@ -41,17 +50,61 @@ bool named_json(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// Whether the file at `path` holds any of `markers`. Streamed in chunks that overlap by a
+// marker's length, so a marker across a chunk border is still found; a 100 MB binary is
+// scanned in well under a second.
+bool binary_contains(const std::string& path, std::initializer_list<std::string_view> markers) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return false;
+    }
+    constexpr std::size_t overlap = 64;
+    std::vector<char> buf(1 << 20);
+    std::size_t kept = 0;
+    for (;;) {
+        in.read(buf.data() + kept, static_cast<std::streamsize>(buf.size() - kept));
+        const std::streamsize got = in.gcount();
+        if (got <= 0) {
+            break;
+        }
+        const std::size_t n = kept + static_cast<std::size_t>(got);
+        const std::string_view chunk(buf.data(), n);
+        for (std::string_view m : markers) {
+            if (chunk.find(m) != std::string_view::npos) {
+                return true;
+            }
+        }
+        kept = std::min(overlap, n);
+        std::copy(buf.data() + n - kept, buf.data() + n, buf.data());
+    }
+    return false;
+}
+
+}  // namespace
+
+bool is_gbench_executable(const std::string& path) {
+    return binary_contains(path, {"benchmark_list_tests", "libbenchmark.so"});
+}
+
+bool gbench_worker_capable(const std::string& path) {
+    return binary_contains(path, {compare::protocol::gbench_worker_marker});
+}
+
 std::variant<target_kind, run_failure> classify_target(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (path == "-") {
         return target_kind::results_file;  // standard input: only a results file comes that way
     }
-    if (!fs::exists(path, ec)) {
-        return run_failure{exit_usage, path + ": no such file"};
+    // In the words every command uses for a file it cannot open (io::open_error).
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        return run_failure{exit_usage, io::open_error(path, errno).message};
     }
-    if (fs::is_directory(path, ec)) {
-        return run_failure{exit_usage, path + ": is a directory, not an executable or a results file"};
+    if (S_ISDIR(st.st_mode)) {
+        return run_failure{exit_usage, io::open_error(path, EISDIR).message};
     }
     // A pipe or a device is read once, by the reader: peeking at its first bytes would take
     // them from it. Nothing runs from one, so it is a results file.

@@ -1,5 +1,9 @@
 #include "io/results_reader.hpp"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -95,13 +99,31 @@ std::optional<std::string> document_schema(const std::string& text) {
     return schema->get<std::string>();
 }
 
+read_error open_error(const std::string& path, int err) {
+    if (err == ENOENT || err == ENOTDIR)
+        return read_error{path + ": no such file"};
+    if (err == EISDIR)
+        return read_error{path + ": is a directory"};
+    return read_error{path + ": cannot open: " + std::strerror(err)};
+}
+
 std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t limit) {
     std::ifstream file;
-    if (path != "-")
+    if (path != "-") {
+        // A directory opens as a stream and fails only when read: said as what it is, first.
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0)
+            return open_error(path, errno);
+        if (S_ISDIR(st.st_mode))
+            return open_error(path, EISDIR);
+        errno = 0;
         file.open(path, std::ios::binary);
+        if (!file)
+            return open_error(path, errno != 0 ? errno : EACCES);
+    }
     std::istream& in = path == "-" ? std::cin : file;
     if (!in) {
-        return read_error{path + ": cannot open the file"};
+        return open_error(path, EBADF);  // standard input closed
     }
     // In chunks rather than by size, so a pipe or a device is bounded as a regular file is.
     std::string text;

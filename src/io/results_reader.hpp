@@ -48,6 +48,11 @@ std::optional<read_error> check_json_text(const std::string& text, const std::st
 /// memory, and no file tare or Google Benchmark writes comes near.
 inline constexpr std::size_t max_results_file_bytes = std::size_t{512} << 20;
 
+/// Why the file at `path` cannot be opened, in the words of every command that reads or runs one
+/// (docs/cli.md): "PATH: no such file" (`err` ENOENT or ENOTDIR), "PATH: is a directory" (EISDIR),
+/// else "PATH: cannot open: " and the system's words for `err` ("Permission denied").
+read_error open_error(const std::string& path, int err);
+
 /// The whole contents of the file at `path` ("-": standard input), or an error naming it (one
 /// larger than max_results_file_bytes, too). Read once, in chunks: a pipe or a device works as a
 /// regular file does, as long as the caller keeps the text rather than reading the path again.

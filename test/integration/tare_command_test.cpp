@@ -325,6 +325,57 @@ TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_noth
     EXPECT_EQ(doc["benchmarks"][1]["name"], "contract_bench/round_trip/1000");
 }
 
+// Standard output and standard error joined into one log, as CI keeps them (`> log 2>&1`): each
+// suite's progress lines (from the executable, on standard error) come whole and before its
+// table, and the next suite's after it; buffered, both suites' progress came before either table.
+TEST(tare_command, a_joined_log_keeps_each_suites_progress_before_its_table) {
+    const std::string a = test::private_copy(bench, "suite_a");
+    const std::string b = test::private_copy(bench, "suite_b");
+    auto r = run_process({"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", tare_cmd, "run", a, b,
+                          "--filter=round_trip", "--min-time=0.01"});
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_EQ(r.out.find('\r'), std::string::npos) << "no terminal codes in a log";
+    EXPECT_EQ(r.out.find("\033["), std::string::npos) << "no terminal codes in a log";
+    std::vector<std::string> lines;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    const auto at = [&](const std::string& line) {
+        return std::find(lines.begin(), lines.end(), line) - lines.begin();
+    };
+    const auto head_a = at("== " + a);
+    const auto head_b = at("== " + b);
+    ASSERT_LT(head_b, static_cast<std::ptrdiff_t>(lines.size())) << r.out;
+    const auto progress = [](const std::string& line) {
+        return line.rfind("[", 0) == 0 && line.find(" done in ") != std::string::npos;
+    };
+    std::vector<std::ptrdiff_t> steps;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (progress(lines[i]))
+            steps.push_back(static_cast<std::ptrdiff_t>(i));
+    }
+    ASSERT_EQ(steps.size(), 4U) << r.out;
+    EXPECT_LT(steps[1], head_a) << r.out;
+    // Suite b's progress after the whole of suite a's table: its last row, and its warnings.
+    std::ptrdiff_t a_table_end = head_a;
+    for (auto i = head_a; i < head_b; ++i) {
+        if (!progress(lines[static_cast<std::size_t>(i)]) && !lines[static_cast<std::size_t>(i)].empty())
+            a_table_end = i;
+    }
+    EXPECT_GT(steps[2], a_table_end) << r.out;
+    EXPECT_LT(steps[3], head_b) << r.out;
+
+    // --processes in a log: which process runs, a whole line before each one's own progress.
+    auto p = run_process({"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", tare_cmd, "run", a, "--processes=2",
+                          "--filter=round_trip/1$", "--min-time=0.01"});
+    ASSERT_EQ(p.exit_code, 0) << p.out;
+    const auto first = p.out.find(a + ": process 1 of 2\n[1/1] round_trip/1 done in ");
+    const auto second = p.out.find("\n" + a + ": process 2 of 2\n[1/1] round_trip/1 done in ");
+    EXPECT_NE(first, std::string::npos) << p.out;
+    EXPECT_NE(second, std::string::npos) << p.out;
+    EXPECT_EQ(p.out.find('\r'), std::string::npos) << p.out;
+}
+
 // tare run --shard passes the shard to a tare executable: the shards' results are disjoint and
 // together the whole suite; a malformed shard is refused before anything runs.
 TEST(tare_command, shards_of_a_run_cover_the_suite_once) {

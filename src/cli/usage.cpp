@@ -1,0 +1,184 @@
+// The words of `tare help`, and of a mistyped command or flag (usage.hpp).
+#include "cli/usage.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <string_view>
+
+#include "cli/commands.hpp"
+
+namespace tare::cli {
+
+namespace {
+
+std::string lowered(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+std::string_view without_dashes(std::string_view s) {
+    s.remove_prefix(std::min(s.find_first_not_of('-'), s.size()));
+    return s;
+}
+
+// Optimal string alignment distance: Levenshtein's insertions, deletions and substitutions, and a
+// swap of two neighbours as one edit, since "comapre" is one slip of the fingers, not two.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[a.size()][b.size()];
+}
+
+// The names of `app`'s own flags, as they are written: "--json", "-h".
+std::vector<std::string> flag_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* opt : app.get_options()) {
+        for (const auto& n : opt->get_lnames())
+            names.push_back("--" + n);
+        for (const auto& n : opt->get_snames())
+            names.push_back("-" + n);
+    }
+    return names;
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        names.push_back(sub->get_name());
+    return names;
+}
+
+// "'rn' is not a tare command; did you mean 'run'?", or the commands there are.
+std::string unknown_command(const CLI::App& app, const std::string& word) {
+    const std::vector<std::string> names = command_names(app);
+    std::string message = "'" + word + "' is not a tare command";
+    if (auto meant = closest_word(word, names))
+        return message + "; did you mean '" + *meant + "'?";
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return message + " (" + list + ")";
+}
+
+// "tare run: unknown flag '--jsn'; did you mean '--json'?", the flag without its "=VALUE".
+std::string unknown_flag(const CLI::App& where, const std::string& who, const std::string& arg,
+                         const std::string& otherwise) {
+    const std::string flag = arg.substr(0, arg.find('='));
+    std::string message = who + "unknown flag '" + flag + "'";
+    if (auto meant = closest_word(flag, flag_names(where)))
+        return message + "; did you mean '" + *meant + "'?";
+    return message + " " + otherwise;
+}
+
+}  // namespace
+
+std::optional<std::string> closest_word(const std::string& word, const std::vector<std::string>& candidates) {
+    const std::string w = lowered(without_dashes(word));
+    if (w.empty())
+        return std::nullopt;
+    // A third of the word, as cargo's and clap's thresholds go, and fewer edits than letters:
+    // one edit turns any one letter into any other, which says nothing of what was meant.
+    const std::size_t limit =
+        std::min<std::size_t>({3, std::max<std::size_t>(1, w.size() / 3), w.size() - 1});
+    std::optional<std::string> best;
+    std::size_t best_distance = limit + 1;
+    for (const auto& c : candidates) {
+        const std::size_t d = edit_distance(w, lowered(without_dashes(c)));
+        if (d < best_distance) {
+            best = c;
+            best_distance = d;
+        }
+    }
+    if (best || w.size() < 2)
+        return best;
+    std::optional<std::string> begun;
+    for (const auto& c : candidates) {
+        if (lowered(without_dashes(c)).rfind(w, 0) == 0) {
+            if (begun)
+                return std::nullopt;  // "ex": exec or export, no telling
+            begun = c;
+        }
+    }
+    return begun;
+}
+
+std::optional<std::string> misspelt_command(const CLI::App& app, int argc, char** argv) {
+    const std::vector<std::string> own = flag_names(app);
+    const std::vector<std::string> commands = command_names(app);
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--")
+            return std::nullopt;  // CLI11's own error: nothing before it names a command
+        if (arg.size() > 1 && arg[0] == '-') {
+            if (std::find(own.begin(), own.end(), arg.substr(0, arg.find('='))) != own.end())
+                continue;
+            return unknown_flag(app, "", arg,
+                                "(a command's flags go after it: tare help COMMAND lists them)");
+        }
+        if (std::find(commands.begin(), commands.end(), arg) != commands.end())
+            return std::nullopt;
+        return unknown_command(app, arg);
+    }
+    return std::nullopt;
+}
+
+int print_help(const CLI::App& app, const std::optional<std::string>& command) {
+    if (!command) {
+        // Not app.help(), which would give the help of the command parsed: `help` itself.
+        std::fputs(app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal).c_str(),
+                   stdout);
+        return exit_ok;
+    }
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        if (sub->get_name() == *command) {
+            // What `tare COMMAND --help` prints, "Usage: tare COMMAND ..." included.
+            std::fputs(sub->help(app.get_name()).c_str(), stdout);
+            return exit_ok;
+        }
+    }
+    return fail(exit_usage, "tare help: " + unknown_command(app, *command));
+}
+
+bool missing_operand(const CLI::App& app) {
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    if (parsed.empty())
+        return false;
+    for (const CLI::Option* opt : parsed.back()->get_options()) {
+        if (opt->get_positional() && opt->get_required() && opt->count() == 0)
+            return true;
+    }
+    return false;
+}
+
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr)
+        return e.what();
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const CLI::App& where = parsed.empty() ? app : *parsed.back();
+    const std::string who = parsed.empty() ? "tare" : "tare " + where.get_name();
+    const std::vector<std::string> extras = where.remaining();
+    for (const auto& arg : extras) {
+        if (arg.size() > 1 && arg[0] == '-')
+            return unknown_flag(where, who + ": ", arg, "(" + who + " --help lists its flags)");
+    }
+    if (extras.empty())
+        return e.what();
+    return who + ": unexpected argument '" + extras.front() + "' (" + who + " --help says what it takes)";
+}
+
+}  // namespace tare::cli
