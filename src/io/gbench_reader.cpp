@@ -53,15 +53,28 @@ double number_of(const json& v) {
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+// The largest count a tare/1 file holds (docs/json-schema.md): a count read past it would be
+// written by `tare run FILE --json`, `tare merge` or `tare export` into a file that no reader,
+// tare's own included, takes back.
+constexpr std::uint64_t max_count = std::numeric_limits<std::int64_t>::max();
+
 // A count from a number Google Benchmark wrote: NaN, negative and fractional parts give what
-// is left, 0 at least, and a value past the type's range its maximum (a cast of either is
-// undefined behaviour: NaN became INT64_MIN, "-8.00 EiB").
+// is left, 0 at least, and a value past the type's range or past max_count the smaller of the
+// two (a cast of either is undefined behaviour: NaN became INT64_MIN, "-8.00 EiB").
 template <class Int>
 Int count_of(double v) {
+    constexpr auto high = std::min<std::uint64_t>(std::numeric_limits<Int>::max(), max_count);
     if (!(v > 0))
         return 0;
-    constexpr auto top = static_cast<double>(std::numeric_limits<Int>::max());
-    return v >= top ? std::numeric_limits<Int>::max() : static_cast<Int>(v);
+    // Rounded up to a power of two when it has more than 53 bits (2^63), so `v < top` casts.
+    constexpr auto top = static_cast<double>(high);
+    return v >= top ? static_cast<Int>(high) : static_cast<Int>(v);
+}
+
+// `a + b`, counts up to max_count, stopping there: repetitions' iterations summed, each clamped,
+// would otherwise pass it too, or wrap.
+std::uint64_t add_counts(std::uint64_t a, std::uint64_t b) {
+    return b > max_count - a ? max_count : a + b;
 }
 
 std::optional<double> opt_number(const json& row, const char* key) {
@@ -128,6 +141,15 @@ std::optional<std::string> check_row(const std::string& name, const json& row) {
     for (const char* key : {"bytes_per_second", "items_per_second", "allocs_per_iter"}) {
         if (auto v = opt_number(row, key); v && *v < 0)
             return where(key) + ": expected a non-negative number, not " + shown(row.at(key));
+    }
+    // A repetition that ran (an error or a skip ends the reading before) ran one iteration at
+    // least; read as a sample of none, it went into a tare/1 file that tare's reader refuses.
+    if (text_of(row, "run_type") != "aggregate") {
+        const auto n = opt_number(row, "iterations");
+        if (!n)
+            return where("iterations") + ": missing";
+        if (!(*n >= 1))
+            return where("iterations") + ": expected at least 1, not " + shown(row.at("iterations"));
     }
     return std::nullopt;
 }
@@ -239,7 +261,7 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
     double cpu_sum = 0;
     for (const json* row : g.iterations) {
         const double iters = opt_number(*row, "iterations").value_or(0);
-        r.iterations += count_of<std::uint64_t>(iters);
+        r.iterations = add_counts(r.iterations, count_of<std::uint64_t>(iters));
         r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * *scale);
         cpu_sum += opt_number(*row, "cpu_time").value_or(0) * *scale;
         sample s;

@@ -88,8 +88,30 @@ TEST(gbench_reader, counts_out_of_range_are_clamped_or_dropped_never_cast) {
     const run_results& r = std::get<run_results>(read);
     EXPECT_EQ(r.context.num_cpus, 0U);
     ASSERT_EQ(r.benchmarks.size(), 1U);
-    EXPECT_EQ(r.benchmarks[0].iterations, std::numeric_limits<std::uint64_t>::max());
+    EXPECT_EQ(r.benchmarks[0].iterations, std::uint64_t{std::numeric_limits<std::int64_t>::max()});
     EXPECT_FALSE(r.benchmarks[0].peak_live_bytes.has_value());
+}
+
+// A count clamped to 2^64 - 1, or repetitions' counts summed past 2^63 - 1, went into the tare/1
+// file `tare run FILE --json`, `tare merge` and `tare export` write, which tare's own reader then
+// refused ("iterations: out of range"). Found by fuzz/export_fuzz.cpp.
+TEST(gbench_reader, clamped_counts_stay_within_what_tare1_reads_back) {
+    const std::string row = R"({"name": "BM_x", "run_name": "BM_x", "run_type": "iteration",
+        "iterations": 6e18, "real_time": 5, "cpu_time": 5, "time_unit": "ns"})";
+    const std::string text =
+        R"({"context": {"mhz_per_cpu": 1e300}, "benchmarks": [)" + row + ", " + row + ", " + row + "]}";
+    auto read = io::parse_gbench_results(text, "gb.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    const run_results& r = std::get<run_results>(read);
+    ASSERT_EQ(r.benchmarks.size(), 1U);
+    // Three repetitions of 6e18 pass 2^63 - 1 (and wrapped past 2^64 before): the sum stops there.
+    EXPECT_EQ(r.benchmarks[0].iterations, std::uint64_t{std::numeric_limits<std::int64_t>::max()});
+    EXPECT_EQ(r.benchmarks[0].samples.at(2).iterations, std::uint64_t{6'000'000'000'000'000'000});
+
+    const std::string written = report::make_json_reporter<run_results>()->render(r);
+    auto back = io::parse_any_results(written, "tare.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(back)) << std::get<io::read_error>(back).message;
+    EXPECT_EQ(report::make_json_reporter<run_results>()->render(std::get<run_results>(back)), written);
 }
 
 // A negative time or count was read as measured: "-5.00 ns" in the table and in a comparison.
@@ -116,6 +138,30 @@ TEST(gbench_reader, negative_or_infinite_figures_are_named) {
               "not -2");
     EXPECT_EQ(error(R"("iterations": 10, "real_time": 5, "cpu_time": 5, "bytes_per_second": Infinity)"),
               "(no error)");  // GB divides by a time that can be 0
+}
+
+// A repetition of no iteration (0, a fraction below 1, NaN or none written) was read as a sample
+// of 0 iterations, which the tare/1 file `tare run FILE --json`, `tare merge` and `tare export`
+// write then held, and tare's own reader refused. Found by fuzz/export_fuzz.cpp.
+TEST(gbench_reader, a_repetition_runs_at_least_one_iteration) {
+    const auto error = [](const std::string& iterations) {
+        const std::string text = R"({"context": {}, "benchmarks": [{"name": "BM_x", "run_name": "BM_x",
+            "run_type": "iteration", "repetition_index": 1, "time_unit": "ns", "real_time": 5, "cpu_time": 5)" +
+                                 iterations + "}]}";
+        auto read = io::parse_gbench_results(text, "gb.json");
+        const auto* e = std::get_if<io::read_error>(&read);
+        return e != nullptr ? e->message : std::string("(no error)");
+    };
+    const std::string at = "gb.json: benchmark \"BM_x\" repetition 1: iterations: ";
+    EXPECT_EQ(error(R"(, "iterations": 0)"), at + "expected at least 1, not 0");
+    EXPECT_EQ(error(R"(, "iterations": 0e300)"), at + "expected at least 1, not 0.0");
+    EXPECT_EQ(error(R"(, "iterations": 0.5)"), at + "expected at least 1, not 0.5");
+    EXPECT_EQ(error(R"(, "iterations": NaN)"), at + "expected at least 1, not NaN");
+    EXPECT_EQ(error(""), at + "missing");
+    EXPECT_EQ(error(R"(, "iterations": 1)"), "(no error)");
+    // An aggregate's iterations count repetitions, and a skipped or failed row runs none.
+    EXPECT_EQ(error(R"(, "iterations": 0, "skipped": true)"), "(no error)");
+    EXPECT_EQ(error(R"(, "iterations": 0, "error_occurred": true)"), "(no error)");
 }
 
 TEST(gbench_reader, repetitions_are_samples_and_aggregates_counters) {
@@ -336,7 +382,8 @@ TEST(gbench_reader, errors_name_line_and_column_of_the_original_text) {
     EXPECT_EQ(std::get<io::read_error>(r).message.rfind("f.json:3:46: malformed JSON", 0), 0U)
         << std::get<io::read_error>(r).message;
     auto u = io::parse_gbench_results(
-        R"({"context": {}, "benchmarks": [{"name": "x", "real_time": 1, "time_unit": "min"}]})", "u.json");
+        R"({"context": {}, "benchmarks": [{"name": "x", "iterations": 1, "real_time": 1, "time_unit": "min"}]})",
+        "u.json");
     ASSERT_TRUE(std::holds_alternative<io::read_error>(u));
     EXPECT_NE(std::get<io::read_error>(u).message.find("unknown time_unit \"min\""), std::string::npos);
 }
