@@ -60,22 +60,64 @@ std::variant<export_request, std::string> parse_export_request(const std::string
 
 namespace {
 
+// What an export in format `f` is written for: its `what` names the rows, `text` the bytes.
+struct export_text {
+    report::export_format f;
+    std::string text;
+    std::vector<std::string> names;     // every row's name, for the notes on shortened ones
+    std::vector<std::string> left_out;  // rows the format has no place for
+    std::string why;                    // why they are left out
+};
+
 // The export's bytes to `path` (atomically) or to standard output (none, or "-"), with a note for
-// each row left out.
-std::optional<std::string> put_export(const std::string& text, const std::vector<std::string>& left_out,
-                                      const std::string& why, const std::optional<std::string>& path) {
-    for (const auto& name : left_out) {
-        std::fprintf(stderr, "note: %s is not in the export: %s\n", name.c_str(), why.c_str());
+// each row left out and each name shortened; an export a service would refuse for being empty
+// is not written at all, with a note saying so.
+std::optional<std::string> put_export(const export_text& e, const std::optional<std::string>& path) {
+    for (const auto& name : e.left_out) {
+        std::fprintf(stderr, "note: %s is not in the export: %s\n", name.c_str(), e.why.c_str());
     }
-    return write_output(path.value_or("-"), text);
+    if (e.f == report::export_format::bmf) {
+        for (const auto& name : e.names) {
+            if (name.size() > report::bmf_name_limit) {
+                std::fprintf(stderr,
+                             "warning: a benchmark name of %zu bytes is longer than Bencher takes (%zu): "
+                             "exported as %s\n",
+                             name.size(), report::bmf_name_limit, report::bmf_name(name).c_str());
+            }
+        }
+    }
+    if (report::nothing_to_export(e.text, e.f)) {
+        std::fprintf(stderr,
+                     "note: nothing to export as github-action-benchmark's %s: no row has such a "
+                     "figure, so %s was not written (the action fails a step on an empty list)\n",
+                     e.f == report::export_format::gab ? "customSmallerIsBetter" : "customBiggerIsBetter",
+                     path && *path != "-" ? path->c_str() : "nothing");
+        return std::nullopt;
+    }
+    return write_output(path.value_or("-"), e.text);
+}
+
+std::vector<std::string> names_of(const run_results& results) {
+    std::vector<std::string> out;
+    for (const auto& b : results.benchmarks)
+        out.push_back(b.name);
+    return out;
+}
+
+std::vector<std::string> names_of(const compare_results& results) {
+    std::vector<std::string> out;
+    for (const auto& row : results.rows)
+        out.push_back(row.name);
+    return out;
 }
 
 }  // namespace
 
 std::optional<std::string> write_export(const run_results& results, report::export_format f,
                                         const std::optional<std::string>& path) {
-    return put_export(report::make_export_reporter(f)->render(results), report::rows_left_out(results, f),
-                      "it has no measured figures (an error row)", path);
+    return put_export({f, report::make_export_reporter(f)->render(results), names_of(results),
+                       report::rows_left_out(results, f), "it has no measured figures (an error row)"},
+                      path);
 }
 
 int export_command(const export_args& args) {
@@ -109,11 +151,11 @@ int export_command(const export_args& args) {
         }
         const auto side = args.side == "base" ? report::compare_side::base : report::compare_side::head;
         const auto& results = std::get<compare_results>(read);
-        if (auto e =
-                put_export(report::make_compare_export_reporter(*f, side)->render(results),
-                           report::rows_left_out(results, *f, side),
-                           "its " + args.side.value_or("head") + " side has no measured figures (it failed)",
-                           args.output)) {
+        if (auto e = put_export(
+                {*f, report::make_compare_export_reporter(*f, side)->render(results), names_of(results),
+                 report::rows_left_out(results, *f, side),
+                 "its " + args.side.value_or("head") + " side has no measured figures (it failed)"},
+                args.output)) {
             return fail(exit_usage, *e);
         }
         std::fflush(stdout);

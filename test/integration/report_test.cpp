@@ -196,6 +196,49 @@ TEST(tare_export, a_run_is_exported_with_every_memory_figure) {
     EXPECT_EQ(again.out, read(bmf));
 }
 
+// What the services refuse whole: github-action-benchmark fails a step on an empty list (it was
+// written, exit 0), and Bencher a file with one name over 1,024 bytes (written as it was).
+TEST(tare_export, nothing_a_service_would_refuse_whole) {
+    const std::string long_name(1500, 'x');
+    const fs::path in = scratch("mini.json");
+    write(in, R"({"schema": "tare/1", "context": {}, "benchmarks": [
+        {"name": "short", "iterations": 10, "time_ns": {"mean": 5, "median": 5, "stddev": 0, "min": 5, "max": 5},
+         "samples_ns": [5]},
+        {"name": ")" +
+                  long_name + R"(", "iterations": 10,
+         "time_ns": {"mean": 6, "median": 6, "stddev": 0, "min": 6, "max": 6}, "samples_ns": [6]}]})");
+    // No throughput anywhere: the bigger-is-better export has nothing, and no file is written.
+    const fs::path gab = scratch("bigger.json");
+    auto bigger =
+        run_process({tare_cmd, "export", in.string(), "--format=gab-bigger", "--output=" + gab.string()});
+    EXPECT_EQ(bigger.exit_code, 0) << bigger.err;
+    EXPECT_FALSE(fs::exists(gab));
+    EXPECT_NE(bigger.err.find("nothing to export as github-action-benchmark's customBiggerIsBetter"),
+              std::string::npos)
+        << bigger.err;
+    // The long name is shortened within Bencher's limit, the same way every time, and named.
+    std::string keys[2];
+    for (std::string& key : keys) {
+        auto bmf = run_process({tare_cmd, "export", in.string(), "--format=bmf"});
+        ASSERT_EQ(bmf.exit_code, 0) << bmf.err;
+        EXPECT_NE(bmf.err.find("a benchmark name of 1500 bytes is longer than Bencher takes (1024)"),
+                  std::string::npos)
+            << bmf.err;
+        const auto doc = nlohmann::json::parse(bmf.out);
+        ASSERT_EQ(doc.size(), 2U);
+        EXPECT_TRUE(doc.contains("short"));
+        for (const auto& [name, figures] : doc.items()) {
+            EXPECT_LE(name.size(), 1024U);
+            if (name != "short")
+                key = name;
+        }
+    }
+    EXPECT_EQ(keys[0], keys[1]);
+    EXPECT_EQ(keys[0].size(), 1024U);
+    EXPECT_EQ(keys[0].rfind(std::string(1007, 'x'), 0), 0U) << keys[0];
+    EXPECT_EQ(keys[0][1007], '~');
+}
+
 TEST(tare_export, bad_requests_exit_2_before_anything_runs) {
     const fs::path out = scratch("never.bmf.json");
     auto r = run_process({tare_cmd, "run", bench, "--export=xml:" + out.string()});

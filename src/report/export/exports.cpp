@@ -1,7 +1,9 @@
 #include "report/export/exports.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -41,7 +43,7 @@ std::string render_bmf(const std::vector<export_row>& rows) {
         if (r.measures.empty()) {
             continue;
         }
-        auto& bench = doc[r.name];
+        auto& bench = doc[bmf_name(r.name)];
         for (const auto& m : r.measures) {
             nlohmann::ordered_json metric = {{"value", m.value}};
             if (m.lower && m.upper) {
@@ -339,6 +341,28 @@ std::unique_ptr<reporter<run_results>> make_export_reporter(export_format f) {
         break;
     }
     return std::make_unique<csv_reporter>();
+}
+
+std::string bmf_name(const std::string& name) {
+    if (name.size() <= bmf_name_limit) {
+        return name;
+    }
+    // FNV-1a, 64 bits (Fowler, Noll, Vo): stable across runs, builds and machines, unlike
+    // std::hash; collisions only matter between names that also share their first 1,007 bytes.
+    std::uint64_t h = 14695981039346656037ULL;
+    for (char c : name) {
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    const std::string suffix = fmt::format("~{:016x}", h);
+    std::size_t keep = bmf_name_limit - suffix.size();
+    while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0U) == 0x80U) {
+        --keep;  // not inside a UTF-8 character: BMF is JSON, its keys text
+    }
+    return name.substr(0, keep) + suffix;
+}
+
+bool nothing_to_export(const std::string& rendered, export_format f) {
+    return (f == export_format::gab || f == export_format::gab_bigger) && rendered == "[]\n";
 }
 
 std::vector<std::string> rows_left_out(const run_results& results, export_format f) {

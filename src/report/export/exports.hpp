@@ -59,6 +59,19 @@ enum class compare_side { base, head };
 /// row with the change, its interval and verdict, then both sides' figures.
 std::unique_ptr<reporter<compare_results>> make_compare_export_reporter(export_format f, compare_side side);
 
+/// Bencher refuses a whole file for one benchmark name longer than this many bytes.
+inline constexpr std::size_t bmf_name_limit = 1024;
+
+/// `name` as BMF carries it: unchanged up to bmf_name_limit bytes; a longer one keeps its first
+/// bytes (whole UTF-8 characters) and ends with "~" and 16 hex digits of a hash of the whole
+/// name, so it stays within the limit, stays the same from run to run, and two long names that
+/// share their beginning stay apart.
+std::string bmf_name(const std::string& name);
+
+/// Whether `rendered`, an export in format `f`, holds nothing a service would take:
+/// github-action-benchmark fails a step on an empty list, so an empty one is not written.
+bool nothing_to_export(const std::string& rendered, export_format f);
+
 /// The names of `results`' benchmarks that an export leaves out (error rows: BMF and the action's
 /// formats have no place for an error; CSV keeps them, with the error in its last column).
 std::vector<std::string> rows_left_out(const run_results& results, export_format f);
