@@ -132,11 +132,20 @@ def github_expr(text, context):
     return re.sub(r"\$\{\{(.*?)\}\}", one, text)
 
 
-def github_if(cond, event):
-    m = re.fullmatch(r"github\.event_name == '(\w+)'", cond.strip())
-    if not m:
-        raise ValueError(f"if: condition the test does not know: {cond}")
-    return m.group(1) == event
+def github_if(cond, event, work):
+    """Clauses joined by &&: the event's name, or a file of the job's folder (hashFiles)."""
+    for clause in cond.split("&&"):
+        event_m = re.fullmatch(r"github\.event_name == '(\w+)'", clause.strip())
+        file_m = re.fullmatch(r"hashFiles\('([^']+)'\) != ''", clause.strip())
+        if event_m:
+            if event_m.group(1) != event:
+                return False
+        elif file_m:
+            if not glob.glob(os.path.join(work, file_m.group(1))):
+                return False
+        else:
+            raise ValueError(f"if: condition the test does not know: {cond}")
+    return True
 
 
 def run_github(workflow, event):
@@ -172,7 +181,7 @@ def run_github(workflow, event):
                         "GITHUB_PATH": os.path.join(work, "github_path"), "GITHUB_EVENT_NAME": event})
             status = "success"
             for step in job["steps"]:
-                if "if" in step and not github_if(step["if"], event):
+                if "if" in step and not github_if(step["if"], event, work):
                     continue
                 name = step.get("name", step.get("uses", ""))
                 uses = step.get("uses", "")
@@ -195,6 +204,8 @@ def run_github(workflow, event):
                         if fnmatch.fnmatch(d, inputs["pattern"]):
                             for f in os.listdir(os.path.join(artifacts, d)):
                                 shutil.copy(os.path.join(artifacts, d, f), work)
+                elif uses.startswith("bencherdev/bencher@"):
+                    pass  # installs the bencher CLI, which the test's tools stand in for
                 elif uses.startswith("benchmark-action/github-action-benchmark@"):
                     check_action_file(os.path.join(work, inputs["output-file-path"]), inputs["tool"])
                     with open(os.path.join(calls, "action-" + inputs["tool"]), "w") as f:
@@ -335,12 +346,45 @@ def check_comparison(text, where):
     check("spin" in text and "slower" in text, f"{where}: the comparison shows spin slower")
 
 
+def build_packages():
+    """The Debian packages configure checks for (cmake/TareDependencies.cmake), tests' excepted."""
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(DOC))), "cmake", "TareDependencies.cmake")) as f:
+        found = re.findall(r'"[^"|]+\|[^"|]+\|([^"|]+)"', f.read())
+    return [p for p in found if p != "libgtest-dev"] + ["cmake", "g++"]
+
+
+def check_installs(github, gitlab):
+    """Every package and tool the workflows call is installed by the workflows themselves."""
+    packages = build_packages()
+    check(len(packages) >= 5, f"the packages configure checks for were found: {packages}")
+    for job_name, job in github["jobs"].items():
+        steps = job["steps"]
+        for i, step in enumerate(steps):
+            run = step.get("run", "")
+            if step.get("name") == "Build tare":
+                for p in packages:
+                    check(re.search(r"apt-get install[^\n]* " + re.escape(p) + r"( |$)", run, re.M),
+                          f"GitHub {job_name}: Build tare installs {p}")
+            if re.search(r"^\s*bencher ", run, re.M):
+                check(any(s.get("uses", "").startswith("bencherdev/bencher@") for s in steps[:i]),
+                      f"GitHub {job_name}: the bencher CLI is installed before {step.get('name')}")
+    anchor = "\n".join(gitlab[".tare"])
+    for p in packages:
+        check(re.search(r"apt-get install[^\n]* " + re.escape(p) + r"( |$)", anchor, re.M),
+              f"GitLab: the tare steps install {p}")
+    for job_name, job in gitlab.items():
+        if isinstance(job, dict) and "script" in job and re.search(r"^\s*bencher ", "\n".join(job["script"]), re.M):
+            before = "\n".join(str(line) for line in job.get("before_script", []))
+            check("install-cli.sh" in before, f"GitLab {job_name}: the bencher CLI is installed")
+
+
 def main():
     with open(DOC) as f:
         text = f.read()
     github = yaml_block(text, "## GitHub Actions")
     github = {("on" if k is True else k): v for k, v in github.items()}  # YAML 1.1 reads `on` as true
     gitlab = yaml_block(text, "## GitLab CI")
+    check_installs(github, gitlab)
 
     root, calls, outcome = run_github(github, "push")
     check(outcome["bench"] == "success" and outcome["publish"] == "success", f"push: every job passes: {outcome}")
