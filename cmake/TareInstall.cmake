@@ -21,7 +21,14 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tare.pc DESTINATION ${CMAKE_INSTALL_LI
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/tare/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tare)
 if(TARGET tare_cli)
   install(TARGETS tare_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/man/tare.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/man/tare.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME tare)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/man/_tare DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
 endif()
+# The documentation --help points to, beside the licence.
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/tare)
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/tare)
 
 install(EXPORT tareTargets NAMESPACE tare:: DESTINATION ${TARE_CMAKE_DIR})
 export(EXPORT tareTargets NAMESPACE tare:: FILE ${CMAKE_CURRENT_BINARY_DIR}/tareTargets.cmake)

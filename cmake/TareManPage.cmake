@@ -1,0 +1,92 @@
+# Generates, from the `tare` command's own --help (the one source of its flags), the man page
+# tare.1 and the bash and zsh completion scripts. Run at build time after the command is linked:
+#   cmake -D TARE=<the tare executable> -D OUT=<folder> -D VERSION=<x.y.z> -P TareManPage.cmake
+# Rejected: hand-written pages and scripts, which drift from the flags as soon as one is added.
+
+function(help_of out)
+  execute_process(COMMAND ${TARE} ${ARGN} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${TARE} ${ARGN} --help failed (${rc})")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+# roff: a backslash is \e, and a line that begins with . or ' is text, not a request.
+function(roff out text)
+  string(REPLACE "\\" "\\e" text "${text}")
+  string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+help_of(main)
+string(REGEX MATCH "Subcommands:\n(.*)" listing "${main}")
+string(REGEX MATCHALL "\n  [a-z]+ " names "\n${CMAKE_MATCH_1}")
+set(commands "")
+foreach(n IN LISTS names)
+  string(STRIP "${n}" n)
+  if(NOT n STREQUAL "help")
+    list(APPEND commands ${n})
+  endif()
+endforeach()
+if(NOT commands)
+  message(FATAL_ERROR "no subcommands in ${TARE} --help")
+endif()
+
+roff(main_roff "${main}")
+set(page ".TH TARE 1 \"\" \"tare ${VERSION}\" \"User Commands\"\n.SH NAME\ntare \\- time and memory of the timed region of C++ benchmarks, and honest comparisons\n")
+string(APPEND page ".SH SYNOPSIS\n.B tare\n.I COMMAND\n[\n.I OPTIONS\n]\n.SH DESCRIPTION\n.nf\n${main_roff}.fi\n.SH COMMANDS\n")
+set(bash_cases "")
+set(zsh_cases "")
+foreach(c IN LISTS commands)
+  help_of(text ${c})
+  roff(text_roff "${text}")
+  string(APPEND page ".SS tare ${c}\n.nf\n${text_roff}.fi\n")
+  string(REGEX MATCHALL "\n  (-[A-Za-z],)?--[a-z][a-z-]*" found "${text}")
+  set(flags "")
+  foreach(f IN LISTS found)
+    string(REGEX REPLACE ".*(--[a-z][a-z-]*)" "\\1" f "${f}")
+    list(APPEND flags ${f})
+  endforeach()
+  list(REMOVE_DUPLICATES flags)
+  list(JOIN flags " " flags)
+  string(APPEND bash_cases "    ${c}) opts=\"${flags}\" ;;\n")
+  string(APPEND zsh_cases "    ${c}) flags=(${flags}) ;;\n")
+endforeach()
+string(APPEND page ".SH FILES\nThe full documentation is installed with the package, in\n.IR share/doc/tare/ :\ncli.md (every command and flag), reading-results.md, compare.md, accounting.md.\n")
+file(WRITE ${OUT}/tare.1 "${page}")
+
+list(JOIN commands " " words)
+file(WRITE ${OUT}/tare.bash "# bash completion for tare (generated from its --help)
+_tare() {
+  local cur=\"\${COMP_WORDS[COMP_CWORD]}\" opts=\"\"
+  if [[ \$COMP_CWORD -eq 1 ]]; then
+    COMPREPLY=(\$(compgen -W \"${words} help --help --version\" -- \"\$cur\"))
+    return
+  fi
+  case \"\${COMP_WORDS[1]}\" in
+${bash_cases}    help) COMPREPLY=(\$(compgen -W \"${words}\" -- \"\$cur\")); return ;;
+  esac
+  if [[ \"\$cur\" == -* ]]; then
+    COMPREPLY=(\$(compgen -W \"\$opts\" -- \"\$cur\"))
+  else
+    COMPREPLY=(\$(compgen -f -- \"\$cur\"))
+  fi
+}
+complete -o filenames -F _tare tare
+")
+file(WRITE ${OUT}/_tare "#compdef tare
+# zsh completion for tare (generated from its --help)
+local -a flags
+if (( CURRENT == 2 )); then
+  compadd -- ${words} help
+  return
+fi
+case \$words[2] in
+${zsh_cases}  help) compadd -- ${words}; return ;;
+esac
+if [[ \$PREFIX == -* ]]; then
+  compadd -- \$flags
+else
+  _files
+fi
+")
