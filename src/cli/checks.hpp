@@ -118,13 +118,21 @@ inline void add_fail_on_regression(CLI::App* cmd, std::optional<double>& pct) {
     });
 }
 
-/// `--color=auto|always|never` on `cmd`, held in `color` (default "auto").
+/// --wide: every column on a terminal too. One process prints its tables one way, so the flag is
+/// the process's (rejected: a field in each command's arguments, five copies of one switch).
+inline bool wide_tables = false;
+
+/// `--color=auto|always|never` on `cmd`, held in `color` (default "auto"), and `--wide`: the two
+/// flags of how a table is printed.
 inline void add_color_option(CLI::App* cmd, std::string& color) {
     cmd->add_option("--color", color,
                     "colour verdicts, warnings and errors: auto (when the output is a terminal and NO_COLOR "
                     "is not set), always or never (default auto)")
         ->type_name("WHEN")
         ->check(one_of({"auto", "always", "never"}));
+    cmd->add_flag("--wide", wide_tables,
+                  "on a terminal too, print every column (by default a table narrower than the terminal "
+                  "leaves out its least important ones)");
 }
 
 /// How to write a table to `fd` (standard output): colour as `color` asks ("auto": when `fd` is
@@ -136,7 +144,7 @@ inline report::table::console_style terminal_style(const std::string& color, int
     const bool terminal = os::is_terminal(fd);
     style.colour =
         color == "always" || (color == "auto" && terminal && (no_color == nullptr || *no_color == '\0'));
-    style.width = os::terminal_columns(fd).value_or(0);
+    style.width = wide_tables ? 0 : os::terminal_columns(fd).value_or(0);
     return style;
 }
 

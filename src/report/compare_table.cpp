@@ -260,18 +260,18 @@ std::vector<column> build_compare_columns(const compare_results& r) {
             return memory_cell(row, copied, format_bytes);
         }));
     }
-    // On a narrow terminal (table/document.hpp) the peak goes first, then both sides' times,
-    // which the change sums up, then the bytes; the change, verdict and allocations stay.
+    // On a narrow terminal (table/document.hpp) copies, mappings and cache misses go first, then
+    // both sides' times, which the change sums up, then the peak, then the bytes; the change,
+    // verdict and allocations stay.
     for (column& c : columns) {
-        c.drop_rank = c.header == "peak heap" || c.header == "copied/iter" || c.header == "LL misses/iter" ||
-                              c.header == "mapped/iter"
-                          ? 3
-                      : c.header == "base ± 95%" || c.header == "head ± 95%" ||
-                              c.header == "base instr/iter" || c.header == "head instr/iter" ||
-                              c.header == "est. cycles/iter"
-                          ? 2
-                      : c.header == "bytes/iter" ? 1
-                                                 : 0;
+        c.drop_rank =
+            c.header == "copied/iter" || c.header == "LL misses/iter" || c.header == "mapped/iter" ? 4
+            : c.header == "base ± 95%" || c.header == "head ± 95%" || c.header == "base instr/iter" ||
+                    c.header == "head instr/iter" || c.header == "est. cycles/iter"
+                ? 3
+            : c.header == "peak heap"  ? 2
+            : c.header == "bytes/iter" ? 1
+                                       : 0;
         for (const compare_row& row : r.rows) {
             if (c.header == "verdict") {
                 c.tones.push_back(row.verdict == verdict::slower || row.verdict == verdict::error

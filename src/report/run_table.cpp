@@ -242,16 +242,19 @@ std::vector<column> build_columns(const run_results& results) {
         columns.push_back(std::move(warnings));
     }
     // On a narrow terminal (table/document.hpp) the counters go first, then the samples, the
-    // throughput, the faults and the peak; the name, time, allocations, bytes and warnings stay.
+    // throughput, the faults, copies and mappings, then the warnings' kinds (each warning is
+    // printed in full under the table); the name, time, allocations, bytes and peak heap stay
+    // (the figures tare is for).
     for (std::size_t i = 1; i < columns.size(); ++i) {
         column& c = columns[i];
-        c.drop_rank = c.header == "samples" || c.header == "iterations"                                   ? 4
-                      : c.header == "L1 misses/iter" || c.header == "LL misses/iter"                      ? 3
-                      : c.header == "throughput" || c.header == "set/iter"                                ? 3
-                      : c.header == "faults/iter"                                                         ? 2
-                      : c.header == "peak heap" || c.header == "copied/iter" || c.header == "mapped/iter" ? 1
+        c.drop_rank = c.header == "samples" || c.header == "iterations"              ? 4
+                      : c.header == "L1 misses/iter" || c.header == "LL misses/iter" ? 3
+                      : c.header == "throughput" || c.header == "set/iter"           ? 3
+                      : c.header == "faults/iter"                                    ? 2
+                      : c.header == "copied/iter" || c.header == "mapped/iter"       ? 2
+                      : c.header == "warnings"                                       ? 1
                       : c.header == "time/iter ± 95% CI" || c.header == "allocs/iter" ||
-                              c.header == "bytes/iter" || c.header == "warnings" ||
+                              c.header == "bytes/iter" || c.header == "peak heap" ||
                               c.header == "instructions/iter" || c.header == "est. cycles/iter"
                           ? 0
                           : 5;  // a counter

@@ -165,15 +165,16 @@ std::vector<column> build_comparison_columns(const run_results& results) {
             }));
     }
     // On a narrow terminal (table/document.hpp): the blocks go first, then the times the change
-    // already sums up, then the peak, the bytes and the group's name (the members' names carry
-    // it); the members, change, verdict and allocations stay.
+    // already sums up, then the peak, the bytes, the group's name (the members' names carry it)
+    // and the baseline's name (the line above the table names it); each member, its change,
+    // verdict and allocations stay.
     for (column& c : columns) {
         c.drop_rank = c.header == "blocks" ? 4
                       : c.header == "baseline time" || c.header == "member time" ||
                               c.header == "baseline instr/iter" || c.header == "member instr/iter"
                           ? 3
                       : c.header == "peak heap" || c.header == "copied/iter" || c.header == "mapped/iter" ? 2
-                      : c.header == "bytes/iter" || c.header == "comparison"                              ? 1
+                      : c.header == "bytes/iter" || c.header == "comparison" || c.header == "baseline"    ? 1
                                                                                                           : 0;
         if (c.header == "verdict") {
             for (const auto& comparison : results.comparisons)

@@ -8,6 +8,8 @@ Each example executable runs once, piped, with a small budget and --json. Then, 
     than 100 display columns, and names the columns it left out;
   - the same through a pipe is byte for byte what it prints without COLUMNS: a pipe gets the
     whole table, uncoloured, whatever the terminal it came from;
+  - at COLUMNS=80 no line is wider either, and time, allocations, bytes and the peak heap stay;
+    --wide prints every column on the terminal, as a pipe gets them;
   - colour: --color=always colours the verdicts and warnings, on a terminal --color=auto does
     too, and NO_COLOR or --color=never leaves none.
 
@@ -99,6 +101,21 @@ def main():
                                            (env100, ["--color=never"], "--color=never")):
                 if ANSI.search(on_terminal([tare, "run", results] + flags, extra_env)):
                     failures.append(f"{name}: colour on a terminal with {what}")
+            # At 80 columns nothing wraps, and the figures tare is for stay: time, allocations,
+            # bytes and the peak heap (the columns least needed go first). --wide keeps every one.
+            env80 = dict(base_env, COLUMNS="80")
+            at80 = ANSI.sub("", on_terminal([tare, "run", results], env80))
+            for line in at80.splitlines():
+                if width(line) > 80:
+                    failures.append(f"{name}: a line of {width(line)} columns at COLUMNS=80: {line!r}")
+            header = next((line for line in at80.splitlines() if line.startswith("benchmark")), "")
+            for kept in ("time/iter", "allocs/iter", "bytes/iter", "peak heap"):
+                if "allocs/iter" in piped and kept not in header:
+                    failures.append(f"{name}: {kept} left out at 80 columns: {header!r}")
+            wide = ANSI.sub("", on_terminal([tare, "run", results, "--wide"], env80))
+            if "not shown at" in wide or max(width(line) for line in wide.splitlines()) != \
+                    max(width(line) for line in piped.splitlines()):
+                failures.append(f"{name}: --wide left columns out on a terminal")
             if name == "quickstart_bench":
                 # On a terminal, one live line rewritten in place, and no log lines.
                 live = on_terminal([exe, "--min-time=0.001"], env100, stderr_too=True)
