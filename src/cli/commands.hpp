@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/comparison.hpp"
 #include "model/run.hpp"
 #include "report/export/exports.hpp"
 
@@ -93,6 +94,10 @@ const char* unknown_file_note(target_kind k);
 
 /// The line printed under a GB suite's table: what its memory figures include.
 std::string gbench_note(const run_context& context);
+/// The note under a comparison of Google Benchmark suites: gbench_note of the side(s) with memory
+/// figures, and which side has none when only one has them.
+std::string gbench_compare_note(const compare_results& results,
+                                const std::optional<std::string>& gbench_memory);
 
 /// `tare compare BASE HEAD` (docs/cli.md, docs/compare.md).
 struct compare_args {
@@ -118,6 +123,8 @@ struct compare_args {
     /// (Bonferroni); docs/statistics.md, "Many rows".
     std::string family = "fdr";
     std::optional<double> fail_on_regression;  // PCT
+    /// --allow-mixed-instrumentation: judge time although the sides are instrumented differently.
+    bool allow_mixed_instrumentation = false;
     std::optional<std::string> json_path;
     std::optional<std::string> html_path;  // --html=PATH: the comparison's HTML page
     bool markdown = false;

@@ -19,6 +19,7 @@
 #include "cli/commands.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
+#include "compare/instrumentation.hpp"
 #include "compare/rounds.hpp"
 #include "core/shard.hpp"
 #include "instrument/judge.hpp"
@@ -96,6 +97,9 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     add_fail_on_regression(cmd, args.fail_on_regression);
+    cmd->add_flag("--allow-mixed-instrumentation", args.allow_mixed_instrumentation,
+                  "judge time although the sides differ in accounting, tare::copies, region hooks "
+                  "or --instrument (the header still says so)");
     cmd->add_option("--json", args.json_path, "write tare-compare/1 JSON to PATH")->type_name("PATH");
     cmd->add_option("--html", args.html_path,
                     "write the comparison's HTML page (forest plot, tables) to PATH")
@@ -282,6 +286,8 @@ int compare_command(const compare_args& args) {
     vo.family = args.family == "fwer" ? family_control::fwer : family_control::fdr;
 
     compare_results results;
+    // How each side was instrumented, from its results or its processes (base, head).
+    std::pair<compare::side_instrumentation, compare::side_instrumentation> instrumented;
     std::optional<std::string> gbench_memory;  // what measured a Google Benchmark suite's memory
     if (args.instrument && files) {
         return fail(exit_usage,
@@ -327,6 +333,7 @@ int compare_command(const compare_args& args) {
             keep_counted_on_both(sides);
         }
         results = instrument::compare_counted(sides[0], sides[1], args.threshold_pct);
+        instrumented = {compare::instrumentation_of(sides[0]), compare::instrumentation_of(sides[1])};
         results.interrupted = os::interrupted() != 0;
     } else if (files) {
         auto base = read_side(args.base, bk);
@@ -349,6 +356,8 @@ int compare_command(const compare_args& args) {
                                                     args.threshold_pct)
                       : compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
                                                args.base, args.head);
+        instrumented = {compare::instrumentation_of(std::get<run_results>(base)),
+                        compare::instrumentation_of(std::get<run_results>(head))};
         results.base_context = std::get<run_results>(base).context;
         results.head_context = std::get<run_results>(head).context;
     } else {
@@ -435,9 +444,12 @@ int compare_command(const compare_args& args) {
         }
         results = compare::aggregate_rounds(std::get<compare::rounds_data>(measured), vo);
         gbench_memory = std::get<compare::rounds_data>(measured).gbench_memory;
+        instrumented = compare::instrumentation_of(std::get<compare::rounds_data>(measured), gbench);
         results.cpus = ro.cpus;
         results.matched_layouts = ro.layout_seed.has_value();
     }
+    compare::judge_instrumentation(results, instrumented.first, instrumented.second,
+                                   args.allow_mixed_instrumentation);
     results.base_label = args.base;
     results.head_label = args.head;
     results.tare_version = TARE_VERSION_STRING;
@@ -466,11 +478,7 @@ int compare_command(const compare_args& args) {
                    .c_str(),
                out);
     if (gbench_memory || results.mode == pairing::process_rounds) {
-        run_context memory;
-        memory.accounting = std::any_of(results.rows.begin(), results.rows.end(),
-                                        [](const auto& row) { return row.base.allocs_per_iter.has_value(); });
-        memory.gbench_memory = gbench_memory;
-        std::fputs(gbench_note(memory).c_str(), out);
+        std::fputs(gbench_compare_note(results, gbench_memory).c_str(), out);
     }
     std::fflush(out);
     if (args.json_path) {
@@ -503,6 +511,13 @@ int compare_command(const compare_args& args) {
                 return exit_not_run;
             }
         }
+    }
+    if (args.fail_on_regression && compare::refuses_mixed_instrumentation(results)) {
+        // A gate must not pass on a comparison whose time it cannot judge (docs/compare.md).
+        std::fprintf(stderr,
+                     "error: base and head are not instrumented alike, so time was not judged; build "
+                     "both alike, or give --allow-mixed-instrumentation\n");
+        return exit_usage;
     }
     if (args.fail_on_regression && compare::has_regression(results, *args.fail_on_regression)) {
         return exit_regression;

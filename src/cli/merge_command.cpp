@@ -12,6 +12,7 @@
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "compare/aggregate.hpp"
+#include "compare/instrumentation.hpp"
 #include "compare/merge.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
@@ -96,6 +97,12 @@ int merge_comparisons(const merge_args& args, const std::vector<std::string>& te
     const compare_results& results = std::get<compare_results>(merged);
     if (auto e = put(results, *args.json_path, args.markdown, args.color)) {
         return fail(exit_usage, *e);
+    }
+    if (args.fail_on_regression && compare::refuses_mixed_instrumentation(results)) {
+        std::fprintf(stderr,
+                     "error: base and head are not instrumented alike, so time was not judged "
+                     "(docs/compare.md, \"Mixed instrumentation\")\n");
+        return exit_usage;
     }
     if (args.fail_on_regression && compare::has_regression(results, *args.fail_on_regression)) {
         return exit_regression;

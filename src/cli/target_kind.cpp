@@ -150,4 +150,24 @@ std::string gbench_note(const run_context& context) {
            memory_run;
 }
 
+std::string gbench_compare_note(const compare_results& results,
+                                const std::optional<std::string>& gbench_memory) {
+    const auto has = [&](side_figures compare_row::*side) {
+        return std::any_of(results.rows.begin(), results.rows.end(),
+                           [&](const compare_row& row) { return (row.*side).allocs_per_iter.has_value(); });
+    };
+    const bool base = has(&compare_row::base);
+    const bool head = has(&compare_row::head);
+    run_context memory;
+    memory.accounting = base || head;
+    memory.gbench_memory = gbench_memory;
+    // One side without figures is not "no memory figures": the other side's are real.
+    std::string missing;
+    if (base != head) {
+        missing = std::string("note: ") + (base ? "head" : "base") +
+                  " has no memory figures: link tare::gbench into its suite to get them\n";
+    }
+    return missing + gbench_note(memory);
+}
+
 }  // namespace tare::cli

@@ -140,6 +140,15 @@ std::variant<compare_results, std::string> merge_comparisons(std::vector<compare
     for (compare_merge_input& in : inputs) {
         out.rounds = std::max(out.rounds, in.results.rounds);
         out.interrupted = out.interrupted || in.results.interrupted;
+        // A shard whose sides differed makes the whole comparison one of mixed instrumentation.
+        for (const warning& d : in.results.mixed_instrumentation) {
+            if (std::none_of(out.mixed_instrumentation.begin(), out.mixed_instrumentation.end(),
+                             [&](const warning& m) { return m.kind == d.kind; })) {
+                out.mixed_instrumentation.push_back(d);
+            }
+        }
+        out.mixed_instrumentation_allowed =
+            out.mixed_instrumentation_allowed && in.results.mixed_instrumentation_allowed;
         for (compare_row& row : in.results.rows) {
             auto [it, fresh] = owner.emplace(row.name, &in.path);
             if (!fresh) {

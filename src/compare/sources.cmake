@@ -7,4 +7,5 @@ set(tare_compare_sources
   src/compare/gbench_rounds.cpp
   src/compare/processes.cpp
   src/compare/merge.cpp
+  src/compare/instrumentation.cpp
 )

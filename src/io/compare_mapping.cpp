@@ -121,6 +121,9 @@ struct fields<compare_results> {
             c("selected", r.selected);
             c("threshold_pct", r.threshold_pct);
             c("interrupted", r.interrupted);
+            // What differs in how the sides were instrumented; [] when they are alike.
+            c("mixed_instrumentation", r.mixed_instrumentation);
+            c("mixed_instrumentation_allowed", r.mixed_instrumentation_allowed);
         });
         v("rows", r.rows, required);
         v("only_in_base", r.only_in_base);

@@ -136,6 +136,12 @@ struct compare_results {
     std::optional<run_context> head_context;
     std::vector<std::string> only_in_base;
     std::vector<std::string> only_in_head;
+    /// What differs in how the two sides were instrumented (kind "accounting", "copies",
+    /// "region_hooks" or "counted"; the message names the side that has it); empty: alike. Then
+    /// the time change measures the instrumentation too (docs/compare.md, "Mixed instrumentation").
+    std::vector<warning> mixed_instrumentation;
+    /// --allow-mixed-instrumentation: the rows were judged although the sides differ.
+    bool mixed_instrumentation_allowed = false;
 };
 
 /// The level of every change interval of `r`: 1 - alpha/m (fwer), 1 - alpha max(R, 1)/m (fdr,

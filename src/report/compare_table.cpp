@@ -328,6 +328,28 @@ line compare_summary_line(const compare_results& r) {
             {fmt::format("; memory: {} row{} changed", memory, memory == 1 ? "" : "s")}};
 }
 
+// Sides instrumented differently: their time differs for that alone, so the header says what
+// differs and whether the rows were judged anyway (docs/compare.md, "Mixed instrumentation").
+line mixed_instrumentation_line(const compare_results& r) {
+    std::vector<std::string> what;
+    for (const warning& d : r.mixed_instrumentation) {
+        what.push_back(one_line(d.message));
+    }
+    line out{{"MIXED INSTRUMENTATION", style::strong}, {": " + fmt::format("{}", fmt::join(what, "; "))}};
+    if (r.mixed_instrumentation_allowed) {
+        out.push_back({"; time judged anyway ("});
+        out.push_back({"--allow-mixed-instrumentation", style::code});
+        out.push_back({"): a change may be the instrumentation's, not the code's"});
+    } else {
+        out.push_back(
+            {"; the time change is partly the instrumentation's, so it is not judged (build "
+             "both sides alike, or "});
+        out.push_back({"--allow-mixed-instrumentation", style::code});
+        out.push_back({")"});
+    }
+    return out;
+}
+
 std::vector<line> compare_header_lines(const compare_results& r) {
     std::vector<line> lines;
     lines.push_back({{"tare compare: base "},
@@ -347,6 +369,9 @@ std::vector<line> compare_header_lines(const compare_results& r) {
     if (r.base_context && r.head_context) {
         lines.push_back({{"base recorded " + recorded_text(*r.base_context) + "; head recorded " +
                           recorded_text(*r.head_context)}});
+    }
+    if (!r.mixed_instrumentation.empty()) {
+        lines.push_back(mixed_instrumentation_line(r));
     }
 
     // The family: what each interval's level is, and why it is not 95 %.

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
@@ -45,6 +47,69 @@ TEST(gbench_compare, two_gb_executables_give_a_verdict_table) {
     // the memory run's window read 3 + 2/16).
     EXPECT_EQ(doc["rows"][2]["base"]["allocs_per_iter"].get<double>(), 3.0);
 #endif
+    fs::remove(out);
+}
+
+// A suite with tare::gbench against the same source without it: the hooked side's interposer and
+// region hooks cost time the plain side does not pay, so the time change is not judged, the header
+// and every row say why, and a gate refuses to pass on it (docs/compare.md, "Mixed
+// instrumentation"). --allow-mixed-instrumentation judges anyway and still says so.
+TEST(gbench_compare, a_plain_suite_against_a_hooked_one_is_mixed_instrumentation) {
+    if (!TARE_ACCOUNTING_EXPECTED) {
+        GTEST_SKIP() << "without accounting neither side has the interposer";
+    }
+    const fs::path out = fs::temp_directory_path() / ("tare_gbmix_" + std::to_string(::getpid()) + ".json");
+    const std::vector<std::string> base_args = {tare_cmd,
+                                                "compare",
+                                                test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN),
+                                                test::suite(TARE_GBENCH_ALLOC_COUNTS),
+                                                "--rounds=2",
+                                                "--samples=2",
+                                                "--min-time=0.04",
+                                                "--filter=BM_allocs/3$",
+                                                "--json=" + out.string()};
+    std::vector<std::string> gate = base_args;
+    gate.push_back("--fail-on-regression");
+    auto r = run_process(gate);
+    EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+    EXPECT_NE(r.err.find("--allow-mixed-instrumentation"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("MIXED INSTRUMENTATION"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("head counts allocations"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(head, mixed_instrumentation)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 not judged"), std::string::npos) << r.out;
+    // The head's figures are real: the note names the side without them.
+    EXPECT_NE(r.out.find("note: base has no memory figures"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("note: no memory figures"), std::string::npos) << r.out;
+    {
+        std::ifstream in(out);
+        json doc = json::parse(in);
+        std::vector<std::string> kinds;
+        for (const auto& d : doc["context"]["mixed_instrumentation"]) {
+            kinds.push_back(d["kind"]);
+        }
+        EXPECT_EQ(kinds, (std::vector<std::string>{"accounting", "region_hooks"}));
+        EXPECT_EQ(doc["context"]["mixed_instrumentation_allowed"], false);
+        ASSERT_EQ(doc["rows"].size(), 1U);
+        const json& row = doc["rows"][0];
+        EXPECT_EQ(row["verdict"], "no_change") << row.dump();
+        EXPECT_TRUE(row["not_judged"].is_string()) << row.dump();
+        EXPECT_TRUE(row["change_pct"].is_object()) << row.dump();
+        EXPECT_EQ(row["head"]["warnings"].back()["kind"], "mixed_instrumentation") << row.dump();
+    }
+
+    // Judged anyway: the gate's threshold is far beyond any change, so the status does not
+    // depend on how fast either side ran.
+    std::vector<std::string> allowed = base_args;
+    allowed.push_back("--fail-on-regression=100000");
+    allowed.push_back("--allow-mixed-instrumentation");
+    r = run_process(allowed);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("MIXED INSTRUMENTATION"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("judged anyway"), std::string::npos) << r.out;
+    std::ifstream in(out);
+    json doc = json::parse(in);
+    EXPECT_EQ(doc["context"]["mixed_instrumentation_allowed"], true);
+    EXPECT_TRUE(doc["rows"][0]["not_judged"].is_null()) << doc["rows"][0].dump();
     fs::remove(out);
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "compare/aggregate.hpp"
+#include "compare/instrumentation.hpp"
 #include "instrument/judge.hpp"
 #include "stats/change.hpp"
 
@@ -330,10 +331,38 @@ compare_results compare_counted_run() {
     return r;
 }
 
+namespace {
+
+compare_results mixed_run(bool allow) {
+    compare_results r = compare_rounds_run();
+    for (compare_row& row : r.rows) {
+        row.base.allocs_per_iter.reset();
+        row.base.bytes_per_iter.reset();
+        row.base.peak_live_bytes.reset();
+        row.base.page_faults_per_iter.reset();
+    }
+    compare::side_instrumentation base;
+    compare::side_instrumentation head;
+    head.accounting = true;
+    compare::judge_instrumentation(r, base, head, allow);
+    return r;
+}
+
+}  // namespace
+
+compare_results compare_mixed_run() {
+    return mixed_run(false);
+}
+
+compare_results compare_mixed_allowed_run() {
+    return mixed_run(true);
+}
+
 std::vector<named_compare_fixture> all_compare_fixtures() {
     return {{"rounds", compare_rounds_run},       {"unpaired", compare_unpaired_run},
             {"processes", compare_processes_run}, {"edges", compare_edges_run},
-            {"threshold", compare_threshold_run}, {"counted", compare_counted_run}};
+            {"threshold", compare_threshold_run}, {"counted", compare_counted_run},
+            {"mixed", compare_mixed_run},         {"mixed_allowed", compare_mixed_allowed_run}};
 }
 
 }  // namespace tare::golden

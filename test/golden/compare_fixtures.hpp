@@ -40,6 +40,14 @@ struct named_compare_fixture {
 /// and one with more instructions, a change inside the floor, and a side that crashed.
 compare_results compare_counted_run();
 
+/// compare_rounds_run with a base that had no allocation accounting (no memory figures) against a
+/// head that had it: mixed instrumentation, so the rows carry no time verdict and say why.
+compare_results compare_mixed_run();
+
+/// compare_mixed_run judged anyway (--allow-mixed-instrumentation): verdicts, and the header
+/// still says the sides differ.
+compare_results compare_mixed_allowed_run();
+
 std::vector<named_compare_fixture> all_compare_fixtures();
 
 }  // namespace tare::golden

@@ -74,11 +74,12 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
             expected.insert(expected.end(), {"base_context", "head_context"});
         EXPECT_EQ(keys(doc), expected);
         EXPECT_EQ(doc["schema"], "tare-compare/1");
-        EXPECT_EQ(keys(doc["context"]),
-                  (std::vector<std::string>{"tare_version", "host", "date", "base", "head", "mode", "rounds",
-                                            "base_processes", "head_processes", "cpus", "layout", "alpha",
-                                            "comparisons", "family_control", "selected", "threshold_pct",
-                                            "interrupted"}));
+        EXPECT_EQ(
+            keys(doc["context"]),
+            (std::vector<std::string>{
+                "tare_version", "host", "date", "base", "head", "mode", "rounds", "base_processes",
+                "head_processes", "cpus", "layout", "alpha", "comparisons", "family_control", "selected",
+                "threshold_pct", "interrupted", "mixed_instrumentation", "mixed_instrumentation_allowed"}));
         for (const auto& row : doc["rows"]) {
             EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head",
                                                            "not_judged"}));

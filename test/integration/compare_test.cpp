@@ -341,6 +341,46 @@ TEST(compare, files_recorded_in_several_processes_are_judged_on_them) {
     EXPECT_EQ(doc["rows"][0]["base"]["round_ns"].size(), 3U);
 }
 
+// Two recordings of one executable, one as a build without the allocation interposer would
+// write it: their contexts differ in accounting, so the time is not judged and a gate exits 2
+// (docs/compare.md, "Mixed instrumentation").
+TEST(compare, files_whose_accounting_differs_are_mixed_instrumentation) {
+    fs::path a = scratch("acc.json");
+    fs::path b = scratch("noacc.json");
+    auto rec = run_process({tare_cmd, "run", base, "--filter=^spin$", "--min-time=0.03", "--processes=2",
+                            "--json=" + a.string()});
+    ASSERT_EQ(rec.exit_code, 0) << rec.err << rec.out;
+    json other = read_json(a);
+    const bool accounting = other["context"]["accounting"];
+    other["context"]["accounting"] = !accounting;
+    if (accounting) {  // as the other build writes it: no accounting, no figures
+        other["context"]["allocator"] = nullptr;
+        for (json& bench : other["benchmarks"]) {
+            for (const char* f :
+                 {"allocs_per_iter", "bytes_per_iter", "peak_live_bytes", "retained_bytes_per_iter"})
+                bench[f] = nullptr;
+        }
+    }
+    std::ofstream(b) << other.dump();
+    fs::path out = scratch("mixed.json");
+    auto r = run_process(
+        {tare_cmd, "compare", a.string(), b.string(), "--json=" + out.string(), "--fail-on-regression"});
+    EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+    EXPECT_NE(r.out.find("MIXED INSTRUMENTATION"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("--allow-mixed-instrumentation"), std::string::npos) << r.err;
+    json doc = read_json(out);
+    ASSERT_EQ(doc["context"]["mixed_instrumentation"].size(), 1U) << doc["context"].dump();
+    EXPECT_EQ(doc["context"]["mixed_instrumentation"][0]["kind"], "accounting");
+    ASSERT_EQ(doc["rows"].size(), 1U);
+    EXPECT_EQ(doc["rows"][0]["verdict"], "no_change");
+    EXPECT_TRUE(doc["rows"][0]["not_judged"].is_string()) << doc["rows"][0].dump();
+
+    // The same recording on both sides is alike: judged as usual, nothing said.
+    r = run_process({tare_cmd, "compare", a.string(), a.string(), "--fail-on-regression=100000"});
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_EQ(r.out.find("MIXED INSTRUMENTATION"), std::string::npos) << r.out;
+}
+
 // --processes is for executables: a results file cannot be run again.
 TEST(compare, processes_of_a_results_file_are_refused) {
     fs::path a = scratch("one.json");

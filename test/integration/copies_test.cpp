@@ -113,6 +113,13 @@ TEST(copies, a_comparison_shows_both_sides_copies) {
     doc = json::parse(read_text(out), nullptr, false);
     EXPECT_EQ(doc["rows"][0]["base"]["copied_bytes_per_iter"], 1052672.0);
     EXPECT_FALSE(doc["rows"][0]["head"].contains("copied_bytes_per_iter"));
+    // Only base pays for counting its copies, so its time is not the head's to compare with
+    // (docs/compare.md, "Mixed instrumentation").
+    ASSERT_EQ(doc["context"]["mixed_instrumentation"].size(), 1U) << doc["context"].dump();
+    EXPECT_EQ(doc["context"]["mixed_instrumentation"][0]["kind"], "copies");
+    EXPECT_TRUE(doc["rows"][0]["not_judged"].is_string()) << doc["rows"][0].dump();
+    EXPECT_NE(mixed.out.find("MIXED INSTRUMENTATION: base counts copied bytes"), std::string::npos)
+        << mixed.out;
 }
 
 }  // namespace

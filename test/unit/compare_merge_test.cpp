@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "compare/aggregate.hpp"
+#include "compare/instrumentation.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/run_mapping.hpp"
 #include "stats/random.hpp"
@@ -170,6 +171,30 @@ TEST(compare_merge, shards_of_a_comparison_are_judged_as_one_family) {
             }
         }
     }
+}
+
+// One shard whose sides were instrumented differently makes the whole comparison mixed: the
+// record survives the JSON and the merge, and the other shards' rows are judged as before.
+TEST(compare_merge, a_shard_of_mixed_instrumentation_marks_the_merge) {
+    const rounds_rows rows = make_rows(10, 3);
+    const verdict_options o;
+    compare_results mixed = judged(rows, 0, 5, o);
+    side_instrumentation base;
+    side_instrumentation head;
+    head.copies = true;
+    judge_instrumentation(mixed, base, head, false);
+    auto merged = merge_comparisons(
+        {{"c1.json", through_json(mixed)}, {"c2.json", through_json(judged(rows, 5, 10, o))}});
+    ASSERT_TRUE(std::holds_alternative<compare_results>(merged)) << std::get<std::string>(merged);
+    const compare_results& m = std::get<compare_results>(merged);
+    ASSERT_EQ(m.mixed_instrumentation.size(), 1U);
+    EXPECT_EQ(m.mixed_instrumentation[0].kind, "copies");
+    EXPECT_TRUE(refuses_mixed_instrumentation(m));
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_TRUE(m.rows[i].unjudged) << m.rows[i].name;
+        EXPECT_EQ(m.rows[i].verdict, verdict::no_change) << m.rows[i].name;
+    }
+    EXPECT_FALSE(m.rows[5].unjudged);
 }
 
 // Why the merge judges again: a shard's own family is smaller, so its intervals are narrower

@@ -196,6 +196,12 @@ void expect_same(const compare_results& a, const compare_results& b) {
     EXPECT_EQ(a.family, b.family);
     EXPECT_EQ(a.comparisons, b.comparisons);
     EXPECT_EQ(a.selected, b.selected);
+    ASSERT_EQ(a.mixed_instrumentation.size(), b.mixed_instrumentation.size());
+    for (std::size_t i = 0; i < a.mixed_instrumentation.size(); ++i) {
+        EXPECT_EQ(a.mixed_instrumentation[i].kind, b.mixed_instrumentation[i].kind);
+        EXPECT_EQ(a.mixed_instrumentation[i].message, b.mixed_instrumentation[i].message);
+    }
+    EXPECT_EQ(a.mixed_instrumentation_allowed, b.mixed_instrumentation_allowed);
     ASSERT_EQ(a.rows.size(), b.rows.size());
     for (std::size_t i = 0; i < a.rows.size(); ++i) {
         SCOPED_TRACE(a.rows[i].name);
@@ -405,6 +411,8 @@ compare_results full_compare(pairing mode) {
     r.base_processes = 5;
     r.head_processes = 1;
     r.interrupted = true;
+    r.mixed_instrumentation = {{"copies", "head counts copied bytes (tare::copies), base does not"}};
+    r.mixed_instrumentation_allowed = true;
     r.only_in_base = {"write/legacy"};
     r.only_in_head = {"write/new", "read/new"};
     return r;
