@@ -29,6 +29,7 @@
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
+#include "os/process.hpp"
 #include "report/progress.hpp"
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
@@ -184,6 +185,7 @@ void run_ends() {
                  guard.results->benchmarks.size() == 1 ? "" : "s");
     std::fflush(stdout);
     std::fflush(stderr);
+    os::kill_orphans_now();
     os::remove_temp_dir();
     ::_exit(os::interrupted_status(signal));
 }
@@ -259,6 +261,7 @@ int run_instrumented(const std::vector<core::run_unit>& units, const bench_optio
     results.context = instrument::counted_context(probe.accounting());
     results.context.instrument = launcher.description;
     os::handle_interrupts();
+    os::adopt_orphans();
     const bool live = os::is_terminal(STDERR_FILENO);
     const double started = os::monotonic_seconds();
     std::size_t total = 0;
@@ -468,6 +471,7 @@ int drive(int argc, char** argv) {
     guard.results = &results;
     guard.opt = &opt;
     os::handle_interrupts();
+    os::adopt_orphans();
     std::thread(watch_for_a_stuck_body).detach();
     static const bool registered =
         std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;

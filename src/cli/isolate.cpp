@@ -66,7 +66,9 @@ std::variant<run_results, benchmark_result> run_child_step(const std::string& na
     auto read = io::read_results_file(tmp.string());
     fs::remove(tmp, ec);
     if (auto* err = std::get_if<io::read_error>(&read)) {
-        return error_row(name, "crash", "the benchmark's process left no readable results: " + err->message);
+        return error_row(
+            name, "crash",
+            "the benchmark's process left no readable results: " + err->without_origin(tmp.string()));
     }
     return std::move(std::get<run_results>(read));
 }

@@ -109,12 +109,8 @@ std::variant<run_results, run_failure> read_child_results(const std::string& tar
     fs::remove(tmp, ec);
     if (auto* err = std::get_if<io::read_error>(&read)) {
         // "TMP:3:4: malformed JSON: ..." or "TMP: unsupported schema ...": what follows TMP.
-        std::string what = err->message;
-        if (what.rfind(tmp.string(), 0) == 0) {
-            what.erase(0, tmp.string().size());
-            what.erase(0, what.find_first_not_of(": "));
-        }
-        return run_failure{exit_not_run, target + ": the results it wrote cannot be read: " + what};
+        return run_failure{exit_not_run, target + ": the results it wrote cannot be read: " +
+                                             err->without_origin(tmp.string())};
     }
     return std::move(std::get<run_results>(read));
 }

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "os/interrupt.hpp"
+#include "os/process.hpp"
 #include "tare/version.hpp"
 
 namespace {
@@ -50,8 +51,10 @@ int run_parsed(const CLI::App& app, const command_line& cl) {
     // what finished (docs/cli.md, "Interrupting a run"). report, export and merge keep the
     // default action: a signal ends them at once, and their atomic writes leave no half file;
     // a handler there would leave them blind to it (a blocked open of a named pipe, a long read).
+    // They also end what their children leave running when they end: a detached daemon too.
     if (cl.run_cmd->parsed() || cl.cmp_cmd->parsed() || cl.exec_cmd->parsed()) {
         tare::os::handle_interrupts();
+        tare::os::adopt_orphans();
     }
     if (cl.run_cmd->parsed()) {
         return run_command(cl.run);

@@ -97,7 +97,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
     auto read = io::read_any_results_file(json.string());
     fs::remove(json, ec);
     if (auto* e = std::get_if<io::read_error>(&read)) {
-        out.error = error_info{"crash", e->message};
+        out.error = error_info{"crash", "its results cannot be read: " + e->without_origin(json.string())};
         return out;
     }
     out.gbench_memory = std::get<run_results>(read).context.gbench_memory;

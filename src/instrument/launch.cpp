@@ -241,7 +241,8 @@ benchmark_result run_counted_child(const launcher& l, const std::string& executa
         auto read = io::read_results_file(json.string());
         if (auto* e = std::get_if<io::read_error>(&read)) {
             row = error_row(member, "crash",
-                            "the benchmark's counted process left no readable results: " + e->message);
+                            "the benchmark's counted process left no readable results: " +
+                                e->without_origin(json.string()));
         } else if (auto& results = std::get<run_results>(read); results.benchmarks.size() != 1) {
             row = error_row(member, "crash",
                             "the benchmark's counted process reported " +

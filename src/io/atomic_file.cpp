@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace tare::io {
@@ -58,39 +59,108 @@ mode_t current_umask() {
     return 022;  // the usual default, where /proc is not mounted
 }
 
-// A regular file (or none yet) at `path`: a temporary file beside it, flushed, renamed over it.
-// The temporary's name is short, so a target whose name is as long as a name may be still
-// works (a suffix on the target's own name would pass NAME_MAX). The new file keeps the old
-// one's mode (and, for root, its owner); a new one gets 0666 less the umask, as `>` would give.
-std::optional<std::string> replace_atomically(const std::string& path, std::string_view content,
-                                              const std::string& shown, const struct stat* old) {
-    std::string tmpl = directory_of(path) + "/.tare-XXXXXX";
+// The content's file, not yet published. Where the file system supports it (ext4, xfs, btrfs,
+// tmpfs) it has no name until it is complete: a tare killed with SIGKILL in the middle of a big
+// write leaves nothing behind, where a named temporary would stay beside the user's file.
+// Rejected: a named temporary removed by a signal handler, which SIGKILL never runs.
+struct unpublished {
+    int fd = -1;
+    std::string name;  // empty while the file is anonymous
+};
+
+// A name in `dir` that does not exist yet, for the link that publishes an anonymous file: 12
+// random letters and digits, as mkstemp's six would be too few for a loop that must end.
+std::string fresh_name(const std::string& dir) {
+    static constexpr char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    unsigned char random[12] = {};
+    if (::getentropy(random, sizeof random) != 0) {
+        const auto seed =
+            static_cast<unsigned long>(::getpid()) ^ static_cast<unsigned long>(::time(nullptr));
+        for (std::size_t i = 0; i < sizeof random; ++i)
+            random[i] = static_cast<unsigned char>(seed >> (i % 8 * 8));
+    }
+    std::string name = dir + "/.tare-";
+    for (unsigned char r : random)
+        name += letters[r % (sizeof letters - 1)];
+    return name;
+}
+
+std::optional<std::string> create_beside(const std::string& path, const std::string& shown,
+                                         unpublished& out) {
+    const std::string dir = directory_of(path);
+    // The link that names it goes through /proc: without /proc mounted, a named temporary.
+    if (::access("/proc/self/fd", X_OK) == 0) {
+        out.fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        if (out.fd >= 0)
+            return std::nullopt;
+    }
+    // EOPNOTSUPP (or EISDIR on kernels older than O_TMPFILE): a named temporary instead.
+    std::string tmpl = dir + "/.tare-XXXXXX";
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
-    const int fd = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd < 0)
+    out.fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (out.fd < 0)
         return "cannot create a temporary file beside '" + shown + "': " + errno_text();
-    if (auto e = write_all(fd, content, shown)) {
-        ::close(fd);
-        ::unlink(name.data());
-        return e;
+    out.name = name.data();
+    return std::nullopt;
+}
+
+// Gives an anonymous file a name beside `path`: linking it through /proc (linkat with
+// AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH), at a fresh name, since a link never replaces.
+std::optional<std::string> name_it(const std::string& path, unpublished& file) {
+    if (!file.name.empty())
+        return std::nullopt;
+    const std::string self = "/proc/self/fd/" + std::to_string(file.fd);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string name = fresh_name(directory_of(path));
+        if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+            file.name = std::move(name);
+            return std::nullopt;
+        }
+        if (errno != EEXIST)
+            return errno_text();
     }
-    // mkstemp makes the file 0600; a results file is an ordinary document.
+    return "no free temporary name";
+}
+
+// A regular file (or none yet) at `path`: the content written to an unpublished file beside it,
+// flushed, then named and renamed over it (rename is atomic within a file system on POSIX). The
+// temporary's name is short, so a target whose name is as long as a name may be still works (a
+// suffix on the target's own name would pass NAME_MAX). The new file keeps the old one's mode
+// (and, for root, its owner); a new one gets 0666 less the umask, as `>` would give.
+std::optional<std::string> replace_atomically(const std::string& path, std::string_view content,
+                                              const std::string& shown, const struct stat* old) {
+    unpublished file;
+    if (auto e = create_beside(path, shown, file))
+        return e;
+    const auto fail = [&](std::string why) {
+        ::close(file.fd);
+        if (!file.name.empty())
+            ::unlink(file.name.c_str());
+        return std::optional<std::string>(std::move(why));
+    };
+    if (auto e = write_all(file.fd, content, shown))
+        return fail(*e);
+    // Both kinds of temporary are made 0600; a results file is an ordinary document.
     if (old != nullptr) {
         if (::geteuid() == 0)
-            (void)::fchown(fd, old->st_uid, old->st_gid);
-        ::fchmod(fd, old->st_mode & 07777);
+            (void)::fchown(file.fd, old->st_uid, old->st_gid);
+        ::fchmod(file.fd, old->st_mode & 07777);
     } else {
-        ::fchmod(fd, 0666 & ~current_umask());
+        ::fchmod(file.fd, 0666 & ~current_umask());
     }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    if (::fsync(file.fd) != 0)
+        return fail("cannot write '" + shown + "': " + errno_text());
+    if (auto e = name_it(path, file))
+        return fail("cannot write '" + shown + "': " + *e);
+    if (::close(file.fd) != 0) {
         std::string why = errno_text();
-        ::unlink(name.data());
+        ::unlink(file.name.c_str());
         return "cannot write '" + shown + "': " + why;
     }
-    if (::rename(name.data(), path.c_str()) != 0) {
+    if (::rename(file.name.c_str(), path.c_str()) != 0) {
         std::string why = errno_text();
-        ::unlink(name.data());
+        ::unlink(file.name.c_str());
         return "cannot write '" + shown + "': " + why;
     }
     return std::nullopt;

@@ -1,7 +1,8 @@
 #pragma once
 // Writing result files so that a reader never sees half a file and nothing that is not a file is
-// replaced: a regular file (or a new path) gets a temporary file in the same directory, flushed,
-// then renamed over it (rename is atomic within a file system on POSIX); a symbolic link that no
+// replaced: a regular file (or a new path) gets a temporary file in the same directory, with no
+// name until it is complete and flushed where the file system allows, then renamed over it
+// (rename is atomic within a file system on POSIX); a symbolic link that no
 // other user could have planted is followed to its target, any other refused; a device, a FIFO
 // or a descriptor of this process (/dev/stdout) is written through. Rejected: renaming over whatever is at
 // the path, which as root turned /dev/null into a regular file. docs/cli.md, "Output files".

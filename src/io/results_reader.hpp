@@ -14,6 +14,16 @@ namespace tare::io {
 
 struct read_error {
     std::string message;  // "FILE:LINE:COLUMN: ..." or "FILE: ..."
+
+    /// The message without its leading "FILE: " when FILE is `origin`: "3:4: malformed JSON: …",
+    /// "no such file". For a file of tare's own (a child's results in the private temporary
+    /// directory), whose path means nothing to the user and must not appear in a message.
+    std::string without_origin(const std::string& origin) const {
+        if (message.rfind(origin, 0) != 0 || message.size() == origin.size() || message[origin.size()] != ':')
+            return message;
+        const std::size_t rest = message.find_first_not_of(": ", origin.size());
+        return rest == std::string::npos ? std::string() : message.substr(rest);
+    }
 };
 
 /// "LINE:COLUMN" (1-based; columns in bytes) of byte offset `byte` in `text`.

@@ -70,7 +70,11 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
     }
     null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     const pid_t parent = getpid();
+    std::unique_lock<std::mutex> spawning(spawn_mutex());
     pid_t pid = fork();
+    if (pid > 0)
+        note_child(pid);
+    spawning.unlock();
     if (pid < 0) {
         return fail("fork");
     }
@@ -120,6 +124,7 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
     if (n == static_cast<ssize_t>(sizeof exec_errno)) {
         int st = 0;
         waitpid(pid, &st, 0);
+        forget_child(pid);
         close(down[1]);
         close(up[0]);
         c.error = argv[0] + ": cannot execute: " + std::strerror(exec_errno);
@@ -229,6 +234,7 @@ child_result finish_child(channel_child& child, double grace_seconds) {
         }
         if (done < 0 && errno != EINTR) {
             r.error = std::string("wait4: ") + std::strerror(errno);
+            forget_child(child.pid);
             child.pid = -1;
             return r;
         }
@@ -238,7 +244,9 @@ child_result finish_child(channel_child& child, double grace_seconds) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    kill_group(child.pid, SIGKILL);  // what it left running
+    forget_child(child.pid);
+    kill_group(child.pid, SIGKILL);  // what it left running in its group,
+    end_orphans();                   // and what it left outside it
     unwatch_group(child.watch_slot);
     child.watch_slot = -1;
     child.pid = -1;

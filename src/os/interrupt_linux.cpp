@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "os/os.hpp"
+#include "os/process.hpp"
 
 namespace tare::os {
 
@@ -39,6 +40,7 @@ void on_signal(int signal) {
             ::kill(-pgid, signal);
     }
     if (first != 0) {
+        kill_orphans_now();
         remove_temp_dir();                    // _exit runs no atexit handler
         ::_exit(interrupted_status(signal));  // the second: at once
     }

@@ -1,6 +1,8 @@
 #pragma once
 // What tare asks of the operating system. One implementation file per OS (linux.cpp).
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -65,5 +67,9 @@ temp_name temp_file_name(std::string_view stem, std::string_view suffix = {});
 /// Async-signal-safe (open, getdents64, unlinkat, rmdir on a path fixed when it was made), for
 /// the interrupt handler's path to _exit; a no-op in a forked child that did not make it.
 void remove_temp_dir() noexcept;
+
+/// The process of this process's temporary directory's janitor (temp_linux.cpp), or 0. Its
+/// command name (/proc/PID/comm) is "tare-janitor", in which a janitor is told apart.
+pid_t own_janitor() noexcept;
 
 }  // namespace tare::os

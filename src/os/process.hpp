@@ -1,7 +1,10 @@
 #pragma once
 // Running a child process and collecting how it ended and what it used.
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,6 +64,30 @@ public:
 private:
     std::vector<int> before_;  // empty: not pinned
 };
+
+/// Makes this process the reaper of what its children leave behind (PR_SET_CHILD_SUBREAPER): a
+/// descendant that detaches (setsid, a daemon's double fork) is given to it when its parent ends,
+/// rather than to init, so end_orphans() can end it. Also ends them at exit. Idempotent.
+/// Rejected: a cgroup per child, which needs a writable cgroup tree that CI containers lack.
+void adopt_orphans() noexcept;
+
+/// Ends every process this one was given as an orphan (adopt_orphans): reaps those that ended,
+/// kills the rest — a temporary directory's janitor (os.hpp) is given 2 s to finish first — and
+/// does so again for what they leave, until none is left. Children this process started and
+/// still waits for are left alone. Called when a child ends and at exit; a no-op unless
+/// adopt_orphans() was called.
+void end_orphans() noexcept;
+
+/// As end_orphans(), for a process about to _exit from a signal handler: async-signal-safe, it
+/// kills every orphan but a janitor and waits for none.
+void kill_orphans_now() noexcept;
+
+/// Held from a fork to the registration of its child (note_child), so that end_orphans() never
+/// takes a child just started for an orphan.
+std::mutex& spawn_mutex() noexcept;
+/// The children this process started and will wait for; forget_child() once it has.
+void note_child(pid_t pid) noexcept;
+void forget_child(pid_t pid) noexcept;
 
 /// A human description of how the child ended: "exited with 3", "killed by SIGSEGV", ...
 std::string describe_end(const child_result& r);

@@ -4,17 +4,21 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <utility>
 
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
+#include "os/os.hpp"
 #include "os/process.hpp"
 
 namespace tare::os {
@@ -47,6 +51,178 @@ thread_pin::~thread_pin() {
     }
 }
 
+namespace {
+
+// The children started and not yet waited for: one pid a slot, 0 when free. Lock-free atomics,
+// read by kill_orphans_now() in a signal handler. A child past the slots turns the ending of
+// orphans off (`untracked`) rather than risk taking a child for one.
+constexpr int max_children = 1024;
+std::atomic<pid_t> children[max_children];
+std::atomic<bool> untracked{false};
+std::atomic<bool> adopting{false};
+
+bool is_noted(pid_t pid) noexcept {
+    for (const auto& slot : children)
+        if (slot.load() == pid)
+            return true;
+    return false;
+}
+
+// What /proc/PID/stat says of `pid`: its parent, and whether it is a temporary directory's
+// janitor. System calls and a buffer on the stack only: async-signal-safe.
+bool read_stat(pid_t pid, pid_t* parent, bool* janitor) noexcept {
+    char path[32] = "/proc/";
+    char digits[16];
+    int n = 0;
+    for (auto v = static_cast<std::uint32_t>(pid); v != 0 || n == 0; v /= 10)
+        digits[n++] = static_cast<char>('0' + v % 10);
+    int at = 6;
+    while (n > 0)
+        path[at++] = digits[--n];
+    for (const char c : {'/', 's', 't', 'a', 't', '\0'})
+        path[at++] = c;
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char stat[512];
+    const ssize_t got = ::read(fd, stat, sizeof stat - 1);
+    ::close(fd);
+    if (got <= 0)
+        return false;
+    stat[got] = '\0';
+    // "PID (COMM) STATE PPID ...": the name may hold spaces and parentheses, so the last ')'.
+    const char* open_paren = std::strchr(stat, '(');
+    const char* close_paren = std::strrchr(stat, ')');
+    if (open_paren == nullptr || close_paren == nullptr || close_paren < open_paren)
+        return false;
+    const std::string_view comm(open_paren + 1, static_cast<std::size_t>(close_paren - open_paren - 1));
+    *janitor = comm == "tare-janitor";
+    const char* c = close_paren + 1;
+    for (int spaces = 0; *c != '\0' && spaces < 2; ++c)  // past " STATE "
+        spaces += *c == ' ' ? 1 : 0;
+    pid_t p = 0;
+    for (; *c >= '0' && *c <= '9' && p < 100000000; ++c)
+        p = p * 10 + (*c - '0');
+    *parent = p;
+    return true;
+}
+
+struct dirent64_record {
+    std::uint64_t inode;
+    std::int64_t offset;
+    unsigned short length;
+    unsigned char type;
+    char name[1];
+};
+
+// Calls visit(pid, janitor) for each orphan given to this process: a child it did not note.
+// Rejected: /proc/self/task/*/children, which kernels built without CONFIG_PROC_CHILDREN lack.
+template <class Visit>
+void for_each_orphan(Visit visit) noexcept {
+    const int proc = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (proc < 0)
+        return;
+    const pid_t self = ::getpid();
+    const pid_t own = own_janitor();
+    alignas(8) char buffer[4096];
+    for (;;) {
+        const long n = ::syscall(SYS_getdents64, proc, buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        for (long at = 0; at < n;) {
+            const auto* entry = reinterpret_cast<const dirent64_record*>(buffer + at);
+            const char* name = buffer + at + offsetof(dirent64_record, name);
+            at += entry->length;
+            pid_t pid = 0;
+            for (const char* c = name; *c != '\0' && pid >= 0; ++c)
+                pid = *c >= '0' && *c <= '9' && pid < 100000000 ? pid * 10 + (*c - '0') : -1;
+            pid_t parent = 0;
+            bool janitor = false;
+            if (pid <= 0 || pid == own || !read_stat(pid, &parent, &janitor) || parent != self ||
+                is_noted(pid))
+                continue;
+            visit(pid, janitor);
+        }
+    }
+    ::close(proc);
+}
+
+void end_orphans_at_exit() {
+    end_orphans();
+}
+
+}  // namespace
+
+std::mutex& spawn_mutex() noexcept {
+    static std::mutex m;
+    return m;
+}
+
+void note_child(pid_t pid) noexcept {
+    for (auto& slot : children) {
+        pid_t free = 0;
+        if (slot.compare_exchange_strong(free, pid))
+            return;
+    }
+    untracked.store(true);
+}
+
+void forget_child(pid_t pid) noexcept {
+    for (auto& slot : children) {
+        pid_t expected = pid;
+        if (slot.compare_exchange_strong(expected, 0))
+            return;
+    }
+}
+
+void adopt_orphans() noexcept {
+    if (adopting.exchange(true))
+        return;
+    if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+        adopting.store(false);
+        return;
+    }
+    std::atexit(end_orphans_at_exit);
+}
+
+void end_orphans() noexcept {
+    if (!adopting.load() || untracked.load())
+        return;
+    const std::lock_guard<std::mutex> lock(spawn_mutex());
+    // A janitor ends by itself as soon as its owner has: it is waited for, for 2 s at most.
+    const auto janitors_until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    // Each pass ends what the last one left; a killed orphan's own children come to this
+    // process next. The bound stops a fork bomb from holding tare for ever.
+    for (int pass = 0; pass < 10000; ++pass) {
+        const bool patient = std::chrono::steady_clock::now() < janitors_until;
+        int left = 0;
+        for_each_orphan([&](pid_t pid, bool janitor) {
+            if (::waitpid(pid, nullptr, WNOHANG) == pid)
+                return;  // it had ended: reaped
+            ++left;
+            if (janitor && patient)
+                return;
+            ::kill(pid, SIGKILL);
+            while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+        });
+        if (left == 0)
+            return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+void kill_orphans_now() noexcept {
+    if (!adopting.load() || untracked.load())
+        return;
+    const int saved_errno = errno;
+    for_each_orphan([](pid_t pid, bool janitor) {
+        if (!janitor)
+            ::kill(pid, SIGKILL);
+    });
+    errno = saved_errno;
+}
+
 child_result run_child(const std::vector<std::string>& argv, const child_options& options) {
     child_result r;
     const exec_plan plan(argv, options.layout_seed,
@@ -76,7 +252,11 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     }
     auto start = std::chrono::steady_clock::now();
     const pid_t parent = getpid();
+    std::unique_lock<std::mutex> spawning(spawn_mutex());
     pid_t pid = fork();
+    if (pid > 0)
+        note_child(pid);
+    spawning.unlock();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
         if (out_fd >= 0) {
@@ -132,6 +312,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     rusage ru{};
     if (n == static_cast<ssize_t>(sizeof exec_errno)) {
         wait4(pid, &status, 0, &ru);
+        forget_child(pid);
         r.error = argv[0] + ": cannot execute: " + std::strerror(exec_errno);
         return r;
     }
@@ -143,6 +324,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         }
         if (done < 0 && errno != EINTR) {
             r.error = std::string("wait4: ") + std::strerror(errno);
+            forget_child(pid);
             return r;
         }
         if (options.timeout_seconds) {
@@ -155,7 +337,9 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         }
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    kill_group(pid, SIGKILL);  // what it left running
+    forget_child(pid);
+    kill_group(pid, SIGKILL);  // what it left running in its group,
+    end_orphans();             // and what it left outside it
     if (WIFEXITED(status)) {
         r.exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {

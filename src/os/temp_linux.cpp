@@ -6,10 +6,20 @@
 // may be predictable. Rejected: anonymous files (O_TMPFILE, memfd_create) for every purpose; a
 // child that writes its results by path (Google Benchmark's --benchmark_out, Callgrind's out
 // file) needs a name, and one scheme for all is easier to keep right than two.
+//
+// A process killed outright (SIGKILL, the OOM killer) runs no handler, so a child of its own —
+// the janitor — removes the directory then: it waits for the end of a pipe whose writing end
+// only the owner holds, which the kernel closes however the owner ends. Rejected: a sweep of
+// stale directories by the next tare to run, which leaves the files until then and cannot tell
+// a dead owner's directory from that of a live one in another PID namespace.
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,6 +35,7 @@
 #include <string>
 
 #include "os/os.hpp"
+#include "os/process.hpp"
 
 namespace tare::os {
 
@@ -38,6 +49,9 @@ std::atomic<pid_t> dir_owner{0};
 std::once_flag made;
 std::string made_error;
 std::atomic<unsigned long long> next_index{0};
+// The janitor's process and the writing end of its pipe; 0 and -1 when there is none.
+std::atomic<pid_t> janitor{0};
+int janitor_pipe = -1;
 
 // The layout the getdents64 system call fills in (glibc's getdents64() wrapper is 2.30+ and not
 // declared async-signal-safe; the system call is).
@@ -94,6 +108,89 @@ void empty_directory(int dir, int depth) noexcept {
     }
 }
 
+void remove_directory() noexcept {
+    const int dir = ::open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir >= 0) {
+        empty_directory(dir, 2);
+        ::close(dir);
+    }
+    ::rmdir(dir_path);
+}
+
+// Closes every descriptor from 3 up but `keep`: the janitor must hold no end of another pipe,
+// or a reader waiting for that pipe's end would wait for the janitor too.
+void close_all_but(int keep) noexcept {
+#if defined(SYS_close_range)
+    const bool below = keep <= 3 || ::syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u) == 0;
+    if (below && ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0)
+        return;
+#endif
+    // An older kernel: one by one, up to the descriptor limit.
+    struct rlimit limit {};
+    rlim_t top = 65536;
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < top)
+        top = limit.rlim_cur;
+    for (int fd = 3; static_cast<rlim_t>(fd) < top; ++fd)
+        if (fd != keep)
+            ::close(fd);
+}
+
+// The janitor's whole life, in a child forked from a process that may run other threads: only
+// async-signal-safe calls. It ignores the signals a terminal or a CI service sends to the whole
+// group, so it is there to clean up after an owner they killed, and leaves the group, so that a
+// SIGKILL sent to the group does not take it too.
+[[noreturn]] void janitor_main(int pipe_end) noexcept {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU})
+        ::sigaction(signal, &ignore, nullptr);
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_NAME, "tare-janitor", 0, 0, 0);
+    const int null = ::open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3 && null >= 0; ++fd)
+        if (fd != null)
+            ::dup2(null, fd);
+    close_all_but(pipe_end);
+    char byte = 0;
+    for (;;) {
+        const ssize_t n = ::read(pipe_end, &byte, 1);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            break;
+    }
+    remove_directory();
+    ::_exit(0);
+}
+
+void start_janitor() {
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC) != 0)
+        return;  // no janitor: the directory goes as before, at every end but SIGKILL
+    // Under the spawning lock: another thread ending orphans must not take it for one.
+    const std::lock_guard<std::mutex> lock(spawn_mutex());
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        janitor_main(ends[0]);
+    ::close(ends[0]);
+    if (pid < 0) {
+        ::close(ends[1]);
+        return;
+    }
+    janitor_pipe = ends[1];
+    janitor.store(pid);
+}
+
+// Tells the janitor its work is done (its pipe closed) and waits for it, so that when this
+// process has exited nothing of it is left. Async-signal-safe; whoever takes the pid waits.
+void end_janitor() noexcept {
+    const pid_t pid = janitor.exchange(0);
+    if (pid == 0)
+        return;
+    ::close(janitor_pipe);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
 void remove_at_exit() {
     remove_temp_dir();
 }
@@ -119,6 +216,7 @@ void make_directory() {
         return;
     }
     std::memcpy(dir_path, tmpl.c_str(), tmpl.size() + 1);
+    start_janitor();
     dir_owner.store(::getpid());
     std::atexit(remove_at_exit);
 }
@@ -142,17 +240,17 @@ temp_name temp_file_name(std::string_view stem, std::string_view suffix) {
     return {std::move(path), ""};
 }
 
+pid_t own_janitor() noexcept {
+    return janitor.load();
+}
+
 void remove_temp_dir() noexcept {
     const pid_t owner = dir_owner.load();
     if (owner == 0 || owner != ::getpid())
         return;  // none made, or a forked child of the process that made it
     const int saved_errno = errno;
-    const int dir = ::open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dir >= 0) {
-        empty_directory(dir, 2);
-        ::close(dir);
-    }
-    ::rmdir(dir_path);
+    remove_directory();
+    end_janitor();
     errno = saved_errno;
 }
 

@@ -70,6 +70,11 @@ void expect_rows(const json& rows, const std::map<std::string, kinds>& expected)
             EXPECT_FALSE(row["samples_ns"].empty()) << name;
         else
             EXPECT_FALSE(row["error"]["message"].get<std::string>().empty()) << name;
+        // A message names the user's files, never one in tare's private temporary directory.
+        if (!kind_of(row).empty()) {
+            EXPECT_EQ(row["error"]["message"].get<std::string>().find("/tare-"), std::string::npos)
+                << name << ": " << row["error"]["message"];
+        }
         seen.insert(name);
     }
     for (const auto& [name, k] : expected)

@@ -181,10 +181,21 @@ void sleep_seconds(double s) {
     std::this_thread::sleep_for(std::chrono::duration<double>(s));
 }
 
-// Waits (at most 20 s: a sanitizer's start-up is slow) until `n` processes mention `marker`.
+// Waits (at most 20 s: a sanitizer's start-up is slow) until at least `n` processes mention
+// `marker` (a temporary directory's janitor, a fork of its owner, mentions it too).
 bool wait_for_processes(const std::string& marker, int n) {
     for (int i = 0; i < 2000; ++i) {
-        if (processes_mentioning(marker) == n)
+        if (processes_mentioning(marker) >= n)
+            return true;
+        sleep_seconds(0.01);
+    }
+    return false;
+}
+
+// Waits (at most 20 s) until no process mentions `marker`.
+bool wait_until_gone(const std::string& marker) {
+    for (int i = 0; i < 2000; ++i) {
+        if (processes_mentioning(marker) == 0)
             return true;
         sleep_seconds(0.01);
     }
@@ -319,6 +330,62 @@ TEST(interrupt, children_do_not_outlive_a_killed_parent) {
     EXPECT_EQ(left, 0);
 }
 
+// Nor does its temporary directory: SIGKILL runs no handler, so the directory's janitor, a
+// child waiting for its owner's end, removes it. Both tare's directory and the benchmark
+// executable's hold a file while the body runs.
+TEST(interrupt, a_killed_parent_leaves_no_temporary_file) {
+    const std::string bench = private_copy(TARE_CRASH_BENCH, "crash_bench_killed");
+    const fs::path tmp = scratch("tmp_killed");
+    fs::create_directories(tmp);
+    ::setenv("TMPDIR", tmp.c_str(), 1);
+    int err_fd = -1;
+    const started s =
+        start_piped({TARE_COMMAND, "run", bench, "--filter=^hangs$", "--isolate"}, "killed", &err_fd);
+    ::unsetenv("TMPDIR");
+    std::string log;
+    ASSERT_TRUE(wait_for_line(err_fd, "started hangs", &log)) << log;
+    int made = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(tmp))
+        ++made;
+    EXPECT_GE(made, 1) << "the run made no temporary directory: the test would prove nothing";
+    ::kill(s.pid, SIGKILL);
+    wait_for(s.pid, 5);
+    drain(err_fd, &log);  // its end: every writer of the pipe, the children included, has gone
+    // The janitors notice their owner's end at once; this waits for the directory to be empty,
+    // for 30 s at most.
+    bool empty = false;
+    for (int i = 0; i < 3000 && !empty; ++i) {
+        empty = fs::is_empty(tmp);
+        if (!empty)
+            sleep_seconds(0.01);
+    }
+    for (const auto& entry : fs::recursive_directory_iterator(tmp))
+        ADD_FAILURE() << "left behind: " << entry.path().lexically_relative(tmp);
+}
+
+// A body that starts a daemon (a new session, its parent gone) is out of reach of every process
+// group kill; the process that adopts it as a subreaper ends it when the benchmark ends, in
+// every mode, so nothing is left when the run has exited.
+TEST(interrupt, a_daemon_a_body_starts_does_not_outlive_the_run) {
+    const std::string bench = private_copy(TARE_DAEMON_BENCH, "daemon_bench_left");
+    const std::vector<std::vector<std::string>> runs = {
+        {bench, "--min-time=0.01"},
+        {bench, "--min-time=0.01", "--isolate"},
+        {TARE_COMMAND, "run", bench, "--min-time=0.01"},
+        {TARE_COMMAND, "run", bench, "--min-time=0.01", "--isolate"},
+        {TARE_COMMAND, "compare", bench, bench, "--min-time=0.01", "--rounds=2"},
+    };
+    for (const auto& argv : runs) {
+        const test::process_result r = test::run_process(argv);
+        std::string command;
+        for (const std::string& a : argv)
+            command += a + " ";
+        EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+        EXPECT_EQ(processes_mentioning("daemon_bench_left"), 0) << command << ": its daemon outlived it";
+        wait_until_gone("daemon_bench_left");  // so that the next run starts clean
+    }
+}
+
 // The state letter of process `pid` in /proc (R, S, D, ...), or 0 when it is gone.
 char state_of(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -384,14 +451,12 @@ TEST(interrupt, tare_exec_stops_the_commands_group_on_a_signal_and_at_its_timeou
     EXPECT_NE(slurp(s.err).find("interrupted"), std::string::npos) << slurp(s.err);
     // Killed, not yet gone: a killed process is still listed until the kernel has torn it down,
     // which on a loaded machine can outlast tare's exit. A leaked sleeper lives 300 s.
-    EXPECT_TRUE(wait_for_processes("exec_grandchild_sleep", 0))
-        << processes_mentioning("exec_grandchild_sleep");
+    EXPECT_TRUE(wait_until_gone("exec_grandchild_sleep")) << processes_mentioning("exec_grandchild_sleep");
 
     const started t = start(
         {TARE_COMMAND, "exec", "--runs=1", "--timeout=0.5", "--", "/bin/sh", "-c", script}, "exec_timeout");
     EXPECT_EQ(wait_for(t.pid, 20), 3) << slurp(t.err);
-    EXPECT_TRUE(wait_for_processes("exec_grandchild_sleep", 0))
-        << processes_mentioning("exec_grandchild_sleep");
+    EXPECT_TRUE(wait_until_gone("exec_grandchild_sleep")) << processes_mentioning("exec_grandchild_sleep");
 }
 
 }  // namespace

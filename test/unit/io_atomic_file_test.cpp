@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -54,6 +55,50 @@ struct scratch_dir {
     scratch_dir(const scratch_dir&) = delete;
     scratch_dir& operator=(const scratch_dir&) = delete;
 };
+
+// While the content is written it has no name in the directory, so a tare killed with SIGKILL
+// mid-write leaves no partial file beside the user's: the directory sees no write to any name,
+// only the finished file linked and renamed into place.
+TEST(atomic_file, the_content_is_written_before_it_has_a_name) {
+    scratch_dir dir;
+    const int probe = ::open(dir.path.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (probe < 0)
+        GTEST_SKIP() << "this file system has no anonymous files (O_TMPFILE): " << std::strerror(errno);
+    ::close(probe);
+    const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    ASSERT_GE(watch, 0);
+    ASSERT_GE(::inotify_add_watch(watch, dir.path.c_str(), IN_MODIFY | IN_MOVED_TO), 0);
+    const fs::path target = dir.path / "results.json";
+    const std::string content(std::size_t{1} << 20, 'x');
+    ASSERT_FALSE(io::write_file_atomically(target.string(), content));
+    alignas(inotify_event) char buffer[1 << 16];
+    int modified = 0;
+    int moved_to_target = 0;
+    for (;;) {
+        const ssize_t n = ::read(watch, buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        for (ssize_t at = 0; at < n;) {
+            const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+            const std::string name = event->len > 0 ? buffer + at + sizeof(inotify_event) : "";
+            // An anonymous file's writes are reported under "#" and its inode number, a name no
+            // directory entry has; a named temporary's under its own name.
+            if ((event->mask & IN_MODIFY) != 0 && name.rfind(".tare-", 0) == 0)
+                ++modified;
+            if ((event->mask & IN_MOVED_TO) != 0 && name == "results.json")
+                ++moved_to_target;
+            at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+        }
+    }
+    ::close(watch);
+    EXPECT_EQ(modified, 0) << "the content was written to a file with a name in the directory";
+    EXPECT_EQ(moved_to_target, 1);
+    EXPECT_EQ(fs::file_size(target), content.size());
+    int entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path))
+        ++entries;
+    EXPECT_EQ(entries, 1);
+}
 
 // A FIFO is written through, not replaced by a regular file: the reader gets the document.
 TEST(atomic_file, a_fifo_is_written_through_and_stays_a_fifo) {

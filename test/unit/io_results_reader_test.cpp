@@ -63,6 +63,16 @@ TEST(results_reader, round_trips_what_the_json_reporter_writes) {
     EXPECT_FALSE(r.benchmarks[1].allocs_per_iter);
 }
 
+// A message about a file of tare's own keeps what is wrong and drops the path, which names a
+// private temporary file the user never made.
+TEST(results_reader, a_message_without_its_origin_keeps_what_is_wrong) {
+    const std::string tmp = "/tmp/tare-AbC123/run-000001.json";
+    EXPECT_EQ(io::read_error{tmp + ":3:4: malformed JSON: x"}.without_origin(tmp), "3:4: malformed JSON: x");
+    EXPECT_EQ(io::read_error{tmp + ": no such file"}.without_origin(tmp), "no such file");
+    EXPECT_EQ(io::read_error{"other.json: no such file"}.without_origin(tmp), "other.json: no such file");
+    EXPECT_EQ(io::read_error{tmp + "x: no such file"}.without_origin(tmp), tmp + "x: no such file");
+}
+
 TEST(results_reader, malformed_json_reports_line_and_column) {
     auto read = io::parse_results("{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [,]\n}", "bad.json");
     ASSERT_TRUE(std::holds_alternative<io::read_error>(read));
