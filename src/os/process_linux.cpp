@@ -59,7 +59,14 @@ namespace {
 constexpr int max_children = 1024;
 std::atomic<pid_t> children[max_children];
 std::atomic<bool> untracked{false};
-std::atomic<bool> adopting{false};
+// The process that made itself the subreaper: a forked child inherits this variable, not the
+// kernel's setting, and must not end orphans it was never given (it may exit() through atexit).
+std::atomic<pid_t> adopting{0};
+
+bool is_adopting() noexcept {
+    const pid_t owner = adopting.load();
+    return owner != 0 && owner == ::getpid() && !untracked.load();
+}
 
 bool is_noted(pid_t pid) noexcept {
     for (const auto& slot : children)
@@ -176,17 +183,15 @@ void forget_child(pid_t pid) noexcept {
 }
 
 void adopt_orphans() noexcept {
-    if (adopting.exchange(true))
+    if (adopting.load() == ::getpid() || ::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
         return;
-    if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
-        adopting.store(false);
-        return;
-    }
-    std::atexit(end_orphans_at_exit);
+    adopting.store(::getpid());
+    static const bool registered = std::atexit(end_orphans_at_exit) == 0;
+    (void)registered;
 }
 
 void end_orphans() noexcept {
-    if (!adopting.load() || untracked.load())
+    if (!is_adopting())
         return;
     const std::lock_guard<std::mutex> lock(spawn_mutex());
     // A janitor ends by itself as soon as its owner has: it is waited for, for 2 s at most.
@@ -213,7 +218,7 @@ void end_orphans() noexcept {
 }
 
 void kill_orphans_now() noexcept {
-    if (!adopting.load() || untracked.load())
+    if (!is_adopting())
         return;
     const int saved_errno = errno;
     for_each_orphan([](pid_t pid, bool janitor) {
