@@ -33,6 +33,18 @@ CLI::App* add_report_command(CLI::App& app, report_args& args) {
 
 namespace {
 
+// The file's text is released once parsed, before the page (often several times its size) is
+// made: the two are never in memory together.
+template <class Results, class Parse>
+std::variant<std::string, io::read_error> render_as(std::string text, const std::string& path, Parse parse) {
+    auto read = parse(text, path);
+    std::string().swap(text);
+    if (const auto* e = std::get_if<io::read_error>(&read)) {
+        return *e;
+    }
+    return report::make_html_reporter<Results>()->render(std::get<Results>(read));
+}
+
 // The page for the file at `path`: a comparison's or an exec run's by its "schema", anything
 // else through the results readers (tare/1, Google Benchmark), whose messages name what is wrong.
 std::variant<std::string, io::read_error> render(const std::string& path) {
@@ -40,27 +52,15 @@ std::variant<std::string, io::read_error> render(const std::string& path) {
     if (const auto* e = std::get_if<io::read_error>(&text)) {
         return *e;
     }
-    if (const auto schema = io::document_schema(std::get<std::string>(text))) {
-        if (*schema == "tare-compare/1") {
-            auto r = io::parse_compare_json(std::get<std::string>(text), path);
-            if (const auto* e = std::get_if<io::read_error>(&r)) {
-                return *e;
-            }
-            return report::make_html_reporter<compare_results>()->render(std::get<compare_results>(r));
-        }
-        if (*schema == "tare-exec/1") {
-            auto r = io::parse_exec_json(std::get<std::string>(text), path);
-            if (const auto* e = std::get_if<io::read_error>(&r)) {
-                return *e;
-            }
-            return report::make_html_reporter<exec_results>()->render(std::get<exec_results>(r));
-        }
+    std::string& t = std::get<std::string>(text);
+    const auto schema = io::document_schema(t);
+    if (schema == "tare-compare/1") {
+        return render_as<compare_results>(std::move(t), path, io::parse_compare_json);
     }
-    auto read = io::parse_any_results(std::get<std::string>(text), path);
-    if (const auto* e = std::get_if<io::read_error>(&read)) {
-        return *e;
+    if (schema == "tare-exec/1") {
+        return render_as<exec_results>(std::move(t), path, io::parse_exec_json);
     }
-    return report::make_html_reporter<run_results>()->render(std::get<run_results>(read));
+    return render_as<run_results>(std::move(t), path, io::parse_any_results);
 }
 
 }  // namespace

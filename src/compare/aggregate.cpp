@@ -6,6 +6,8 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace tare::compare {
@@ -401,18 +403,26 @@ compare_results compare_files(const run_results& base, const run_results& head,
         base.context.processes >= 2 && head.context.processes >= 2 ? pairing::processes : pairing::unpaired;
     out.alpha = options.alpha;
     out.threshold_pct = options.threshold_pct;
-    auto find = [](const run_results& r, const std::string& name) -> const benchmark_result* {
+    // Each side's rows by name (the first of a name, as a scan would find it): pairing is then
+    // linear in the rows. Rejected: a scan of the other side for every row, quadratic.
+    const auto index = [](const run_results& r) {
+        std::unordered_map<std::string_view, const benchmark_result*> by_name;
+        by_name.reserve(r.benchmarks.size());
         for (const auto& b : r.benchmarks) {
-            if (b.name == name) {
-                return &b;
-            }
+            by_name.emplace(b.name, &b);
         }
-        return nullptr;
+        return by_name;
+    };
+    const auto base_by_name = index(base);
+    const auto head_by_name = index(head);
+    const auto find = [](const auto& by_name, const std::string& name) -> const benchmark_result* {
+        const auto it = by_name.find(name);
+        return it == by_name.end() ? nullptr : it->second;
     };
     std::vector<std::vector<double>> base_values;
     std::vector<std::vector<double>> head_values;
     for (const benchmark_result& b : base.benchmarks) {
-        const benchmark_result* h = find(head, b.name);
+        const benchmark_result* h = find(head_by_name, b.name);
         if (h == nullptr) {
             out.only_in_base.push_back(b.name);
             continue;
@@ -428,7 +438,7 @@ compare_results compare_files(const run_results& base, const run_results& head,
         out.rows.push_back(std::move(row));
     }
     for (const benchmark_result& h : head.benchmarks) {
-        if (find(base, h.name) == nullptr) {
+        if (find(base_by_name, h.name) == nullptr) {
             out.only_in_head.push_back(h.name);
         }
     }

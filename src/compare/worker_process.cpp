@@ -1,8 +1,7 @@
 #include "compare/worker_process.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "io/results_reader.hpp"
 #include "os/os.hpp"
@@ -24,28 +23,26 @@ worker_process::worker_process(std::string executable, double timeout_seconds, s
       timeout_seconds_(timeout_seconds),
       cpus_(std::move(cpus)),
       layout_seed_(layout_seed),
-      kind_(kind),
-      stderr_temp_(os::temp_file_name("worker", ".err")) {}
+      kind_(kind) {}
 
 worker_process::~worker_process() {
     quit();
-    std::error_code ec;
-    if (!stderr_temp_.path.empty()) {
-        std::filesystem::remove(stderr_temp_.path, ec);
-    }
 }
 
 std::optional<worker_failure> worker_process::start() {
     os::ignore_sigpipe();
-    if (stderr_temp_.path.empty()) {
-        return worker_failure{"temp_file", stderr_temp_.error};
+    stderr_.emplace();
+    if (stderr_->child_end() < 0) {
+        return worker_failure{"crash",
+                              executable_ + ": cannot capture its standard error: " + stderr_->error()};
     }
     const bool gbench = kind_ == worker_kind::gbench;
     // A Google Benchmark main refuses flags it does not know, so its switch is the environment.
-    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_temp_.path, cpus_, layout_seed_,
+    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_->child_end(), cpus_, layout_seed_,
                                              {std::string(protocol::gbench_worker_env) + "=1"})
                     : os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"},
-                                             stderr_temp_.path, cpus_, layout_seed_);
+                                             stderr_->child_end(), cpus_, layout_seed_);
+    stderr_->close_child_end();
     if (child_.pid <= 0) {
         return worker_failure{"crash", child_.error};
     }
@@ -71,16 +68,25 @@ bool worker_process::send(const std::string& line) {
 }
 
 std::string worker_process::stderr_tail() const {
-    std::ifstream in(stderr_temp_.path);
-    std::string line;
-    std::string last;
-    while (std::getline(in, line)) {
-        if (!line.empty()) {
-            last = line;
-        }
+    if (!stderr_) {
+        return "";
     }
+    // Called once the worker has been reaped and its process group killed: every writer has
+    // closed the pipe, unless a descendant detached, and that one is not waited for long.
+    const os::captured_tail t = stderr_->tail(1.0);
+    std::string_view text = t.text;
+    while (!text.empty() && text.back() == '\n') {
+        text.remove_suffix(1);
+    }
+    const std::size_t newline = text.rfind('\n');
+    std::string last(text.substr(newline == std::string_view::npos ? 0 : newline + 1));
     if (last.size() > 300) {
         last = last.substr(0, 300) + "...";
+    }
+    if (t.dropped > 0 && !last.empty()) {
+        last += " (" + std::to_string(t.dropped) +
+                " earlier bytes of its standard error were dropped: tare keeps the last " +
+                std::to_string(os::tail_capture::default_keep_bytes >> 20) + " MiB)";
     }
     return last;
 }

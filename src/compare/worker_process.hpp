@@ -11,6 +11,7 @@
 
 #include "compare/protocol.hpp"
 #include "model/run.hpp"
+#include "os/capture.hpp"
 #include "os/channel.hpp"
 #include "os/os.hpp"
 
@@ -72,6 +73,7 @@ private:
     // not the SIGKILL tare sent it). A timeout is always stopped at once.
     worker_failure fail(std::string kind, const std::string& what, bool stop_now = false);
     bool send(const std::string& line);
+    // Its last non-empty line of standard error, and how many earlier bytes were not kept.
     std::string stderr_tail() const;
 
     std::string executable_;
@@ -79,7 +81,7 @@ private:
     std::vector<int> cpus_;
     std::optional<std::uint64_t> layout_seed_;
     worker_kind kind_;
-    os::temp_name stderr_temp_;  // where its standard error goes; path empty: none could be made
+    std::optional<os::tail_capture> stderr_;  // the end of its standard error (made by start())
     os::channel_child child_;
     std::optional<os::line_reader> reader_;
     bool accounting_ = false;

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "io/run_mapping.hpp"
 
@@ -87,16 +88,67 @@ std::optional<read_error> check_json_text(const std::string& text, const std::st
     return std::nullopt;
 }
 
+namespace {
+
+// Walks the document's parse events to its top level's "schema" member, building nothing and
+// stopping there: a results file names its schema first, so a few bytes of a file of hundreds
+// of megabytes are read. Rejected: parsing the whole document into a tree to look at one member,
+// which cost a full parse (and the whole tree in memory) before the reader's own.
+class schema_finder {
+public:
+    using json = nlohmann::json;
+
+    bool null() { return not_the_schema(); }
+    bool boolean(bool) { return not_the_schema(); }
+    bool number_integer(json::number_integer_t) { return not_the_schema(); }
+    bool number_unsigned(json::number_unsigned_t) { return not_the_schema(); }
+    bool number_float(json::number_float_t, const json::string_t&) { return not_the_schema(); }
+    bool binary(json::binary_t&) { return not_the_schema(); }
+    bool string(json::string_t& s) {
+        if (at_schema_) {
+            schema_ = s;
+        }
+        return not_the_schema();
+    }
+    bool start_object(std::size_t) {
+        ++depth_;
+        return not_the_schema();
+    }
+    bool start_array(std::size_t) {
+        ++depth_;
+        return depth_ > 1 && not_the_schema();  // an array at the top: not a results object
+    }
+    bool key(json::string_t& k) {
+        at_schema_ = depth_ == 1 && k == "schema";
+        return true;
+    }
+    bool end_object() {
+        --depth_;
+        return depth_ > 0;  // the top level ended without a schema
+    }
+    bool end_array() {
+        --depth_;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+    const std::optional<std::string>& schema() const { return schema_; }
+
+private:
+    // False (stop) once the schema's value, whatever it is, has been met.
+    bool not_the_schema() { return !std::exchange(at_schema_, false); }
+
+    std::size_t depth_ = 0;
+    bool at_schema_ = false;  // the event to come is the top level's "schema" value
+    std::optional<std::string> schema_;
+};
+
+}  // namespace
+
 std::optional<std::string> document_schema(const std::string& text) {
-    const auto doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_object()) {
-        return std::nullopt;
-    }
-    const auto schema = doc.find("schema");
-    if (schema == doc.end() || !schema->is_string()) {
-        return std::nullopt;
-    }
-    return schema->get<std::string>();
+    schema_finder finder;
+    nlohmann::json::sax_parse(text, &finder, nlohmann::json::input_format_t::json, /*strict=*/false);
+    return finder.schema();
 }
 
 read_error open_error(const std::string& path, int err) {

@@ -70,8 +70,9 @@ std::variant<std::string, read_error> read_text_file(const std::string& path,
                                                      std::size_t limit = max_results_file_bytes);
 
 /// The "schema" string of `text` when it is a JSON object that names one ("tare/1",
-/// "tare-compare/1", ...); empty for anything else (a Google Benchmark file, malformed JSON:
-/// the reader that gets it names what is wrong).
+/// "tare-compare/1", ...); empty for anything else (a Google Benchmark file, malformed JSON
+/// before the schema: the reader that gets it names what is wrong). Reads only up to the
+/// schema's value, so JSON malformed after it is left to the reader too.
 std::optional<std::string> document_schema(const std::string& text);
 
 /// Parses `text` (the contents of `origin`, used in messages) as a tare/1 results document.

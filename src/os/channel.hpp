@@ -38,6 +38,13 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  std::optional<std::uint64_t> layout_seed = std::nullopt,
                                  const std::vector<std::string>& extra_env = {});
 
+/// The same, with the child's standard error on `stderr_fd` (a descriptor of this process, such
+/// as the end of an os::tail_capture; it stays open here), or /dev/null when it is negative.
+channel_child spawn_with_channel(const std::vector<std::string>& argv, int stderr_fd,
+                                 const std::vector<int>& cpus = {},
+                                 std::optional<std::uint64_t> layout_seed = std::nullopt,
+                                 const std::vector<std::string>& extra_env = {});
+
 /// `too_long`: a line past line_reader::max_line_bytes (the other side does not speak the
 /// protocol, or has gone wrong).
 enum class read_status { ok, eof, timeout, error, too_long };

@@ -38,6 +38,25 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
                                  const std::optional<std::string>& stderr_path, const std::vector<int>& cpus,
                                  std::optional<std::uint64_t> layout_seed,
                                  const std::vector<std::string>& extra_env) {
+    if (!stderr_path) {
+        return spawn_with_channel(argv, -1, cpus, layout_seed, extra_env);
+    }
+    // A fresh name in the private directory (os::temp_file_name): O_EXCL and O_NOFOLLOW refuse
+    // anything already there rather than write through it.
+    const int err_fd = open(stderr_path->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (err_fd < 0) {
+        channel_child c;
+        c.error = "cannot create " + *stderr_path + ": " + std::strerror(errno);
+        return c;
+    }
+    channel_child c = spawn_with_channel(argv, err_fd, cpus, layout_seed, extra_env);
+    close(err_fd);
+    return c;
+}
+
+channel_child spawn_with_channel(const std::vector<std::string>& argv, int stderr_fd,
+                                 const std::vector<int>& cpus, std::optional<std::uint64_t> layout_seed,
+                                 const std::vector<std::string>& extra_env) {
     channel_child c;
     const exec_plan plan(argv, layout_seed, extra_env);
     if (!plan.error().empty()) {
@@ -47,11 +66,10 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
     int down[2] = {-1, -1};    // parent -> child
     int up[2] = {-1, -1};      // child -> parent
     int status[2] = {-1, -1};  // closed on exec: tells the parent whether exec failed, and why
-    int err_fd = -1;
     int null_fd = -1;
     auto fail = [&](const char* what) {
         c.error = std::string(what) + ": " + std::strerror(errno);
-        for (int* fd : {&down[0], &down[1], &up[0], &up[1], &status[0], &status[1], &err_fd, &null_fd}) {
+        for (int* fd : {&down[0], &down[1], &up[0], &up[1], &status[0], &status[1], &null_fd}) {
             close_fd(*fd);
         }
         return c;
@@ -60,15 +78,8 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
         return fail("pipe");
     }
     // Opened before fork: the child may only make async-signal-safe calls.
-    // A fresh name in the private directory (os::temp_file_name): O_EXCL and O_NOFOLLOW refuse
-    // anything already there rather than write through it.
-    err_fd = stderr_path
-                 ? open(stderr_path->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)
-                 : open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (err_fd < 0 && stderr_path) {
-        return fail(("cannot create " + *stderr_path).c_str());
-    }
     null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const int err_fd = stderr_fd >= 0 ? stderr_fd : null_fd;
     const pid_t parent = getpid();
     std::unique_lock<std::mutex> spawning(spawn_mutex());
     pid_t pid = fork();
@@ -88,17 +99,20 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
             pin_to_cpus(cpus);
         }
         // dup2 clears close-on-exec on the new descriptors; the originals close on exec.
-        // Move the channel above the target numbers first so no dup2 clobbers another's source.
+        // Move every source above the target numbers first so no dup2 clobbers another's source
+        // (a standard error pipe made in the parent may well be descriptor 3 or 4).
         int r = fcntl(down[0], F_DUPFD_CLOEXEC, 10);
         int w = fcntl(up[1], F_DUPFD_CLOEXEC, 10);
+        int out = null_fd >= 0 ? fcntl(null_fd, F_DUPFD_CLOEXEC, 10) : -1;
+        int err = err_fd >= 0 ? fcntl(err_fd, F_DUPFD_CLOEXEC, 10) : -1;
         if (r < 0 || w < 0 || dup2(r, child_read_fd) < 0 || dup2(w, child_write_fd) < 0) {
             _exit(126);
         }
-        if (null_fd >= 0) {
-            dup2(null_fd, 1);
+        if (out >= 0) {
+            dup2(out, 1);
         }
-        if (err_fd >= 0) {
-            dup2(err_fd, 2);
+        if (err >= 0) {
+            dup2(err, 2);
         }
         plan.exec();
         int e = errno;
@@ -109,9 +123,6 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv,
     close(down[0]);
     close(up[1]);
     close(status[1]);
-    if (err_fd >= 0) {
-        close(err_fd);
-    }
     if (null_fd >= 0) {
         close(null_fd);
     }

@@ -83,6 +83,29 @@ TEST(export_golden, a_figure_not_measured_is_left_out_never_zero) {
     EXPECT_TRUE(json::accept(text));
 }
 
+// BMF's keys are names: benchmarks in the order first met, a name met again one object whose
+// later figures replace the earlier, and the text laid out as the whole object's dump(2) is.
+TEST(export_golden, bmf_keeps_first_order_and_later_figures_of_a_name_met_twice) {
+    run_results run = findings_run();
+    run.benchmarks.resize(2);
+    run.benchmarks[0].error.reset();
+    run.benchmarks[1].error.reset();
+    benchmark_result again = run.benchmarks[0];
+    again.time.mean *= 3;
+    run.benchmarks.push_back(again);
+    const std::string text = report::make_export_reporter(export_format::bmf)->render(run);
+    const nlohmann::ordered_json bmf = nlohmann::ordered_json::parse(text);
+    ASSERT_EQ(bmf.size(), 2U) << text;
+    EXPECT_EQ(bmf.begin().key(), run.benchmarks[0].name);
+    run_results later;
+    later.benchmarks = {again};
+    const json alone = json::parse(report::make_export_reporter(export_format::bmf)->render(later));
+    EXPECT_EQ(json(bmf[again.name]), alone[again.name]);
+    EXPECT_EQ(text, bmf.dump(2) + "\n");
+    run_results none;
+    EXPECT_EQ(report::make_export_reporter(export_format::bmf)->render(none), "{}\n");
+}
+
 TEST(export_golden, error_rows_are_left_out_of_json_and_kept_in_csv) {
     const run_results run = findings_run();
     std::string failed;

@@ -198,6 +198,34 @@ TEST_F(hostile, eight_threads_in_every_iteration_count_exactly) {
     EXPECT_LT(std::abs(allocating["retained_bytes_per_iter"].get<double>()), 1.0);
 }
 
+// A worker that writes 64 MiB to its standard error and then fails (stderr_flood_bench.cpp): the
+// flood never reaches $TMPDIR (the benchmark measured it at its last line), and the failure
+// quotes that last line and names how many bytes before it tare did not keep.
+TEST_F(hostile, a_worker_flooding_its_standard_error_keeps_only_the_end_of_it) {
+    const std::string bench = test::private_copy(TARE_STDERR_FLOOD_BENCH, "hostile_flood");
+    const fs::path out = scratch("flood.json");
+    auto r = run_process({TARE_COMMAND, "compare", bench, bench, "--rounds=1", "--min-time=0.01",
+                          "--timeout=60", "--json=" + out.string()});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    const json doc = read_json(out);
+    ASSERT_EQ(doc["rows"].size(), 1U) << doc.dump();
+    const std::string message = doc["rows"][0]["base"]["error"]["message"].get<std::string>();
+    const std::string said = "its last words: tmpdir holds ";
+    const std::size_t at = message.find(said);
+    ASSERT_NE(at, std::string::npos) << message;
+    const std::string bytes =
+        message.substr(at + said.size(), message.find(' ', at + said.size()) - at - said.size());
+    constexpr std::uint64_t kept = std::uint64_t{4} << 20;
+    EXPECT_LE(std::stoull(bytes), kept + (std::uint64_t{1} << 20)) << "$TMPDIR held the flood: " << message;
+    // Written in all: 64 MiB and the last line; kept: the last 4 MiB.
+    const std::uint64_t written = (std::uint64_t{64} << 20) + ("tmpdir holds " + bytes + " bytes\n").size();
+    EXPECT_NE(
+        message.find(std::to_string(written - kept) + " earlier bytes of its standard error were dropped"),
+        std::string::npos)
+        << message;
+    expect_nothing_left("hostile_flood");
+}
+
 TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
     const std::string gb = TARE_HOSTILE_GB_BENCH;
     if (gb.empty())

@@ -290,6 +290,34 @@ TEST(compare_aggregate, files_of_one_process_have_no_time_verdict_and_list_one_s
     EXPECT_EQ(r.rows[0].base.allocs_per_iter, 2.0);
 }
 
+// Pairing by name, whatever the order of either side: each base row meets the head row of its
+// name (the first, when a file repeats one), and the rows keep the base's order.
+TEST(compare_aggregate, files_pair_rows_by_name_in_any_order) {
+    run_results base;
+    run_results head;
+    for (int i = 0; i < 1000; ++i) {
+        benchmark_result b;
+        b.name = "n/" + std::to_string(i);
+        b.samples_ns = {10.0 + i};
+        b.time.mean = 10.0 + i;
+        base.benchmarks.push_back(b);
+        b.samples_ns = {20.0 + i};
+        b.time.mean = 20.0 + i;
+        head.benchmarks.insert(head.benchmarks.begin(), b);  // reversed
+    }
+    benchmark_result again = head.benchmarks.back();  // "n/0" a second time, later: not used
+    again.time.mean = 1e9;
+    head.benchmarks.push_back(again);
+    const compare_results r = compare_files(base, head, {}, "a.json", "b.json");
+    ASSERT_EQ(r.rows.size(), 1000U);
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        EXPECT_EQ(r.rows[i].name, "n/" + std::to_string(i));
+        EXPECT_EQ(r.rows[i].head.time_ns - r.rows[i].base.time_ns, 10.0) << r.rows[i].name;
+    }
+    EXPECT_TRUE(r.only_in_base.empty());
+    EXPECT_TRUE(r.only_in_head.empty());
+}
+
 TEST(compare_aggregate, has_regression_follows_the_threshold) {
     compare_results r;
     compare_row row;

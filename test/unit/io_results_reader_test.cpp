@@ -73,6 +73,20 @@ TEST(results_reader, a_message_without_its_origin_keeps_what_is_wrong) {
     EXPECT_EQ(io::read_error{tmp + "x: no such file"}.without_origin(tmp), tmp + "x: no such file");
 }
 
+// The schema is read from the document's head: what follows it is left to the reader, so a
+// command does not parse a file of hundreds of megabytes once more just to learn its kind.
+TEST(results_reader, the_schema_is_read_from_the_head_of_the_document) {
+    EXPECT_EQ(io::document_schema(R"({"schema": "tare-compare/1", "rows": [)"), "tare-compare/1");
+    EXPECT_EQ(io::document_schema(R"({"context": {"schema": "x"}, "schema": "tare/1"})"), "tare/1");
+    EXPECT_EQ(io::document_schema(R"({"context": {}, "benchmarks": []})"), std::nullopt);
+    EXPECT_EQ(io::document_schema(R"({"schema": 1, "x": "tare/1"})"), std::nullopt);
+    EXPECT_EQ(io::document_schema(R"({"schema": {"a": "tare/1"}})"), std::nullopt);
+    EXPECT_EQ(io::document_schema(R"([{"schema": "tare/1"}])"), std::nullopt);
+    EXPECT_EQ(io::document_schema(R"({"a": [1, {"schema": "no"}], "schema": "tare/1"})"), "tare/1");
+    EXPECT_EQ(io::document_schema("{\"sch"), std::nullopt);
+    EXPECT_EQ(io::document_schema(""), std::nullopt);
+}
+
 TEST(results_reader, malformed_json_reports_line_and_column) {
     auto read = io::parse_results("{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [,]\n}", "bad.json");
     ASSERT_TRUE(std::holds_alternative<io::read_error>(read));

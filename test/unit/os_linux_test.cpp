@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "os/capture.hpp"
 #include "os/channel.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
@@ -112,6 +113,41 @@ TEST(os_linux, a_channel_child_runs_on_the_cpus_it_is_given) {
     const std::string text = slurp(err);
     std::filesystem::remove(err);
     EXPECT_EQ(text, "Cpus_allowed_list:\t" + std::to_string(cpus.front()) + "\n");
+}
+
+// What `sh -c SCRIPT` writes to its standard error through a capture keeping `keep` bytes.
+os::captured_tail captured_stderr_of(const std::string& script, std::size_t keep) {
+    os::tail_capture capture(keep);
+    EXPECT_GE(capture.child_end(), 0) << capture.error();
+    os::channel_child c = os::spawn_with_channel({"/bin/sh", "-c", script}, capture.child_end());
+    capture.close_child_end();
+    EXPECT_GT(c.pid, 0) << c.error;
+    const os::child_result r = os::finish_child(c, 30);
+    EXPECT_EQ(r.exit_code, 0) << os::describe_end(r);
+    return capture.tail(30);  // the child has ended: the stream's end is an event, not a wait
+}
+
+TEST(os_linux, a_capture_keeps_the_last_bytes_and_counts_the_rest) {
+    // About 15 MB of numbered lines, arriving in pipe-sized pieces: the ring wraps many times.
+    std::string all;
+    for (int i = 1; i <= 2000000; ++i) {
+        all += std::to_string(i) + "\n";
+    }
+    constexpr std::size_t keep = 100000;
+    const os::captured_tail t = captured_stderr_of("seq 1 2000000 >&2", keep);
+    EXPECT_EQ(t.dropped, all.size() - keep);
+    EXPECT_EQ(t.text, all.substr(all.size() - keep));
+
+    // One write larger than the whole ring, then a short one.
+    const os::captured_tail big =
+        captured_stderr_of("head -c 300000 /dev/zero >&2; echo last words >&2", 1000);
+    EXPECT_EQ(big.dropped, 300000U + 11U - 1000U);
+    EXPECT_EQ(big.text, std::string(989, '\0') + "last words\n");
+
+    // Less than the ring holds: all of it, nothing dropped.
+    const os::captured_tail small = captured_stderr_of("echo one >&2; echo two >&2", keep);
+    EXPECT_EQ(small.dropped, 0U);
+    EXPECT_EQ(small.text, "one\ntwo\n");
 }
 
 TEST(os_linux, a_thread_pin_holds_while_it_lives_and_gives_the_cpus_back) {

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <unordered_map>
 
 #include "report/export/formats.hpp"
 
@@ -38,12 +39,23 @@ std::string csv_field(const std::string& s) {
 }
 
 std::string render_bmf(const std::vector<export_row>& rows) {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+    // One object per benchmark, kept in the order first met, found again by name through a hash
+    // map (two rows of one BMF name share an object, a later figure replacing an earlier one).
+    // Rejected: one ordered_json document, whose operator[] finds a key by a linear search:
+    // quadratic in the benchmarks.
+    std::vector<std::pair<std::string, nlohmann::ordered_json>> benches;
+    std::unordered_map<std::string, std::size_t> index;
+    index.reserve(rows.size());
     for (const auto& r : rows) {
         if (r.measures.empty()) {
             continue;
         }
-        auto& bench = doc[bmf_name(r.name)];
+        std::string name = bmf_name(r.name);
+        auto [it, fresh] = index.emplace(name, benches.size());
+        if (fresh) {
+            benches.emplace_back(std::move(name), nlohmann::ordered_json::object());
+        }
+        auto& bench = benches[it->second].second;
         for (const auto& m : r.measures) {
             nlohmann::ordered_json metric = {{"value", m.value}};
             if (m.lower && m.upper) {
@@ -53,7 +65,23 @@ std::string render_bmf(const std::vector<export_row>& rows) {
             bench[m.slug] = std::move(metric);
         }
     }
-    return doc.dump(2) + "\n";
+    if (benches.empty()) {
+        return "{}\n";
+    }
+    // The text nlohmann's dump(2) gives for the whole object: each member one level in. A
+    // newline inside a dumped value is always layout (a string's is escaped).
+    std::string out = "{\n";
+    for (std::size_t i = 0; i < benches.size(); ++i) {
+        out += "  " + nlohmann::ordered_json(benches[i].first).dump() + ": ";
+        for (const char c : benches[i].second.dump(2)) {
+            out += c;
+            if (c == '\n') {
+                out += "  ";
+            }
+        }
+        out += i + 1 < benches.size() ? ",\n" : "\n";
+    }
+    return out + "}\n";
 }
 
 // github-action-benchmark's custom tools read an array of {name, unit, value, range?, extra?}

@@ -278,7 +278,8 @@ std::string compare_page(const compare_results& r) {
     out += findings_section(r);
     const std::string title =
         "tare comparison: " + one_line(r.base_label) + " against " + one_line(r.head_label);
-    return detail::html_page(title, out + "</main>\n", /*sortable=*/!r.rows.empty());
+    out += "</main>\n";
+    return detail::html_page(title, out, /*sortable=*/!r.rows.empty());
 }
 
 }  // namespace

@@ -424,8 +424,8 @@ public:
             for (std::size_t i = 0; i < results.benchmarks.size(); ++i)
                 out += detail::benchmark_section(results.benchmarks[i], i);
         }
-        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable),
-                                 out + "</main>\n");
+        out += "</main>\n";
+        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable), out);
     }
 };
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Time and peak memory of the `tare` commands that read files, against the file's size.
+
+Writes tare/1 results files of N benchmarks (3 processes of one sample each, a counter and a
+warning now and then: about 400 bytes a row), a second one with every time 2 % slower, and the
+comparison of the two (`tare compare A B --json`); then runs, on each size, every command that
+reads them: `tare report --html` of the run and of the comparison, `tare export` in each format
+of both, `tare merge` of the run split in two shards and `tare compare A B`. Each command runs
+once under /usr/bin/time (wall seconds, peak resident set); one that runs longer than --limit
+seconds is stopped and shown as such. Prints one Markdown table: a row a command, a column a size.
+
+With several builds (`--tare before=PATH,after=PATH`), each command runs on each build in turn,
+so that what else the machine does falls on both alike; the inputs are written by the last one.
+
+Usage: bench/big_inputs.py --tare [LABEL=]build/tare[,...] [--sizes 1000,10000,100000,1000000]
+                           [--limit 300] [--out DIR] [--only report,export-bmf,...]
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def row(i, slower, rng):
+    """One benchmark of 3 processes of 1 sample each, as `tare run --processes=3` writes it, with
+    the optional fields left out (about 400 bytes): the rows of the largest file tare reads."""
+    base = 100.0 * (1 + i % 17) * slower
+    samples = [round(base * (1 + rng.gauss(0, 0.02)), 2) for _ in range(3)]
+    ordered = sorted(samples)
+    mean = sum(samples) / 3
+    sd = (sum((x - mean) ** 2 for x in samples) / 2) ** 0.5
+    half = 4.303 * sd / 3 ** 0.5
+    r = {
+        "name": f"suite/family_{i // 4}/{4 ** (i % 4)}",
+        "iterations": 3000,
+        "time_ns": {"mean": round(mean, 3), "median": ordered[1], "stddev": round(sd, 3), "min": ordered[0],
+                    "max": ordered[-1], "ci_low": round(max(mean - half, 0.0), 3), "ci_high": round(mean + half, 3)},
+        "samples_ns": samples,
+        "allocs_per_iter": float(i % 3), "bytes_per_iter": 64.0 * (i % 3),
+        "processes": [{"samples": 1, "median_ns": x} for x in samples],
+    }
+    if i % 5 == 0:
+        r["counters"] = {"items": float(i % 7)}
+    if i % 9 == 0:
+        r["warnings"] = [{"kind": "noisy", "message": "samples spread widely"}]
+    return r
+
+
+def write_run(path, template, n, slower, seed, first=0, count=None):
+    rng = random.Random(seed)
+    doc = dict(template)
+    count = n if count is None else count
+    rows = [row(i, slower, rng) for i in range(n)][first:first + count]
+    doc["benchmarks"] = rows
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+def measure(argv, limit, log):
+    """(seconds, peak MiB) of one run, or None when it failed or ran past `limit`."""
+    timed = ["/usr/bin/time", "-f", "%e,%M", "-o", log] + argv
+    try:
+        done = subprocess.run(timed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return f"> {limit} s"
+    with open(log) as f:
+        last = f.read().strip().splitlines()[-1]
+    seconds, kib = last.split(",")
+    if done.returncode not in (0, 1):
+        return f"exit {done.returncode}: {done.stderr.decode(errors='replace').strip()[:80]}"
+    return f"{float(seconds):.2f} s, {int(kib) / 1024:.0f} MiB"
+
+
+def commands(tare, d):
+    run, slow, cmp = f"{d}/a.json", f"{d}/b.json", f"{d}/compare.json"
+    out = {
+        "report": [tare, "report", run, f"--html={d}/run.html"],
+        "report-compare": [tare, "report", cmp, f"--html={d}/compare.html"],
+        "compare": [tare, "compare", run, slow, f"--json={d}/compare2.json"],
+        "merge": [tare, "merge", f"{d}/shard1.json", f"{d}/shard2.json", f"--json={d}/merged.json"],
+    }
+    for fmt in ("bmf", "gab", "gab-bigger", "csv"):
+        out[f"export-{fmt}"] = [tare, "export", run, f"--format={fmt}", f"--output={d}/run.{fmt}"]
+        out[f"export-{fmt}-compare"] = [tare, "export", cmp, f"--format={fmt}", f"--output={d}/cmp.{fmt}"]
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tare", required=True)
+    parser.add_argument("--sizes", default="1000,10000,100000,1000000")
+    parser.add_argument("--limit", type=float, default=300)
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--only", default="", help="comma-separated command names (default: all)")
+    args = parser.parse_args()
+    if not os.path.exists("/usr/bin/time"):
+        sys.exit("/usr/bin/time is not installed (apt-get install time)")
+    out = args.out or tempfile.mkdtemp(prefix="tare-big-inputs-")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "golden", "approved",
+                          "typical.json")
+    with open(source) as f:
+        template = json.load(f)
+    template.pop("groups", None)
+    template["context"]["processes"] = 3
+    sizes = [int(x) for x in args.sizes.split(",")]
+    builds = [tuple(b.split("=", 1)) if "=" in b else ("", b) for b in args.tare.split(",")]
+    writer = builds[-1][1]
+    results = {}
+    files = {}
+    for n in sizes:
+        d = os.path.join(out, str(n))
+        os.makedirs(d, exist_ok=True)
+        write_run(f"{d}/a.json", template, n, 1.0, 1)
+        write_run(f"{d}/b.json", template, n, 1.02, 2)
+        write_run(f"{d}/shard1.json", template, n, 1.0, 1, 0, n // 2)
+        write_run(f"{d}/shard2.json", template, n, 1.0, 1, n // 2, n - n // 2)
+        subprocess.run([writer, "compare", f"{d}/a.json", f"{d}/b.json", f"--json={d}/compare.json"],
+                       stdout=subprocess.DEVNULL, check=False)
+        files[n] = (os.path.getsize(f"{d}/a.json"), os.path.getsize(f"{d}/compare.json")
+                    if os.path.exists(f"{d}/compare.json") else 0)
+        for name in commands("tare", d):
+            if args.only and name not in args.only.split(","):
+                continue
+            for label, tare in builds:
+                argv = commands(tare, d)[name]
+                key = f"`{name}`" + (f" ({label})" if label else "")
+                results.setdefault(key, {})[n] = measure(argv, args.limit, f"{d}/time.log")
+                print(f"{n:>9,} {key:<32} {results[key][n]}", file=sys.stderr, flush=True)
+        shutil.rmtree(d, ignore_errors=True)
+    print("| command | " + " | ".join(f"{n:,} rows" for n in sizes) + " |")
+    print("| --- | " + " | ".join("---:" for _ in sizes) + " |")
+    print("| (run file, comparison file) | " +
+          " | ".join(f"{files[n][0] / 1e6:.1f} MB, {files[n][1] / 1e6:.1f} MB" for n in sizes) + " |")
+    for key, by_size in results.items():
+        print(f"| {key} | " + " | ".join(by_size.get(n, "") for n in sizes) + " |")
+
+
+if __name__ == "__main__":
+    main()
