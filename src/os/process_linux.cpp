@@ -16,6 +16,7 @@
 #include <thread>
 #include <utility>
 
+#include "os/directory_linux.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
@@ -114,14 +115,6 @@ bool read_stat(pid_t pid, pid_t* parent, bool* janitor) noexcept {
     return true;
 }
 
-struct dirent64_record {
-    std::uint64_t inode;
-    std::int64_t offset;
-    unsigned short length;
-    unsigned char type;
-    char name[1];
-};
-
 // Calls visit(pid, janitor) for each orphan given to this process: a child it did not note.
 // Rejected: /proc/self/task/*/children, which kernels built without CONFIG_PROC_CHILDREN lack.
 template <class Visit>
@@ -131,26 +124,16 @@ void for_each_orphan(Visit visit) noexcept {
         return;
     const pid_t self = ::getpid();
     const pid_t own = own_janitor();
-    alignas(8) char buffer[4096];
-    for (;;) {
-        const long n = ::syscall(SYS_getdents64, proc, buffer, sizeof buffer);
-        if (n <= 0)
-            break;
-        for (long at = 0; at < n;) {
-            const auto* entry = reinterpret_cast<const dirent64_record*>(buffer + at);
-            const char* name = buffer + at + offsetof(dirent64_record, name);
-            at += entry->length;
-            pid_t pid = 0;
-            for (const char* c = name; *c != '\0' && pid >= 0; ++c)
-                pid = *c >= '0' && *c <= '9' && pid < 100000000 ? pid * 10 + (*c - '0') : -1;
-            pid_t parent = 0;
-            bool janitor = false;
-            if (pid <= 0 || pid == own || !read_stat(pid, &parent, &janitor) || parent != self ||
-                is_noted(pid))
-                continue;
-            visit(pid, janitor);
-        }
-    }
+    for_each_entry(proc, [&](const char* name) {
+        pid_t pid = 0;
+        for (const char* c = name; *c != '\0' && pid >= 0; ++c)
+            pid = *c >= '0' && *c <= '9' && pid < 100000000 ? pid * 10 + (*c - '0') : -1;
+        pid_t parent = 0;
+        bool janitor = false;
+        if (pid <= 0 || pid == own || !read_stat(pid, &parent, &janitor) || parent != self || is_noted(pid))
+            return;
+        visit(pid, janitor);
+    });
     ::close(proc);
 }
 

@@ -34,6 +34,7 @@
 #include <mutex>
 #include <string>
 
+#include "os/directory_linux.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
 
@@ -53,56 +54,29 @@ std::atomic<unsigned long long> next_index{0};
 std::atomic<pid_t> janitor{0};
 int janitor_pipe = -1;
 
-// The layout the getdents64 system call fills in (glibc's getdents64() wrapper is 2.30+ and not
-// declared async-signal-safe; the system call is).
-struct dirent64_record {
-    std::uint64_t inode;
-    std::int64_t offset;
-    unsigned short length;
-    unsigned char type;
-    char name[1];
-};
-
-bool is_dot(const char* name) noexcept {
-    return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
-}
-
 // Removes everything below the directory open at `dir`, `depth` levels deep at most (tare makes
 // one level of subdirectories). Async-signal-safe: system calls and a buffer on the stack. Each
 // pass reads the directory from its start again, since removing entries while reading moves the
 // rest; a pass that removes nothing ends it.
 void empty_directory(int dir, int depth) noexcept {
-    alignas(8) char buffer[4096];
     for (int pass = 0; pass < 64; ++pass) {
         if (::lseek(dir, 0, SEEK_SET) != 0)
             return;
         bool removed = false;
-        for (;;) {
-            const long n = ::syscall(SYS_getdents64, dir, buffer, sizeof buffer);
-            if (n <= 0)
-                break;
-            for (long at = 0; at < n;) {
-                const auto* entry = reinterpret_cast<const dirent64_record*>(buffer + at);
-                // The name runs past the declared one-character array: read it through a plain
-                // pointer into the buffer, not by indexing the member.
-                const char* name = buffer + at + offsetof(dirent64_record, name);
-                at += entry->length;
-                if (is_dot(name))
-                    continue;
-                if (::unlinkat(dir, name, 0) == 0) {
-                    removed = true;
-                    continue;
-                }
-                if (errno != EISDIR || depth == 0)
-                    continue;
-                const int sub = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (sub >= 0) {
-                    empty_directory(sub, depth - 1);
-                    ::close(sub);
-                }
-                removed = ::unlinkat(dir, name, AT_REMOVEDIR) == 0 || removed;
+        for_each_entry(dir, [&](const char* name) {
+            if (::unlinkat(dir, name, 0) == 0) {
+                removed = true;
+                return;
             }
-        }
+            if (errno != EISDIR || depth == 0)
+                return;
+            const int sub = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) {
+                empty_directory(sub, depth - 1);
+                ::close(sub);
+            }
+            removed = ::unlinkat(dir, name, AT_REMOVEDIR) == 0 || removed;
+        });
         if (!removed)
             return;
     }
