@@ -89,6 +89,8 @@ protected:
         fs::create_directories(tmp_);
         ::setenv("TMPDIR", tmp_.c_str(), 1);
     }
+    // `marker`: the path of this test's private copy of the executable, which no other test's
+    // process names (another test run on the same machine runs a copy of its own).
     void expect_nothing_left(const std::string& marker) const {
         EXPECT_EQ(test::processes_mentioning(marker), 0) << "a process of " << marker << " outlived the run";
         for (const auto& entry : fs::directory_iterator(tmp_))
@@ -110,7 +112,7 @@ TEST_F(hostile, in_process_failures_are_named_and_the_good_results_kept) {
     if (TARE_HOSTILE_LEAK)
         expected["leaks_past_the_cap"] = {"heap_cap"};
     expect_rows(read_json(out)["benchmarks"], expected);
-    expect_nothing_left("hostile_inproc");
+    expect_nothing_left(bench);
 }
 
 TEST_F(hostile, isolated_every_failure_is_its_own_row) {
@@ -119,7 +121,7 @@ TEST_F(hostile, isolated_every_failure_is_its_own_row) {
     auto r = run_process({bench, "--isolate", "--timeout=3", "--min-time=0.02", "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     expect_rows(read_json(out)["benchmarks"], isolated_kinds());
-    expect_nothing_left("hostile_isolated");
+    expect_nothing_left(bench);
 }
 
 TEST_F(hostile, tare_run_isolates_and_without_it_names_the_executable) {
@@ -129,13 +131,13 @@ TEST_F(hostile, tare_run_isolates_and_without_it_names_the_executable) {
                           "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     expect_rows(read_json(out)["benchmarks"], isolated_kinds());
-    expect_nothing_left("hostile_run");
+    expect_nothing_left(bench);
 
     // One process for the suite: the abort ends it, and tare says which executable.
     auto whole = run_process({TARE_COMMAND, "run", bench, "--min-time=0.02"});
     EXPECT_EQ(whole.exit_code, 3) << whole.err;
     EXPECT_NE(whole.err.find(bench + ": "), std::string::npos) << whole.err;
-    expect_nothing_left("hostile_run");
+    expect_nothing_left(bench);
 
     auto lone = run_process({TARE_COMMAND, "run", bench, "--timeout=3"});
     EXPECT_EQ(lone.exit_code, 2);
@@ -166,7 +168,8 @@ TEST_F(hostile, tare_compare_names_each_failure_and_compares_the_rest) {
         }
     }
     EXPECT_EQ(seen.size(), isolated_kinds().size());
-    expect_nothing_left("hostile_cmp_");
+    expect_nothing_left(base);
+    expect_nothing_left(head);
 }
 
 // Eight threads started and joined in every iteration, for at least 40 samples: no deadlock (the
@@ -223,7 +226,7 @@ TEST_F(hostile, a_worker_flooding_its_standard_error_keeps_only_the_end_of_it) {
         message.find(std::to_string(written - kept) + " earlier bytes of its standard error were dropped"),
         std::string::npos)
         << message;
-    expect_nothing_left("hostile_flood");
+    expect_nothing_left(bench);
 }
 
 TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
@@ -240,7 +243,7 @@ TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
                                                {"BM_exit3", {"crash"}},
                                                {"BM_spin", {"timeout"}},
                                                {"BM_good2/8", ok}});
-    expect_nothing_left("hostile_gb");
+    expect_nothing_left(bench);
 
     auto whole = run_process({TARE_COMMAND, "run", bench, "--min-time=0.01"});
     EXPECT_EQ(whole.exit_code, 3) << whole.err;

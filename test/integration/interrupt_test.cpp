@@ -381,8 +381,9 @@ TEST(interrupt, a_daemon_a_body_starts_does_not_outlive_the_run) {
         for (const std::string& a : argv)
             command += a + " ";
         EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
-        EXPECT_EQ(processes_mentioning("daemon_bench_left"), 0) << command << ": its daemon outlived it";
-        wait_until_gone("daemon_bench_left");  // so that the next run starts clean
+        // The private copy's path: no other test's process names it.
+        EXPECT_EQ(processes_mentioning(bench), 0) << command << ": its daemon outlived it";
+        wait_until_gone(bench);  // so that the next run starts clean
     }
 }
 
