@@ -49,6 +49,11 @@ std::map<std::string, kinds> isolated_kinds() {
     return k;
 }
 
+// The timeout that stops `spins`. A sanitized child starts and reports slowly, and on a loaded
+// 2-core machine one that crashes or exits at once has been seen to pass 3 s: under a sanitizer
+// the bound is 10 s, so only `spins` ever reaches it.
+const std::string timeout_flag = TARE_SANITIZED ? "--timeout=10" : "--timeout=3";
+
 json read_json(const fs::path& p) {
     std::ifstream in(p);
     return json::parse(in);  // throws, failing the test, on anything but valid JSON
@@ -118,7 +123,7 @@ TEST_F(hostile, in_process_failures_are_named_and_the_good_results_kept) {
 TEST_F(hostile, isolated_every_failure_is_its_own_row) {
     const std::string bench = test::private_copy(TARE_HOSTILE_BENCH, "hostile_isolated");
     const fs::path out = scratch("isolated.json");
-    auto r = run_process({bench, "--isolate", "--timeout=3", "--min-time=0.02", "--json=" + out.string()});
+    auto r = run_process({bench, "--isolate", timeout_flag, "--min-time=0.02", "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     expect_rows(read_json(out)["benchmarks"], isolated_kinds());
     expect_nothing_left(bench);
@@ -127,8 +132,8 @@ TEST_F(hostile, isolated_every_failure_is_its_own_row) {
 TEST_F(hostile, tare_run_isolates_and_without_it_names_the_executable) {
     const std::string bench = test::private_copy(TARE_HOSTILE_BENCH, "hostile_run");
     const fs::path out = scratch("run.json");
-    auto r = run_process({TARE_COMMAND, "run", bench, "--isolate", "--timeout=3", "--min-time=0.02",
-                          "--json=" + out.string()});
+    auto r = run_process(
+        {TARE_COMMAND, "run", bench, "--isolate", timeout_flag, "--min-time=0.02", "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     expect_rows(read_json(out)["benchmarks"], isolated_kinds());
     expect_nothing_left(bench);
@@ -139,7 +144,7 @@ TEST_F(hostile, tare_run_isolates_and_without_it_names_the_executable) {
     EXPECT_NE(whole.err.find(bench + ": "), std::string::npos) << whole.err;
     expect_nothing_left(bench);
 
-    auto lone = run_process({TARE_COMMAND, "run", bench, "--timeout=3"});
+    auto lone = run_process({TARE_COMMAND, "run", bench, timeout_flag});
     EXPECT_EQ(lone.exit_code, 2);
     EXPECT_NE(lone.err.find("--timeout applies only with --isolate"), std::string::npos) << lone.err;
 }
@@ -148,7 +153,7 @@ TEST_F(hostile, tare_compare_names_each_failure_and_compares_the_rest) {
     const std::string base = test::private_copy(TARE_HOSTILE_BENCH, "hostile_cmp_base");
     const std::string head = test::private_copy(TARE_HOSTILE_BENCH, "hostile_cmp_head");
     const fs::path out = scratch("compare.json");
-    auto r = run_process({TARE_COMMAND, "compare", base, head, "--rounds=2", "--min-time=0.05", "--timeout=3",
+    auto r = run_process({TARE_COMMAND, "compare", base, head, "--rounds=2", "--min-time=0.05", timeout_flag,
                           "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 3) << r.err;  // workers that could not run to the end
     const json doc = read_json(out);
@@ -235,8 +240,8 @@ TEST_F(hostile, a_google_benchmark_suite_is_isolated_by_tare_run) {
         GTEST_SKIP() << "built without Google Benchmark";
     const std::string bench = test::private_copy(gb, "hostile_gb");
     const fs::path out = scratch("gb.json");
-    auto r = run_process({TARE_COMMAND, "run", bench, "--isolate", "--timeout=3", "--min-time=0.01",
-                          "--json=" + out.string()});
+    auto r = run_process(
+        {TARE_COMMAND, "run", bench, "--isolate", timeout_flag, "--min-time=0.01", "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     expect_rows(read_json(out)["benchmarks"], {{"BM_good", ok},
                                                {"BM_segfault", died},
