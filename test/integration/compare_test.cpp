@@ -294,7 +294,9 @@ TEST(compare, two_results_files_of_one_process_are_not_judged_on_time_and_say_so
     ASSERT_EQ(doc["rows"].size(), 1U);
     const json& row = doc["rows"][0];
     EXPECT_EQ(row["verdict"], "no_change");
-    EXPECT_GT(row["change_pct"]["mean"].get<double>(), 50) << row.dump();
+    // The change is reported, not judged; its size is not asserted: one process a side on a
+    // loaded machine (a sanitizer leg) can hide even the head's threefold work.
+    EXPECT_TRUE(row["change_pct"]["mean"].is_number()) << row.dump();
     EXPECT_TRUE(row["change_pct"]["ci_low"].is_null()) << row.dump();
     ASSERT_TRUE(row["not_judged"].is_string()) << row.dump();
     EXPECT_NE(row["not_judged"].get<std::string>().find("each hold one process"), std::string::npos);
