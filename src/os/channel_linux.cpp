@@ -81,11 +81,7 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv, int stder
     null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     const int err_fd = stderr_fd >= 0 ? stderr_fd : null_fd;
     const pid_t parent = getpid();
-    std::unique_lock<std::mutex> spawning(spawn_mutex());
-    pid_t pid = fork();
-    if (pid > 0)
-        note_child(pid);
-    spawning.unlock();
+    pid_t pid = fork_child();
     if (pid < 0) {
         return fail("fork");
     }

@@ -68,8 +68,4 @@ temp_name temp_file_name(std::string_view stem, std::string_view suffix = {});
 /// the interrupt handler's path to _exit; a no-op in a forked child that did not make it.
 void remove_temp_dir() noexcept;
 
-/// The process of this process's temporary directory's janitor (temp_linux.cpp), or 0. Its
-/// command name (/proc/PID/comm) is "tare-janitor", in which a janitor is told apart.
-pid_t own_janitor() noexcept;
-
 }  // namespace tare::os

@@ -4,7 +4,6 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -72,21 +71,20 @@ private:
 void adopt_orphans() noexcept;
 
 /// Ends every process this one was given as an orphan (adopt_orphans): reaps those that ended,
-/// kills the rest — a temporary directory's janitor (os.hpp) is given 2 s to finish first — and
-/// does so again for what they leave, until none is left. Children this process started and
-/// still waits for are left alone. Called when a child ends and at exit; a no-op unless
-/// adopt_orphans() was called.
+/// kills the rest — another process's temporary-directory janitor ("tare-janitor",
+/// temp_linux.cpp) is given 2 s to finish first — and does so again for what they leave, until
+/// none is left. Children this process started (fork_child) are left alone. Called when a child
+/// ends and at exit; a no-op unless adopt_orphans() was called.
 void end_orphans() noexcept;
 
 /// As end_orphans(), for a process about to _exit from a signal handler: async-signal-safe, it
 /// kills every orphan but a janitor and waits for none.
 void kill_orphans_now() noexcept;
 
-/// Held from a fork to the registration of its child (note_child), so that end_orphans() never
-/// takes a child just started for an orphan.
-std::mutex& spawn_mutex() noexcept;
-/// The children this process started and will wait for; forget_child() once it has.
-void note_child(pid_t pid) noexcept;
+/// fork(), with the child noted in the parent as one this process started and will wait for, so
+/// that end_orphans() never takes it for an orphan (the fork and the note happen under one lock,
+/// which end_orphans() holds too). forget_child() once it has been waited for.
+pid_t fork_child() noexcept;
 void forget_child(pid_t pid) noexcept;
 
 /// A human description of how the child ended: "exited with 3", "killed by SIGSEGV", ...

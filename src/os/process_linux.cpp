@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -60,6 +61,8 @@ namespace {
 constexpr int max_children = 1024;
 std::atomic<pid_t> children[max_children];
 std::atomic<bool> untracked{false};
+// Held from a fork to the noting of its child, and while orphans are ended.
+std::mutex spawning;
 // The process that made itself the subreaper: a forked child inherits this variable, not the
 // kernel's setting, and must not end orphans it was never given (it may exit() through atexit).
 std::atomic<pid_t> adopting{0};
@@ -123,14 +126,13 @@ void for_each_orphan(Visit visit) noexcept {
     if (proc < 0)
         return;
     const pid_t self = ::getpid();
-    const pid_t own = own_janitor();
     for_each_entry(proc, [&](const char* name) {
         pid_t pid = 0;
         for (const char* c = name; *c != '\0' && pid >= 0; ++c)
             pid = *c >= '0' && *c <= '9' && pid < 100000000 ? pid * 10 + (*c - '0') : -1;
         pid_t parent = 0;
         bool janitor = false;
-        if (pid <= 0 || pid == own || !read_stat(pid, &parent, &janitor) || parent != self || is_noted(pid))
+        if (pid <= 0 || !read_stat(pid, &parent, &janitor) || parent != self || is_noted(pid))
             return;
         visit(pid, janitor);
     });
@@ -143,18 +145,18 @@ void end_orphans_at_exit() {
 
 }  // namespace
 
-std::mutex& spawn_mutex() noexcept {
-    static std::mutex m;
-    return m;
-}
-
-void note_child(pid_t pid) noexcept {
+pid_t fork_child() noexcept {
+    const std::lock_guard<std::mutex> lock(spawning);
+    const pid_t pid = ::fork();
+    if (pid <= 0)
+        return pid;
     for (auto& slot : children) {
         pid_t free = 0;
         if (slot.compare_exchange_strong(free, pid))
-            return;
+            return pid;
     }
     untracked.store(true);
+    return pid;
 }
 
 void forget_child(pid_t pid) noexcept {
@@ -176,7 +178,7 @@ void adopt_orphans() noexcept {
 void end_orphans() noexcept {
     if (!is_adopting())
         return;
-    const std::lock_guard<std::mutex> lock(spawn_mutex());
+    const std::lock_guard<std::mutex> lock(spawning);
     // A janitor ends by itself as soon as its owner has: it is waited for, for 2 s at most.
     const auto janitors_until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     // Each pass ends what the last one left; a killed orphan's own children come to this
@@ -240,11 +242,7 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     }
     auto start = std::chrono::steady_clock::now();
     const pid_t parent = getpid();
-    std::unique_lock<std::mutex> spawning(spawn_mutex());
-    pid_t pid = fork();
-    if (pid > 0)
-        note_child(pid);
-    spawning.unlock();
+    pid_t pid = fork_child();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
         if (out_fd >= 0) {

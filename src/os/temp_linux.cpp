@@ -139,9 +139,8 @@ void start_janitor() {
     int ends[2];
     if (::pipe2(ends, O_CLOEXEC) != 0)
         return;  // no janitor: the directory goes as before, at every end but SIGKILL
-    // Under the spawning lock: another thread ending orphans must not take it for one.
-    const std::lock_guard<std::mutex> lock(spawn_mutex());
-    const pid_t pid = ::fork();
+    // A noted child: ending orphans leaves it alone.
+    const pid_t pid = fork_child();
     if (pid == 0)
         janitor_main(ends[0]);
     ::close(ends[0]);
@@ -163,6 +162,7 @@ void end_janitor() noexcept {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    forget_child(pid);
 }
 
 void remove_at_exit() {
@@ -212,10 +212,6 @@ temp_name temp_file_name(std::string_view stem, std::string_view suffix) {
     path += index;
     path += suffix;
     return {std::move(path), ""};
-}
-
-pid_t own_janitor() noexcept {
-    return janitor.load();
 }
 
 void remove_temp_dir() noexcept {
