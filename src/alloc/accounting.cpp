@@ -61,8 +61,7 @@ void reset_counters() noexcept {
     detail::region_state& s = detail::state;
     store(s.owner.allocs, 0);
     store(s.owner.bytes, 0);
-    store(s.owner.grown, 0);
-    store(s.owner.freed, 0);
+    store(s.owner.live, 0);
     store(s.others.allocs, 0);
     store(s.others.bytes, 0);
     store(s.others.live, 0);
@@ -96,8 +95,7 @@ bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release_fn)(void
     region_state& s = state;
     if (load(s.flags.region_epoch) != 0)
         return true;
-    const owner_tally saved = {load(s.owner.allocs), load(s.owner.bytes), load(s.owner.grown),
-                               load(s.owner.freed)};
+    const owner_tally saved = {load(s.owner.allocs), load(s.owner.bytes), load(s.owner.live)};
     const std::int64_t peak = load(s.peak.value);
     const std::uint32_t owned = owned_epoch;
     // A private epoch that region_epoch never holds: with no region open, the free counts nothing.
@@ -111,8 +109,7 @@ bool detail::hook_counts(void* (*allocate)(std::size_t), void (*release_fn)(void
     release_fn(p);
     store(s.owner.allocs, saved.allocs);
     store(s.owner.bytes, saved.bytes);
-    store(s.owner.grown, saved.grown);
-    store(s.owner.freed, saved.freed);
+    store(s.owner.live, saved.live);
     store(s.peak.value, peak);
     owned_epoch = owned;
     return counted;
@@ -218,7 +215,7 @@ counters snapshot() noexcept {
     counters c;
     c.allocs = load(s.owner.allocs) + load(s.others.allocs);
     c.bytes = load(s.owner.bytes) + load(s.others.bytes);
-    c.live = static_cast<std::int64_t>(load(s.owner.grown) - load(s.owner.freed)) + load(s.others.live);
+    c.live = load(s.owner.live) + load(s.others.live);
     // The hook raises the peak at every counted allocation, so live <= peak except while
     // another thread is between its two updates; the max keeps the pair consistent anyway.
     c.peak = std::max(load(s.peak.value), c.live);

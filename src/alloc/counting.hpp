@@ -53,10 +53,9 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
         owner_tally& o = state.owner;
         __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
         __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
-        const std::uint64_t grown = __atomic_load_n(&o.grown, order_relaxed) + usable;
-        __atomic_store_n(&o.grown, grown, order_relaxed);
-        total = static_cast<std::int64_t>(grown - __atomic_load_n(&o.freed, order_relaxed)) +
-                __atomic_load_n(&state.others.live, order_relaxed);
+        const std::int64_t live = __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(usable);
+        __atomic_store_n(&o.live, live, order_relaxed);
+        total = live + __atomic_load_n(&state.others.live, order_relaxed);
     } else {
         if (outside_members(epoch)) {
             paused_insert(p, epoch);  // not a member: as if paused, for this thread alone
@@ -76,7 +75,8 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
 TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable) noexcept {
     if (owned_epoch == region) [[likely]] {
         owner_tally& o = state.owner;
-        __atomic_store_n(&o.freed, __atomic_load_n(&o.freed, order_relaxed) + usable, order_relaxed);
+        __atomic_store_n(&o.live, __atomic_load_n(&o.live, order_relaxed) - static_cast<std::int64_t>(usable),
+                         order_relaxed);
     } else {
         __atomic_fetch_sub(&state.others.live, static_cast<std::int64_t>(usable), order_relaxed);
     }

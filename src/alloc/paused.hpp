@@ -111,6 +111,12 @@ TARE_ALLOC_HOOK inline std::uint16_t& group_of(std::size_t home) noexcept {
     return nullptr;
 }
 
+/// False when `p` cannot be in the set for `region`: its group holds no key. The hash and one
+/// load, which turn nearly every block away.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline bool paused_may_hold(const void* p, std::uint32_t region) noexcept {
+    return __atomic_load_n(&group_of(paused_home(paused_key(p, region))), order_relaxed) != 0;
+}
+
 /// Removes `p` if it was allocated while `region` was paused; says whether it was. Inline up to
 /// the group count, which turns nearly every block away.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline bool paused_remove(const void* p,

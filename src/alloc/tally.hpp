@@ -8,7 +8,7 @@
 //   its fields are accessed as relaxed atomics (a plain mov on x86-64), because the other
 //   threads read the owner's live bytes to compute the peak.
 // - Every other thread counts with relaxed read-modify-writes on `shared_tally`.
-// - live = (owner.grown - owner.freed) + others.live, in usable bytes; the peak is raised by compare-and-swap
+// - live = owner.live + others.live, in usable bytes; the peak is raised by compare-and-swap
 //   only when a new maximum is reached, so the common case is a single relaxed load.
 //
 // Rejected alternative: every thread, owner included, on the shared atomics. It is simpler,
@@ -62,13 +62,13 @@ struct alignas(cache_line) region_flags {
     std::uint32_t last_epoch = 0;
 };
 
-/// The owner's counts: written by the owner alone, with load + store. Its live bytes are
-/// grown - freed, both in the allocator's usable size.
+/// The owner's counts: written by the owner alone, with load + store. `live` is the level its
+/// allocations and frees moved, in the allocator's usable size: one field, so an allocation reads
+/// and writes the one it raises the peak from.
 struct alignas(cache_line) owner_tally {
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;   // requested
-    std::uint64_t grown = 0;   // usable bytes the owner's allocations added to the region's level
-    std::uint64_t freed = 0;   // usable bytes the owner's frees took off it
+    std::int64_t live = 0;     // usable bytes: added by the owner's allocations, taken off by its frees
     std::uint64_t copied = 0;  // bytes through memcpy, memmove, mempcpy (tare::copies)
     std::uint64_t set = 0;     // bytes through memset (tare::copies)
     std::uint64_t mapped = 0;  // bytes of anonymous mappings the program made (mmap, mremap)
@@ -118,8 +118,7 @@ bool hook_counts(void* (*allocate)(std::size_t), void (*release)(void*)) noexcep
 
 /// The owner's live bytes (any thread may ask).
 TARE_ALLOC_HOOK inline std::int64_t owner_live() noexcept {
-    return static_cast<std::int64_t>(__atomic_load_n(&state.owner.grown, order_relaxed) -
-                                     __atomic_load_n(&state.owner.freed, order_relaxed));
+    return __atomic_load_n(&state.owner.live, order_relaxed);
 }
 
 TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {
