@@ -16,6 +16,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_gbench.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/processes.hpp"
 #include "core/runner.hpp"
@@ -90,8 +91,6 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
     return cmd;
 }
 
-namespace {
-
 namespace fs = std::filesystem;
 
 // The results `target` wrote to `tmp` (removed here) after it ended as `child`, with messages in
@@ -114,173 +113,6 @@ std::variant<run_results, run_failure> read_child_results(const std::string& tar
     }
     return std::move(std::get<run_results>(read));
 }
-
-// The temporary file a GB run writes its JSON to: a fresh name in the private directory.
-std::variant<fs::path, run_failure> gbench_temp_json() {
-    os::temp_name temp = os::temp_file_name("gbench", ".json");
-    if (temp.path.empty()) {
-        return run_failure{exit_not_run, temp.error};
-    }
-    return fs::path(temp.path);
-}
-
-// The command line of a GB run of `target` with JSON output to `tmp`: `filter` and the time
-// budget of `args` passed on.
-std::vector<std::string> gbench_argv(const std::string& target, const fs::path& tmp,
-                                     const std::string& filter, const run_args& args) {
-    std::vector<std::string> argv{fs::absolute(target).string(), "--benchmark_out=" + tmp.string(),
-                                  "--benchmark_out_format=json", "--benchmark_format=json"};
-    if (!filter.empty()) {
-        argv.push_back("--benchmark_filter=" + filter);
-    }
-    if (args.min_time) {
-        // GB 1.7.1 takes a plain number of seconds (1.8 also accepts "<n>s" and "<n>x").
-        argv.push_back("--benchmark_min_time=" + std::to_string(*args.min_time));
-    }
-    return argv;
-}
-
-// The names of GB executable `target` under --filter and in --shard, in its list's order.
-std::variant<std::vector<std::string>, run_failure> shard_names(const std::string& target,
-                                                                const run_args& args) {
-    auto listed =
-        compare::list_gbench_names(fs::absolute(target).string(), args.timeout.value_or(60), args.filter);
-    if (auto* f = std::get_if<compare::rounds_failure>(&listed)) {
-        return run_failure{f->status, f->message};
-    }
-    auto names = std::move(std::get<std::vector<std::string>>(listed));
-    if (args.shard) {
-        const auto s = std::get<core::shard>(core::parse_shard(*args.shard));  // checked up front
-        std::erase_if(names, [&](const std::string& n) { return !core::in_shard(n, s); });
-    }
-    return names;
-}
-
-// Runs the GB executable `target` with JSON output to a temporary file and reads it back
-// (filter and time budget from `args`).
-std::variant<run_results, run_failure> gbench_collect(const std::string& target, const run_args& args) {
-    std::error_code ec;
-    std::string filter = args.filter;
-    if (args.shard) {
-        // Google Benchmark has no shards: tare picks the shard's names from the executable's own
-        // list and selects exactly them.
-        auto listed = shard_names(target, args);
-        if (auto* f = std::get_if<run_failure>(&listed)) {
-            return *f;
-        }
-        const auto& names = std::get<std::vector<std::string>>(listed);
-        if (names.empty()) {
-            run_results none;
-            none.context.executable = target;
-            return none;
-        }
-        filter.clear();
-        for (const auto& n : names) {
-            filter += (filter.empty() ? "" : "|") + compare::exact_regex(n);
-        }
-    }
-    auto temp = gbench_temp_json();
-    if (auto* f = std::get_if<run_failure>(&temp)) {
-        return *f;
-    }
-    const fs::path tmp = std::get<fs::path>(temp);
-    const std::vector<std::string> argv = gbench_argv(target, tmp, filter, args);
-    os::child_options opts;
-    opts.discard_stdout = true;  // its own report is reprinted as tare's table
-    const os::child_result child = os::run_child(argv, opts);
-    // GB exits 0 even when a benchmark called SkipWithError (the row says so); anything else is
-    // a run that did not end.
-    if (!child.started || child.signal != 0 || child.exit_code != 0) {
-        fs::remove(tmp, ec);
-        return run_failure{exit_not_run, target + ": " + os::describe_end(child)};
-    }
-    auto read = read_child_results(target, tmp, child, true);
-    if (auto* results = std::get_if<run_results>(&read)) {
-        results->context.executable = target;
-    }
-    return read;
-}
-
-// The row of a benchmark that failed as `kind`. A copy of the executables' own (cli/isolate.cpp):
-// that file belongs to tare::main, which the tare command does not link.
-benchmark_result error_row(const std::string& name, std::string kind, std::string message) {
-    benchmark_result r;
-    r.name = name;
-    r.error = error_info{std::move(kind), std::move(message)};
-    return r;
-}
-
-// --isolate for a Google Benchmark executable, which has no such flag: each benchmark runs in a
-// process of its own (--benchmark_filter=^NAME$), so one that crashes, hangs or exits is its own
-// error row, named, and the others are kept; the names are the executable's own list under the
-// same filter. The rows come in list order, as one run writes them.
-std::variant<run_results, run_failure> gbench_isolated_collect(const std::string& target,
-                                                               const run_args& args) {
-    auto listed = shard_names(target, args);
-    if (auto* f = std::get_if<run_failure>(&listed)) {
-        return *f;
-    }
-    run_results out;
-    bool have_context = false;
-    for (const std::string& name : std::get<std::vector<std::string>>(listed)) {
-        if (os::interrupted() != 0) {
-            out.context.interrupted = true;
-            break;
-        }
-        std::error_code ec;
-        auto temp = gbench_temp_json();
-        if (auto* f = std::get_if<run_failure>(&temp)) {
-            return *f;
-        }
-        const fs::path tmp = std::get<fs::path>(temp);
-        const std::vector<std::string> argv = gbench_argv(target, tmp, compare::exact_regex(name), args);
-        os::child_options opts;
-        opts.discard_stdout = true;
-        opts.timeout_seconds = args.timeout;
-        opts.interrupt = os::on_interrupt::kill;  // its benchmark may never look up: stop it now
-        const os::child_result child = os::run_child(argv, opts);
-        if (os::interrupted() != 0 && !child.timed_out && (child.signal != 0 || child.exit_code != 0)) {
-            fs::remove(tmp, ec);
-            out.benchmarks.push_back(error_row(name, "interrupted",
-                                               "its process was stopped: the run was interrupted by " +
-                                                   std::string(os::interrupt_name(os::interrupted()))));
-            out.context.interrupted = true;
-            break;
-        }
-        if (child.timed_out) {
-            fs::remove(tmp, ec);
-            out.benchmarks.push_back(error_row(
-                name, "timeout",
-                fmt::format("ran longer than the timeout of {:g} s and was stopped", *args.timeout)));
-            continue;
-        }
-        if (!child.started || child.signal != 0 || child.exit_code != 0) {
-            fs::remove(tmp, ec);
-            out.benchmarks.push_back(error_row(name, child.signal != 0 ? "signal" : "crash",
-                                               "the benchmark's process " + os::describe_end(child)));
-            continue;
-        }
-        auto read = read_child_results(target, tmp, child, true);
-        if (auto* f = std::get_if<run_failure>(&read)) {
-            out.benchmarks.push_back(error_row(name, "crash", f->message));
-            continue;
-        }
-        run_results& results = std::get<run_results>(read);
-        if (!have_context) {
-            const bool interrupted = out.context.interrupted;
-            out.context = results.context;
-            out.context.interrupted = interrupted;
-            have_context = true;
-        }
-        for (benchmark_result& b : results.benchmarks) {
-            out.benchmarks.push_back(std::move(b));
-        }
-    }
-    out.context.executable = target;
-    return out;
-}
-
-}  // namespace
 
 std::variant<run_results, run_failure> run_tare_target(const std::string& target, const run_args& args) {
     std::error_code ec;
@@ -326,30 +158,10 @@ std::variant<run_results, run_failure> run_tare_target(const std::string& target
 
 namespace {
 
-// --instrument for a Google Benchmark executable linked with tare::gbench: each benchmark of its
-// list (under --filter and --shard) counted in a child of its own (docs/instructions.md).
-std::variant<run_results, run_failure> gbench_counted_collect(const std::string& target,
-                                                              const run_args& args) {
-    if (!gbench_worker_capable(target)) {
-        return run_failure{exit_usage, target +
-                                           ": --instrument counts a Google Benchmark suite's loop through "
-                                           "tare::gbench's hooks; this one does not link tare::gbench"};
-    }
-    auto made = instrument::make_launcher(*instrument::parse_instrument(*args.instrument), args.timeout);
-    if (auto* e = std::get_if<std::string>(&made)) {
-        return run_failure{exit_usage, *e};
-    }
-    auto listed = shard_names(target, args);
-    if (auto* f = std::get_if<run_failure>(&listed)) {
-        return *f;
-    }
-    return instrument::count_gbench_suite(std::get<instrument::launcher>(made), fs::absolute(target).string(),
-                                          target, std::get<std::vector<std::string>>(listed));
-}
-
 struct collected {
     std::variant<run_results, run_failure> outcome;
     bool gbench = false;
+    bool sampled = false;  // a Google Benchmark suite sampled through its worker mode
 };
 
 collected collect(const std::string& target, const run_args& args) {
@@ -389,6 +201,7 @@ collected collect(const std::string& target, const run_args& args) {
     // Which process is running, on standard error: a live line on a terminal; in a log, a whole
     // line before each process's own progress lines, which would otherwise repeat unexplained.
     const bool progress = args.processes > 1 && os::is_terminal(STDERR_FILENO);
+    const bool sampled = gbench && gbench_worker_capable(target);
     std::vector<run_results> runs;
     for (unsigned p = 0; p < args.processes; ++p) {
         if (progress) {
@@ -397,9 +210,10 @@ collected collect(const std::string& target, const run_args& args) {
         } else if (args.processes > 1) {
             std::fprintf(stderr, "%s: process %u of %u\n", target.c_str(), p + 1, args.processes);
         }
-        auto one = gbench
-                       ? (args.isolate ? gbench_isolated_collect(target, args) : gbench_collect(target, args))
-                       : run_tare_target(target, args);
+        auto one = sampled        ? gbench_sampled_collect(target, args)
+                   : !gbench      ? run_tare_target(target, args)
+                   : args.isolate ? gbench_isolated_collect(target, args)
+                                  : gbench_collect(target, args);
         if (progress) {
             std::fputs("\r\033[K", stderr);
         }
@@ -408,7 +222,7 @@ collected collect(const std::string& target, const run_args& args) {
                 f->message +=
                     " (process " + std::to_string(p + 1) + " of " + std::to_string(args.processes) + ")";
             }
-            return {std::move(one), gbench};
+            return {std::move(one), gbench, sampled};
         }
         runs.push_back(std::move(std::get<run_results>(one)));
         if (os::interrupted() != 0) {
@@ -419,7 +233,7 @@ collected collect(const std::string& target, const run_args& args) {
             break;
         }
     }
-    return {compare::pool_processes(std::move(runs)), gbench};
+    return {compare::pool_processes(std::move(runs)), gbench, sampled};
 }
 
 }  // namespace
@@ -490,8 +304,17 @@ void print_table(const std::string& target, const collected& c, const run_args& 
                      ? report::make_markdown_reporter<run_results>()
                      : report::make_console_reporter<run_results>(terminal_style(args.color, fileno(out)));
     std::fputs(table->render(results).c_str(), out);
-    if (c.gbench) {
+    if (c.sampled && !results.context.accounting) {
+        // Its worker said so: tare::gbench is linked, and the suite's allocations are not counted
+        // (a sanitizer's allocator owns malloc, or the interposer is not in the process).
+        std::fputs("note: no memory figures: allocation accounting is off in this build of the suite\n", out);
+    } else if (c.gbench) {
         std::fputs(gbench_note(results.context).c_str(), out);
+        if (!c.sampled) {
+            std::fputs("note: the samples are Google Benchmark's repetitions (one unless the suite asks for "
+                       "more):\n      link tare::gbench for tare to sample each benchmark itself\n",
+                       out);
+        }
     }
     std::fflush(out);
 }

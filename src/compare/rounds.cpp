@@ -238,4 +238,99 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
     return data;
 }
 
+namespace {
+
+// One benchmark in the worker `w`: calibrate and warm up, then samples until the budget is
+// measured (sample_driver's rule for a tare executable's loop), then its result.
+benchmark_result measure_one(worker_process& w, const alone_options& o, const std::string& name) {
+    const double budget_ns = o.min_time * 1e9;
+    const double sample_ns = std::max(budget_ns / 100.0, o.shortest_sample_s * 1e9);
+    const auto failed = [&](const worker_failure& f) {
+        benchmark_result r;
+        r.name = name;
+        r.error = os::interrupted() != 0
+                      ? error_info{"interrupted", std::string("its worker was stopped: the run was interrupted by ") +
+                                                      os::interrupt_name(os::interrupted())}
+                      : error_info{f.kind, f.message};
+        return r;
+    };
+    auto c = w.run(name, sample_ns, 0.1 * budget_ns);
+    if (auto* r = std::get_if<benchmark_result>(&c)) {
+        return std::move(*r);
+    }
+    if (auto* f = std::get_if<worker_failure>(&c)) {
+        return failed(*f);
+    }
+    const std::uint64_t iterations = std::get<calibrated>(c).iterations;
+    double measured = 0;
+    for (std::size_t count = 0;;) {
+        auto x = w.sample(iterations);
+        if (auto* r = std::get_if<benchmark_result>(&x)) {
+            return std::move(*r);
+        }
+        if (auto* f = std::get_if<worker_failure>(&x)) {
+            return failed(*f);
+        }
+        measured += std::get<protocol::sample_report>(x).sample.elapsed_ns;
+        ++count;
+        if ((count >= 10 && measured >= budget_ns) || count >= 10000 || (count >= 3 && measured >= 5 * budget_ns) ||
+            os::interrupted() != 0) {
+            break;
+        }
+    }
+    auto r = w.stop();
+    if (os::interrupted() != 0) {
+        // As a tare executable's loop cut short: the row says so rather than judge a few samples.
+        benchmark_result cut;
+        cut.name = name;
+        cut.error = error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(os::interrupted()) +
+                                                  " before its samples were complete"};
+        return cut;
+    }
+    if (auto* f = std::get_if<worker_failure>(&r)) {
+        return failed(*f);
+    }
+    return std::move(std::get<benchmark_result>(r));
+}
+
+}  // namespace
+
+std::variant<alone_data, rounds_failure> run_alone(const alone_options& o) {
+    alone_data data;
+    std::unique_ptr<worker_process> w;
+    for (std::size_t i = 0; i < o.names.size(); ++i) {
+        if (os::interrupted() != 0) {
+            data.interrupted = true;  // what finished is kept (docs/cli.md)
+            break;
+        }
+        if (w && (o.fresh_process_each || !w->running())) {
+            w->quit();
+            w.reset();
+        }
+        if (!w) {
+            w = std::make_unique<worker_process>(o.executable, o.timeout_seconds, std::vector<int>{},
+                                                 std::nullopt, o.kind);
+            if (auto f = w->start()) {
+                return rounds_failure{3, f->message};
+            }
+            data.accounting = w->accounting();
+        }
+        if (o.progress) {
+            o.progress(i, o.names.size(), o.names[i]);
+        }
+        data.rows.push_back(measure_one(*w, o, o.names[i]));
+        if (!data.context && w->last_context()) {
+            data.context = w->last_context();
+        }
+        if (data.rows.back().error && data.rows.back().error->kind == "interrupted") {
+            data.interrupted = true;
+            break;
+        }
+    }
+    if (w) {
+        w->quit();
+    }
+    return data;
+}
+
 }  // namespace tare::compare

@@ -99,6 +99,39 @@ struct rounds_failure {
 /// next one, and the benchmark is not retried in later rounds); the others still run.
 std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& options);
 
+/// One executable measured alone through its worker mode: `tare run` of a Google Benchmark suite
+/// with tare::gbench linked, which it then samples as it samples a tare executable's benchmarks
+/// (docs/gbench.md, "tare run").
+struct alone_options {
+    std::string executable;
+    worker_kind kind = worker_kind::gbench;
+    std::vector<std::string> names;  // the benchmarks to run, in order
+    /// Measured time per benchmark, seconds: about a hundred samples share it, each at least
+    /// `shortest_sample_s`; a tenth more warms the benchmark up first.
+    double min_time = 0.5;
+    /// The shortest sample: a Google Benchmark sample is a run of its own, whose setup (State,
+    /// threads, the reporter) must stay a small part of it.
+    double shortest_sample_s = 1e-3;
+    double timeout_seconds = 60;  // the longest wait for any one reply (a benchmark's setup included)
+    bool fresh_process_each = false;  // --isolate: every benchmark in a worker process of its own
+    /// Called before each benchmark: its index (from 0) of `names.size()` and its name; may be empty.
+    std::function<void(std::size_t row, std::size_t rows, const std::string& name)> progress;
+};
+
+struct alone_data {
+    std::vector<benchmark_result> rows;  // in the order of `names`; one that failed is an error row
+    std::optional<run_context> context;  // the context of the worker's first result, if any came
+    bool accounting = false;             // the worker's greeting said accounting is on
+    bool interrupted = false;            // a SIGINT, SIGTERM or SIGHUP stopped it: later names did not run
+};
+
+/// Runs every name of `o` in the executable's worker: calibrated to a sample of min_time / 100
+/// (at least shortest_sample_s), warmed up, then samples until min_time is measured and at least
+/// 10 are taken (at most 3 when 5 times min_time is spent first; at most 10,000). A benchmark that
+/// crashes or hangs becomes an error row of that kind and the worker starts again for the next.
+/// A failure only when the worker cannot be started.
+std::variant<alone_data, rounds_failure> run_alone(const alone_options& o);
+
 /// Whether `name` is selected by `o`'s filter and shard.
 bool selected(const rounds_options& o, const std::string& name);
 

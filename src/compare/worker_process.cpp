@@ -162,6 +162,7 @@ std::variant<benchmark_result, worker_failure> worker_process::read_result(const
         return fail("crash", "a worker result holds " + std::to_string(results.benchmarks.size()) +
                                  " benchmarks, not 1");
     }
+    last_context_ = std::move(results.context);
     return std::move(results.benchmarks.front());
 }
 

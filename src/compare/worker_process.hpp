@@ -52,6 +52,8 @@ public:
     bool running() const noexcept { return child_.pid > 0; }
     int pid() const noexcept { return child_.pid; }
     bool accounting() const noexcept { return accounting_; }
+    /// The context of the last result the worker sent (its host, allocator, tare version), if any.
+    const std::optional<run_context>& last_context() const noexcept { return last_context_; }
 
     std::variant<std::vector<std::string>, worker_failure> list();
     /// Starts benchmark `name`: calibrated, or its result when the body ended before measuring.
@@ -85,6 +87,7 @@ private:
     os::channel_child child_;
     std::optional<os::line_reader> reader_;
     bool accounting_ = false;
+    std::optional<run_context> last_context_;
 };
 
 }  // namespace tare::compare

@@ -362,16 +362,85 @@ TEST(gbench_run, a_suite_without_the_adapter_says_so) {
     EXPECT_NE(run.out.find("note: no memory figures: link tare::gbench"), std::string::npos) << run.out;
 }
 
-// A suite with tare::gbench whose selected rows all fail: the file cannot say whether accounting
-// was on, and "accounting: off" with "link tare::gbench" was wrong for a suite that links it.
+// tare run samples a suite linked with tare::gbench through its worker mode, as it samples its
+// own benchmarks: many samples, an interval, progress in a log. Before, one Google Benchmark run
+// was one sample, with no interval and no noise rule.
+TEST(gbench_run, a_suite_with_the_adapter_is_sampled_by_tare) {
+    const fs::path json_path = scratch("sampled.json");
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_RETAINED), "--filter=^BM_reused_buffer$",
+                            "--min-time=0.1", "--json=" + json_path.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find("[1/1] BM_reused_buffer done in"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out.find("the samples are Google Benchmark's repetitions"), std::string::npos) << run.out;
+    const json doc = json::parse(std::ifstream(json_path));
+    const json& row = doc.at("benchmarks").at(0);
+    EXPECT_GE(row.at("samples_ns").size(), 10U) << row.dump();
+    EXPECT_TRUE(row.at("time_ns").at("ci_low").is_number()) << row.dump();
+    EXPECT_TRUE(doc.at("context").at("clock_overhead_ns").is_null());
+}
+
+// A suite without the worker mode keeps Google Benchmark's own run, and says so.
+TEST(gbench_run, a_suite_without_the_adapter_keeps_its_repetitions_and_says_so) {
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN), "--filter=BM_allocs/1$",
+                            "--min-time=0.01"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("note: the samples are Google Benchmark's repetitions"), std::string::npos) << run.out;
+}
+
+// Each sample is a run of its own, which starts from the body's setup again. Before, what every
+// run kept was added up, so a buffer the first iteration fills (and a bounded cache) read as
+// memory the loop keeps; now runs of two lengths tell state a run refills from growth in every
+// iteration, which is still found (the buffer cleared outside the loop).
+TEST(gbench_run, memory_each_run_refills_is_not_growth_and_growth_in_every_iteration_is) {
+    if (!exact_counts) {
+        GTEST_SKIP() << "no exact allocation counts in this build";
+    }
+    const fs::path json_path = scratch("retained.json");
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_RETAINED), "--min-time=0.2",
+                            "--json=" + json_path.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json doc = json::parse(std::ifstream(json_path));
+    std::map<std::string, json> rows;
+    for (const json& b : doc.at("benchmarks"))
+        rows[b.at("name").get<std::string>()] = b;
+    const auto warned = [&](const std::string& name) {
+        for (const json& w : rows.at(name).at("warnings"))
+            if (w.at("kind") == "retained_growth")
+                return true;
+        return false;
+    };
+    EXPECT_FALSE(warned("BM_reused_buffer")) << rows["BM_reused_buffer"].dump();
+    EXPECT_LT(std::fabs(rows["BM_reused_buffer"].at("retained_bytes_per_iter").get<double>()), 1.0);
+    EXPECT_FALSE(warned("BM_bounded_cache")) << rows["BM_bounded_cache"].dump();
+    EXPECT_LT(std::fabs(rows["BM_bounded_cache"].at("retained_bytes_per_iter").get<double>()), 1.0);
+    EXPECT_TRUE(warned("BM_never_cleared")) << rows["BM_never_cleared"].dump();
+    // 64 bytes an iteration, in a vector whose capacity doubles: between 32 and 256 per iteration.
+    EXPECT_GT(rows["BM_never_cleared"].at("retained_bytes_per_iter").get<double>(), 32.0);
+    EXPECT_LT(rows["BM_never_cleared"].at("retained_bytes_per_iter").get<double>(), 256.0);
+}
+
+// A suite with tare::gbench whose selected rows all fail. Sampled through its worker, whose
+// greeting says whether accounting is on: "accounting: off" with "link tare::gbench" was wrong for
+// a suite that links it. Read from Google Benchmark's own file, which cannot say whether
+// accounting was on: "unknown".
 TEST(gbench_run, an_all_error_run_says_nothing_was_measured) {
     auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_REGION), "--filter=^BM_skipped$"});
     EXPECT_EQ(run.exit_code, 1) << run.err;
-    EXPECT_NE(run.out.find("accounting: unknown (no benchmark ran to its end)"), std::string::npos)
+    EXPECT_NE(run.out.find("BM_skipped"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find(accounting_expected ? "accounting: on" : "accounting: off"), std::string::npos)
         << run.out;
-    EXPECT_EQ(run.out.find("accounting: off"), std::string::npos) << run.out;
     EXPECT_EQ(run.out.find("link tare::gbench"), std::string::npos) << run.out;
-    EXPECT_NE(run.out.find("note: no memory figures: every benchmark failed"), std::string::npos) << run.out;
+
+    auto file = run_process({test::suite(TARE_GBENCH_REGION), "--benchmark_filter=^BM_skipped$",
+                             "--benchmark_format=json"});
+    ASSERT_EQ(file.exit_code, 0) << file.err;
+    const fs::path path = scratch("all_error_gb.json");
+    std::ofstream(path) << file.out;
+    auto read = run_process({tare_cmd, "run", path.string()});
+    EXPECT_EQ(read.exit_code, 1) << read.err;
+    EXPECT_NE(read.out.find("accounting: unknown (no benchmark ran to its end)"), std::string::npos)
+        << read.out;
+    EXPECT_EQ(read.out.find("accounting: off"), std::string::npos) << read.out;
 }
 
 TEST(gbench_run, an_error_row_exits_1_and_the_others_are_reported) {

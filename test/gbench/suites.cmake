@@ -16,6 +16,7 @@ tare_gbench_suite(gbench_fixture ${tare_gbench_suites_dir}/fixture_bench.cpp)
 tare_gbench_suite(gbench_region ${tare_gbench_suites_dir}/region_bench.cpp)
 tare_gbench_suite(gbench_worker ${tare_gbench_suites_dir}/worker_bench.cpp)
 tare_gbench_suite(gbench_counted ${tare_gbench_suites_dir}/counted_bench.cpp)
+tare_gbench_suite(gbench_retained ${tare_gbench_suites_dir}/retained_bench.cpp)
 # A suite without a main of its own, on Google Benchmark's (benchmark::benchmark_main).
 add_executable(gbench_main_linked ${tare_gbench_suites_dir}/main_linked_bench.cpp)
 tare_target_defaults(gbench_main_linked)
@@ -34,4 +35,4 @@ target_link_libraries(gbench_alloc_counts_unwrapped PRIVATE "$<TARGET_FILE:tare_
 target_link_options(gbench_alloc_counts_unwrapped PRIVATE "LINKER:--undefined=tare_gbench_anchor")
 
 set(tare_gbench_suite_targets gbench_alloc_counts gbench_coexist gbench_fixture gbench_region gbench_worker
-    gbench_counted gbench_main_linked gbench_alloc_counts_plain gbench_alloc_counts_unwrapped)
+    gbench_counted gbench_retained gbench_main_linked gbench_alloc_counts_plain gbench_alloc_counts_unwrapped)

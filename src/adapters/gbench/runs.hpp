@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/run.hpp"
 
@@ -16,6 +18,11 @@ struct run_outcome {
     tare::sample sample;  // all threads' and repetitions' iterations
     std::int64_t peak = 0;
     bool fixed_by_suite = false;  // the suite's ->Iterations(K), not the requested count, ran
+    double cpu_seconds = 0;       // the loop's CPU time, as Google Benchmark measured it
+    int threads = 1;              // the run's ->Threads(n)
+    /// The suite's own counters (State::counters, SetBytesProcessed's bytes_per_second...) as
+    /// Google Benchmark finished them, the mean over the run's repetitions; not tare's.
+    std::vector<std::pair<std::string, double>> counters;
     std::optional<error_info> error;
 };
 

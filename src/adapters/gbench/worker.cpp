@@ -196,6 +196,23 @@ double counter_of(const ::benchmark::BenchmarkReporter::Run& r, const char* key)
     return it == r.counters.end() ? 0.0 : it->second.value;
 }
 
+// Adds `weight` times each of the suite's own counters of `r` (not tare's region counters) to
+// `sums`, by name.
+void add_user_counters(const ::benchmark::BenchmarkReporter::Run& r, double weight,
+                       std::vector<std::pair<std::string, double>>& sums) {
+    for (const auto& [key, counter] : r.counters) {
+        if (key.starts_with("tare_")) {
+            continue;
+        }
+        auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& kv) { return kv.first == key; });
+        if (it == sums.end()) {
+            sums.emplace_back(key, 0.0);
+            it = sums.end() - 1;
+        }
+        it->second += weight * counter.value;
+    }
+}
+
 }  // namespace
 
 run_outcome run_one(const std::string& name, std::uint64_t iterations) {
@@ -239,6 +256,7 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
         return out;
     }
     const std::string ran = runs.front().benchmark_name();
+    out.threads = static_cast<int>(runs.front().threads);
     // Repetitions (->Repetitions(R)): R runs of the same instance, one sample of all of them.
     double seconds = 0;
     for (const auto& r : runs) {
@@ -261,6 +279,8 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
         s.live_bytes_end += std::llround(counter_of(r, "tare_retained_per_iter") * n);
         s.mapped_bytes += static_cast<std::uint64_t>(std::llround(counter_of(r, "tare_mapped_per_iter") * n));
         out.peak = std::max<std::int64_t>(out.peak, std::llround(counter_of(r, "tare_peak_live_bytes")));
+        out.cpu_seconds += r.cpu_accumulated_time;
+        add_user_counters(r, 1.0 / static_cast<double>(runs.size()), out.counters);
     }
     out.sample.elapsed_ns = seconds * 1e9;
     return out;
@@ -331,6 +351,9 @@ private:
         }
         name_ = line.substr(static_cast<std::size_t>(used));
         samples_.clear();
+        counter_sums_.clear();
+        cpu_seconds_ = 0;
+        kept_sum_ = 0;
         peak_ = 0;
         if (std::find(names_.begin(), names_.end(), *name_) == names_.end()) {
             return finish(error_info{"not_found", "no benchmark of this name in this executable"});
@@ -390,7 +413,18 @@ private:
             live_before = samples_.back().live_bytes_end;
         }
         peak_ = std::max(peak_, r.peak);  // the highest of any one run: each starts from 0
-        last_live_ = r.sample.live_bytes_end;
+        cpu_seconds_ += r.cpu_seconds;
+        for (const auto& [key, value] : r.counters) {
+            auto it = std::find_if(counter_sums_.begin(), counter_sums_.end(),
+                                   [&](const auto& kv) { return kv.first == key; });
+            if (it == counter_sums_.end()) {
+                counter_sums_.emplace_back(key, value);
+            } else {
+                it->second += value;
+            }
+        }
+        kept_sum_ += static_cast<double>(r.sample.live_bytes_end);
+        fixed_ = r.fixed_by_suite;
         s.live_bytes_end += live_before;
         samples_.push_back(s);
         return send(compare::protocol::format_sample(s, peak_));
@@ -413,10 +447,14 @@ private:
             }
             core::derive_time(loop, result);
             core::derive_memory(loop, result);
-            retained_warning_per_run(result);
+            judge_retained(result, loop.total_iterations);
+            add_suite_figures(result, loop.total_iterations);
         }
         name_.reset();
         samples_.clear();
+        counter_sums_.clear();
+        cpu_seconds_ = 0;
+        kept_sum_ = 0;
         run_results results;
         results.context = core::make_context(0, 0, accounting_);
         results.context.gbench_memory = accounting_ ? std::optional<std::string>("region") : std::nullopt;
@@ -425,34 +463,88 @@ private:
         return send("result " + std::to_string(text.size()) + "\n" + text);
     }
 
-    // derive_memory's retained_growth message counts the live heap across the samples as one
-    // region; here each sample is a run of its own, so the heap live at the end is the last
-    // run's, and the growth is what all the runs kept.
-    void retained_warning_per_run(benchmark_result& result) const {
-        auto w = std::find_if(result.warnings.begin(), result.warnings.end(),
-                              [](const warning& x) { return x.kind == "retained_growth"; });
-        if (w == result.warnings.end() || !result.retained_bytes_per_iter) {
-            return;
+    // What Google Benchmark's own row of the benchmark holds beside its time, as io/gbench_reader
+    // reads it from a file: the suite's counters (the mean over the samples), its throughput, and
+    // the CPU time per iteration (gb_cpu_time_ns).
+    void add_suite_figures(benchmark_result& result, std::uint64_t iterations) const {
+        const auto n = static_cast<double>(samples_.size());
+        for (const auto& [key, sum] : counter_sums_) {
+            if (key == "bytes_per_second") {
+                result.bytes_per_second = sum / n;
+            } else if (key == "items_per_second") {
+                result.items_per_second = sum / n;
+            } else {
+                result.counters.emplace_back(key, sum / n);
+            }
         }
-        const double grown =
-            static_cast<double>(samples_.back().live_bytes_end - samples_.front().live_bytes_end);
-        auto again = core::retained_growth_warning(*result.retained_bytes_per_iter, grown,
-                                                   static_cast<double>(last_live_),
-                                                   "the measured samples, each a run of its own");
-        if (again) {
-            *w = std::move(*again);
-        } else {
-            result.warnings.erase(w);
+        if (iterations > 0) {
+            result.counters.emplace_back("gb_cpu_time_ns", cpu_seconds_ * 1e9 / static_cast<double>(iterations));
         }
     }
 
+    // Whether the loop keeps memory from one iteration to the next, judged from runs of two
+    // lengths. Each sample is a run of its own, which starts from the body's setup again, so what
+    // a run keeps at its loop's end mixes a per-run part (local state the first iteration fills:
+    // a buffer reused after it, a bounded cache) with a per-iteration part (a container that
+    // grows with every iteration, cleared outside the loop, or never). One more run, twice as
+    // long as the samples, after them and untimed, tells them apart: its retained bytes less the
+    // samples' mean, over the iterations it added, is the per-iteration part alone. Where the
+    // suite fixes the count (->Iterations(K)) or that run would take over a second, the run's own
+    // growth is judged instead, as Google Benchmark's own run is (what one run keeps, over its
+    // iterations). Rejected: the slope of what every run kept added up, which counts per-run
+    // state once per sample and calls a reused buffer a leak.
+    void judge_retained(benchmark_result& result, std::uint64_t total_iterations) {
+        std::erase_if(result.warnings, [](const warning& w) { return w.kind == "retained_growth"; });
+        if (!result.retained_bytes_per_iter || samples_.empty()) {
+            return;
+        }
+        const auto runs = static_cast<double>(samples_.size());
+        const double kept = kept_sum_ / runs;  // what a sample's run kept, on average
+        double n = 0;
+        double elapsed = 0;
+        for (const auto& sm : samples_) {
+            n += static_cast<double>(sm.iterations);
+            elapsed += sm.elapsed_ns;
+        }
+        n /= runs;
+        elapsed /= runs;
+        std::optional<run_outcome> longer;
+        if (!fixed_ && 2 * elapsed <= 1e9) {
+            run_outcome d = run_one(*name_, 2 * static_cast<std::uint64_t>(std::llround(n)));
+            if (!d.error && static_cast<double>(d.sample.iterations) > n) {
+                longer = std::move(d);
+            }
+        }
+        double per_iter = n > 0 ? kept / n : 0;
+        double grown = kept;
+        double live_end = kept;
+        std::string over = "one run of " + human_count(n) + " iterations";
+        if (longer) {
+            const auto added = static_cast<double>(longer->sample.iterations) - n;
+            live_end = static_cast<double>(longer->sample.live_bytes_end);
+            per_iter = (live_end - kept) / added;
+            grown = per_iter * static_cast<double>(total_iterations);
+            over = "the measured iterations, from runs of " + human_count(n) + " and " +
+                   human_count(static_cast<double>(longer->sample.iterations)) + " iterations";
+        }
+        result.retained_bytes_per_iter = per_iter;
+        if (auto w = core::retained_growth_warning(per_iter, grown, live_end, over)) {
+            result.warnings.push_back(std::move(*w));
+        }
+    }
+
+    static std::string human_count(double n) { return std::to_string(std::llround(n)); }
+
     os::line_reader in_;
     bool accounting_ = false;
-    std::int64_t last_live_ = 0;  // the region's live heap at the end of the last run
     std::vector<std::string> names_;
     std::optional<std::string> name_;  // the benchmark being measured
     std::vector<tare::sample> samples_;
     std::int64_t peak_ = 0;
+    std::vector<std::pair<std::string, double>> counter_sums_;  // the suite's counters, summed over samples
+    double cpu_seconds_ = 0;                                     // over the samples
+    double kept_sum_ = 0;  // what each sample's run kept at its loop's end, added up
+    bool fixed_ = false;   // the suite fixes the count (->Iterations(K)): the samples' size is its
 };
 
 bool worker_wanted() {
