@@ -113,7 +113,8 @@ TARE_ALLOC_HOOK inline std::uint16_t& group_of(std::size_t home) noexcept {
 
 /// False when `p` cannot be in the set for `region`: its group holds no key. The hash and one
 /// load, which turn nearly every block away.
-[[gnu::always_inline]] TARE_ALLOC_HOOK inline bool paused_may_hold(const void* p, std::uint32_t region) noexcept {
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline bool paused_may_hold(const void* p,
+                                                                   std::uint32_t region) noexcept {
     return __atomic_load_n(&group_of(paused_home(paused_key(p, region))), order_relaxed) != 0;
 }
 

@@ -311,9 +311,10 @@ void print_table(const std::string& target, const collected& c, const run_args& 
     } else if (c.gbench) {
         std::fputs(gbench_note(results.context).c_str(), out);
         if (!c.sampled) {
-            std::fputs("note: the samples are Google Benchmark's repetitions (one unless the suite asks for "
-                       "more):\n      link tare::gbench for tare to sample each benchmark itself\n",
-                       out);
+            std::fputs(
+                "note: the samples are Google Benchmark's repetitions (one unless the suite asks for "
+                "more):\n      link tare::gbench for tare to sample each benchmark itself\n",
+                out);
         }
     }
     std::fflush(out);

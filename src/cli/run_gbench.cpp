@@ -251,8 +251,9 @@ std::variant<run_results, run_failure> gbench_sampled_collect(const std::string&
         running = name;
         if (live) {
             const report::progress_step step{row, rows, name, os::monotonic_seconds() - started};
-            std::fprintf(stderr, "\r\033[K%s",
-                         report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
+            std::fprintf(
+                stderr, "\r\033[K%s",
+                report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
             std::fflush(stderr);
         }
     };

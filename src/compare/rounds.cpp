@@ -249,8 +249,9 @@ benchmark_result measure_one(worker_process& w, const alone_options& o, const st
         benchmark_result r;
         r.name = name;
         r.error = os::interrupted() != 0
-                      ? error_info{"interrupted", std::string("its worker was stopped: the run was interrupted by ") +
-                                                      os::interrupt_name(os::interrupted())}
+                      ? error_info{"interrupted",
+                                   std::string("its worker was stopped: the run was interrupted by ") +
+                                       os::interrupt_name(os::interrupted())}
                       : error_info{f.kind, f.message};
         return r;
     };
@@ -273,8 +274,8 @@ benchmark_result measure_one(worker_process& w, const alone_options& o, const st
         }
         measured += std::get<protocol::sample_report>(x).sample.elapsed_ns;
         ++count;
-        if ((count >= 10 && measured >= budget_ns) || count >= 10000 || (count >= 3 && measured >= 5 * budget_ns) ||
-            os::interrupted() != 0) {
+        if ((count >= 10 && measured >= budget_ns) || count >= 10000 ||
+            (count >= 3 && measured >= 5 * budget_ns) || os::interrupted() != 0) {
             break;
         }
     }
@@ -283,8 +284,9 @@ benchmark_result measure_one(worker_process& w, const alone_options& o, const st
         // As a tare executable's loop cut short: the row says so rather than judge a few samples.
         benchmark_result cut;
         cut.name = name;
-        cut.error = error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(os::interrupted()) +
-                                                  " before its samples were complete"};
+        cut.error =
+            error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(os::interrupted()) +
+                                          " before its samples were complete"};
         return cut;
     }
     if (auto* f = std::get_if<worker_failure>(&r)) {

@@ -112,7 +112,7 @@ struct alone_options {
     /// The shortest sample: a Google Benchmark sample is a run of its own, whose setup (State,
     /// threads, the reporter) must stay a small part of it.
     double shortest_sample_s = 1e-3;
-    double timeout_seconds = 60;  // the longest wait for any one reply (a benchmark's setup included)
+    double timeout_seconds = 60;      // the longest wait for any one reply (a benchmark's setup included)
     bool fresh_process_each = false;  // --isolate: every benchmark in a worker process of its own
     /// Called before each benchmark: its index (from 0) of `names.size()` and its name; may be empty.
     std::function<void(std::size_t row, std::size_t rows, const std::string& name)> progress;

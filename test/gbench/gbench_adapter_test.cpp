@@ -381,10 +381,11 @@ TEST(gbench_run, a_suite_with_the_adapter_is_sampled_by_tare) {
 
 // A suite without the worker mode keeps Google Benchmark's own run, and says so.
 TEST(gbench_run, a_suite_without_the_adapter_keeps_its_repetitions_and_says_so) {
-    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN), "--filter=BM_allocs/1$",
-                            "--min-time=0.01"});
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN),
+                            "--filter=BM_allocs/1$", "--min-time=0.01"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_NE(run.out.find("note: the samples are Google Benchmark's repetitions"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("note: the samples are Google Benchmark's repetitions"), std::string::npos)
+        << run.out;
 }
 
 // Each sample is a run of its own, which starts from the body's setup again. Before, what every
@@ -431,8 +432,8 @@ TEST(gbench_run, an_all_error_run_says_nothing_was_measured) {
         << run.out;
     EXPECT_EQ(run.out.find("link tare::gbench"), std::string::npos) << run.out;
 
-    auto file = run_process({test::suite(TARE_GBENCH_REGION), "--benchmark_filter=^BM_skipped$",
-                             "--benchmark_format=json"});
+    auto file = run_process(
+        {test::suite(TARE_GBENCH_REGION), "--benchmark_filter=^BM_skipped$", "--benchmark_format=json"});
     ASSERT_EQ(file.exit_code, 0) << file.err;
     const fs::path path = scratch("all_error_gb.json");
     std::ofstream(path) << file.out;

@@ -478,7 +478,8 @@ private:
             }
         }
         if (iterations > 0) {
-            result.counters.emplace_back("gb_cpu_time_ns", cpu_seconds_ * 1e9 / static_cast<double>(iterations));
+            result.counters.emplace_back("gb_cpu_time_ns",
+                                         cpu_seconds_ * 1e9 / static_cast<double>(iterations));
         }
     }
 
@@ -542,7 +543,7 @@ private:
     std::vector<tare::sample> samples_;
     std::int64_t peak_ = 0;
     std::vector<std::pair<std::string, double>> counter_sums_;  // the suite's counters, summed over samples
-    double cpu_seconds_ = 0;                                     // over the samples
+    double cpu_seconds_ = 0;                                    // over the samples
     double kept_sum_ = 0;  // what each sample's run kept at its loop's end, added up
     bool fixed_ = false;   // the suite fixes the count (->Iterations(K)): the samples' size is its
 };
