@@ -397,7 +397,7 @@ TEST(gbench_run, memory_each_run_refills_is_not_growth_and_growth_in_every_itera
         GTEST_SKIP() << "no exact allocation counts in this build";
     }
     const fs::path json_path = scratch("retained.json");
-    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_RETAINED), "--min-time=0.2",
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_RETAINED), "--min-time=0.5",
                             "--json=" + json_path.string()});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json doc = json::parse(std::ifstream(json_path));

@@ -398,6 +398,7 @@ private:
     }
 
     bool sample(std::uint64_t iterations) {
+        requested_ = iterations;
         run_outcome r = run_one(*name_, iterations);
         if (r.error) {
             return finish(r.error);
@@ -511,7 +512,8 @@ private:
         elapsed /= runs;
         std::optional<run_outcome> longer;
         if (!fixed_ && 2 * elapsed <= 1e9) {
-            run_outcome d = run_one(*name_, 2 * static_cast<std::uint64_t>(std::llround(n)));
+            // Twice the count the samples asked for (each thread and repetition runs it).
+            run_outcome d = run_one(*name_, 2 * requested_);
             if (!d.error && static_cast<double>(d.sample.iterations) > n) {
                 longer = std::move(d);
             }
@@ -544,8 +546,9 @@ private:
     std::int64_t peak_ = 0;
     std::vector<std::pair<std::string, double>> counter_sums_;  // the suite's counters, summed over samples
     double cpu_seconds_ = 0;                                    // over the samples
-    double kept_sum_ = 0;  // what each sample's run kept at its loop's end, added up
-    bool fixed_ = false;   // the suite fixes the count (->Iterations(K)): the samples' size is its
+    double kept_sum_ = 0;          // what each sample's run kept at its loop's end, added up
+    std::uint64_t requested_ = 0;  // the count the last sample asked for
+    bool fixed_ = false;           // the suite fixes the count (->Iterations(K)): the samples' size is its
 };
 
 bool worker_wanted() {
