@@ -78,9 +78,10 @@ std::optional<double> round_log_ratio(const side_round& base, const side_round& 
 
 void add_warnings(std::vector<warning>& into, const std::vector<warning>& from) {
     for (const warning& w : from) {
-        // "noisy" and "near_overhead" judge one worker's handful of samples, which says nothing
-        // about the comparison; the interval over rounds is the noise figure that counts.
-        if (w.kind == "noisy" || w.kind == "near_overhead") {
+        // "noisy", "near_overhead" and "contended" judge one worker's handful of samples, which
+        // says nothing about the comparison; the interval over rounds is the noise figure that
+        // counts, and the rounds pair both sides' samples on one CPU.
+        if (w.kind == "noisy" || w.kind == "near_overhead" || w.kind == "contended") {
             continue;
         }
         bool seen = std::any_of(into.begin(), into.end(), [&](const warning& x) { return x.kind == w.kind; });

@@ -69,6 +69,18 @@ std::optional<warning> unseen_memory_warning(double faults_per_iter, double seen
 #endif
 }
 
+std::optional<warning> contended_warning(double cpu_ns, double wall_ns) {
+    if (!(wall_ns >= contended_min_wall_ns) || !(cpu_ns >= 0) || cpu_ns >= contended_cpu_share * wall_ns) {
+        return std::nullopt;
+    }
+    const auto share = static_cast<int>(std::lround(100 * cpu_ns / wall_ns));
+    return warning{"contended",
+                   "ran on a CPU for " + std::to_string(share) +
+                       "% of its measured time: the rest it waited (for another program on a busy "
+                       "machine, a lock, a sleep or I/O), and its times include the wait. Close other "
+                       "programs or pin the CPU; if the body itself waits, the figure is its latency"};
+}
+
 std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,
                                                const std::string& over) {
     if (per_iter < retained_rate_threshold || grown < retained_total_threshold) {
@@ -94,6 +106,15 @@ void derive_time(const detail::loop_outcome& loop, benchmark_result& result) {
     result.outliers = stats::classify_outliers(result.samples_ns);
     if (auto w = stats::noise_warning(result.time, result.outliers, result.samples_ns.size())) {
         result.warnings.push_back(*w);
+    }
+    if (loop.measured_cpu_ns) {
+        double wall = 0;
+        for (const sample& s : loop.samples) {
+            wall += s.elapsed_ns;
+        }
+        if (auto w = contended_warning(*loop.measured_cpu_ns, wall)) {
+            result.warnings.push_back(*w);
+        }
     }
     if (result.time.mean > 0) {
         if (loop.bytes_per_iteration > 0) {

@@ -50,6 +50,16 @@ std::optional<warning> fresh_memory_warning(double faults_per_iter, double bytes
 /// when the thresholds above are reached. Never in a sanitizer build, whose shadow memory faults
 /// pages of its own.
 std::optional<warning> unseen_memory_warning(double faults_per_iter, double seen_per_iter, double held);
+/// Below this share of the measured wall-clock time spent on a CPU, a row is `contended`.
+inline constexpr double contended_cpu_share = 0.7;
+/// The shortest measured time judged for contention: below it the CPU clock's tick decides.
+inline constexpr double contended_min_wall_ns = 1e6;
+
+/// The contended warning when the measured samples ran on a CPU for less than
+/// contended_cpu_share of their wall-clock time (`cpu_ns` over `wall_ns`): the rest was spent
+/// waiting, and the times include the wait. Shared by tare's runner, the Google Benchmark worker
+/// and reader.
+std::optional<warning> contended_warning(double cpu_ns, double wall_ns);
 /// The retained_growth warning for a live heap that grows `per_iter` bytes an iteration,
 /// `grown` bytes in all over `over` (what was measured, for the message), `live_end` at its end.
 std::optional<warning> retained_growth_warning(double per_iter, double grown, double live_end,

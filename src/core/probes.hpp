@@ -3,10 +3,17 @@
 // only through region_probe, so the sample loop is testable without real allocations.
 
 #include <cstdint>
+#include <optional>
 
 #include "alloc/accounting.hpp"
 
 namespace tare::core {
+
+/// The process's page faults and CPU time at one moment, from one reading.
+struct process_reading {
+    std::uint64_t page_faults = 0;  // minor plus major, so far
+    std::optional<double> cpu_ns;   // user plus system CPU time so far; none when not measured
+};
 
 class region_probe {
 public:
@@ -30,6 +37,8 @@ public:
     virtual void region_end() noexcept = 0;
     /// Minor plus major page faults of the process so far.
     virtual std::uint64_t page_faults() noexcept = 0;
+    /// The page faults and, where this probe measures it, the CPU time of the process so far.
+    virtual process_reading read_process() noexcept { return {page_faults(), std::nullopt}; }
     /// Opens a region, paused, that records every counted allocation's stack into `buffers`
     /// (alloc::region_begin_sites); false when this probe cannot (no accounting, a test's probe).
     virtual bool region_begin_sites(alloc::site_buffers buffers) noexcept {
@@ -52,6 +61,7 @@ public:
     alloc::counters counters() noexcept override;
     void region_end() noexcept override;
     std::uint64_t page_faults() noexcept override;
+    process_reading read_process() noexcept override;
     bool region_begin_sites(alloc::site_buffers buffers) noexcept override;
     alloc::site_totals sites_recorded() noexcept override;
 };

@@ -129,6 +129,7 @@ std::uint64_t sample_driver::next_chunk(State& state, refill_fn refill, void* ct
 
 std::uint64_t sample_driver::begin_sample(std::uint64_t n, refill_fn refill, void* ctx) {
     cur_ = tare::sample{};
+    sample_cpu_ns_ = 0;
     cur_.iterations = n;
     cur_.iterations_before = out_.total_iterations;
     sample_left_ = n;
@@ -141,7 +142,9 @@ std::uint64_t sample_driver::begin_chunk(refill_fn refill, void* ctx) {
         chunk_ = std::min(chunk_, std::max<std::uint64_t>(plan_.input_chunk, 1));
         refill(ctx, chunk_);  // paused and untimed: the inputs are in no figure
     }
-    faults0_ = probe_.page_faults();
+    const core::process_reading r0 = probe_.read_process();
+    faults0_ = r0.page_faults;
+    cpu0_ = r0.cpu_ns;
     c0_ = probe_.counters();
     chunk_open_ = true;
     probe_.resume();
@@ -155,8 +158,14 @@ void sample_driver::end_chunk() {
     std::int64_t t1 = clock_.now_ns();
     probe_.pause();
     chunk_open_ = false;
-    std::uint64_t faults1 = probe_.page_faults();
+    const core::process_reading r1 = probe_.read_process();
+    const std::uint64_t faults1 = r1.page_faults;
     alloc::counters c1 = probe_.counters();
+    if (cpu0_ && r1.cpu_ns) {
+        sample_cpu_ns_ += *r1.cpu_ns - *cpu0_;
+    } else {
+        cpu_known_ = false;
+    }
     cur_.elapsed_ns += static_cast<double>(t1 - t0_);
     cur_.allocs += c1.allocs - c0_.allocs;
     cur_.bytes += c1.bytes - c0_.bytes;
@@ -217,7 +226,7 @@ std::uint64_t sample_driver::end_sample() {
                              std::to_string(out_.total_iterations) +
                              (out_.total_iterations == 1 ? " iteration" : " iterations");
         if (phase_ == phase::measuring) {
-            out_.samples.push_back(cur_);
+            record_measured();
             measured_ns_ += t;
         }
         phase_ = phase::done;
@@ -253,7 +262,7 @@ std::uint64_t sample_driver::end_sample() {
         return next;
     }
     case phase::measuring: {
-        out_.samples.push_back(cur_);
+        record_measured();
         measured_ns_ += t;
         if (controller_ != nullptr) {
             std::uint64_t next = controller_->measured(cur_, out_.peak_live_bytes);
@@ -283,6 +292,15 @@ std::uint64_t sample_driver::end_sample() {
         break;
     }
     return 0;
+}
+
+void sample_driver::record_measured() {
+    out_.samples.push_back(cur_);
+    if (cpu_known_) {
+        out_.measured_cpu_ns = out_.measured_cpu_ns.value_or(0) + sample_cpu_ns_;
+    } else {
+        out_.measured_cpu_ns.reset();
+    }
 }
 
 std::uint64_t sample_driver::begin_sites_pass() {

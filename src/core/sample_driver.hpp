@@ -61,7 +61,10 @@ struct loop_outcome {
     bool mappings = false;                     // the body's anonymous mappings were counted
     std::optional<std::string> stopped_early;  // why measuring ended before the plan did
     bool optimized_away = false;               // time did not grow with iterations
-    double bytes_per_iteration = 0;            // declared by the body
+    /// The process's CPU time over the measured samples' windows (all its threads); none where
+    /// the probe does not read it.
+    std::optional<double> measured_cpu_ns;
+    double bytes_per_iteration = 0;  // declared by the body
     double items_per_iteration = 0;
     std::vector<std::pair<std::string, double>> counters;
     std::optional<error_info> error;
@@ -121,6 +124,8 @@ private:
     std::uint64_t begin_sample(std::uint64_t n, refill_fn refill, void* ctx);
     std::uint64_t begin_chunk(refill_fn refill, void* ctx);
     void end_chunk();
+    // Keeps the finished sample as measured, and its CPU time.
+    void record_measured();
     // Records the finished sample and returns the next sample's size, or 0 when done.
     std::uint64_t end_sample();
     std::uint64_t next_calibration_size(std::uint64_t n, double elapsed_ns) const;
@@ -150,7 +155,10 @@ private:
     std::uint64_t chunk_ = 0;
     std::int64_t t0_ = 0;
     std::uint64_t faults0_ = 0;
+    std::optional<double> cpu0_;  // the process's CPU time at the chunk's start
     alloc::counters c0_;
+    double sample_cpu_ns_ = 0;  // CPU time of the sample in progress
+    bool cpu_known_ = true;     // every chunk so far had its CPU time read
 };
 
 }  // namespace tare::detail

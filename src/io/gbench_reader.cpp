@@ -221,6 +221,13 @@ bool use_region_figures(const group& g, benchmark_result& r) {
     return true;
 }
 
+// Whether a row's CPU time can be set against its real time: not under manual time (the real
+// time is then the body's own figure) nor ->Threads(n) (Google Benchmark's CPU time is then the
+// threads' together).
+bool cpu_judged(const std::string& name, const json& row) {
+    return name.find("/manual_time") == std::string::npos && opt_number(row, "threads").value_or(1) <= 1;
+}
+
 void add_counters(benchmark_result& r, const json& row) {
     for (const auto& [key, value] : row.items()) {
         if (known_keys.count(key) == 0) {
@@ -259,11 +266,15 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         return "benchmark \"" + name + "\": unknown time_unit \"" + unit + "\"";
     }
     double cpu_sum = 0;
+    double cpu_total = 0;  // over the repetitions, for contention
+    double wall_total = 0;
     for (const json* row : g.iterations) {
         const double iters = opt_number(*row, "iterations").value_or(0);
         r.iterations = add_counts(r.iterations, count_of<std::uint64_t>(iters));
         r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * *scale);
         cpu_sum += opt_number(*row, "cpu_time").value_or(0) * *scale;
+        cpu_total += opt_number(*row, "cpu_time").value_or(0) * *scale * iters;
+        wall_total += r.samples_ns.back() * iters;
         sample s;
         s.iterations = count_of<std::uint64_t>(iters);
         s.elapsed_ns = r.samples_ns.back() * iters;
@@ -280,6 +291,11 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
             }
         }
         r.counters.emplace_back("gb_cpu_time_ns", cpu_sum / static_cast<double>(r.samples_ns.size()));
+        if (cpu_judged(name, first)) {
+            if (auto w = core::contended_warning(cpu_total, wall_total)) {
+                r.warnings.push_back(std::move(*w));
+            }
+        }
     }
     const json* mean_row = nullptr;
     bool has_time = false;  // an aggregate with a time (not a complexity fit)

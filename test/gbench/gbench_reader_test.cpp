@@ -92,6 +92,33 @@ TEST(gbench_reader, counts_out_of_range_are_clamped_or_dropped_never_cast) {
     EXPECT_FALSE(r.benchmarks[0].peak_live_bytes.has_value());
 }
 
+// A row whose CPU time is under 70 % of its real time waited (a busy machine): contended. Not
+// under manual time, whose real time is the body's own figure, nor ->Threads(n), whose CPU time
+// is the threads' together.
+TEST(gbench_reader, a_row_that_waited_for_the_cpu_is_contended) {
+    const std::string text = R"({"context": {}, "benchmarks": [
+        {"name": "BM_busy", "run_name": "BM_busy", "run_type": "iteration", "iterations": 10000,
+         "real_time": 1000, "cpu_time": 400, "time_unit": "ns"},
+        {"name": "BM_idle", "run_name": "BM_idle", "run_type": "iteration", "iterations": 10000,
+         "real_time": 1000, "cpu_time": 990, "time_unit": "ns"},
+        {"name": "BM_manual/manual_time", "run_name": "BM_manual/manual_time", "run_type": "iteration",
+         "iterations": 10000, "real_time": 1000, "cpu_time": 10, "time_unit": "ns"},
+        {"name": "BM_pool/threads:4", "run_name": "BM_pool/threads:4", "run_type": "iteration",
+         "iterations": 10000, "real_time": 1000, "cpu_time": 100, "time_unit": "ns", "threads": 4}]})";
+    auto read = io::parse_gbench_results(text, "gb.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    const run_results& r = std::get<run_results>(read);
+    const auto contended = [&](const std::string& name) {
+        const benchmark_result* b = find(r, name);
+        return b != nullptr && std::any_of(b->warnings.begin(), b->warnings.end(),
+                                           [](const warning& w) { return w.kind == "contended"; });
+    };
+    EXPECT_TRUE(contended("BM_busy"));
+    EXPECT_FALSE(contended("BM_idle"));
+    EXPECT_FALSE(contended("BM_manual/manual_time"));
+    EXPECT_FALSE(contended("BM_pool/threads:4"));
+}
+
 // A count clamped to 2^64 - 1, or repetitions' counts summed past 2^63 - 1, went into the tare/1
 // file `tare run FILE --json`, `tare merge` and `tare export` write, which tare's own reader then
 // refused ("iterations: out of range"). Found by fuzz/export_fuzz.cpp.
@@ -181,10 +208,13 @@ TEST(gbench_reader, repetitions_are_samples_and_aggregates_counters) {
     ASSERT_TRUE(b->peak_live_bytes.has_value());
     EXPECT_LT(*b->peak_live_bytes, 1 << 20);
     // Three repetitions are three samples: tare's rule calls fewer than 5 noisy, as for its own
-    // rows (they were never warned before). One repetition has no spread to judge.
-    ASSERT_EQ(b->warnings.size(), 1U);
+    // rows (they were never warned before). One repetition has no spread to judge. The file was
+    // recorded on a busy machine (CPU time 38-41 % of real time): contended too.
+    ASSERT_EQ(b->warnings.size(), 2U);
     EXPECT_EQ(b->warnings[0].kind, "noisy");
     EXPECT_NE(b->warnings[0].message.find("3 samples"), std::string::npos) << b->warnings[0].message;
+    EXPECT_EQ(b->warnings[1].kind, "contended");
+    EXPECT_NE(b->warnings[1].message.find("39%"), std::string::npos) << b->warnings[1].message;
     for (const benchmark_result& other : r.benchmarks) {
         if (other.samples_ns.size() == 1) {
             for (const warning& w : other.warnings)

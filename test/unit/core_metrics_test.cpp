@@ -38,6 +38,17 @@ detail::loop_outcome samples_of(std::uint64_t warmup, std::uint64_t per_sample, 
     return out;
 }
 
+// contended: under 70 % of the measured wall-clock time on a CPU, over at least 1 ms.
+TEST(metrics, a_row_that_waited_for_the_cpu_is_contended) {
+    auto w = core::contended_warning(5e6, 10e6);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->kind, "contended");
+    EXPECT_NE(w->message.find("50%"), std::string::npos) << w->message;
+    EXPECT_FALSE(core::contended_warning(7e6, 10e6).has_value());     // at the threshold
+    EXPECT_FALSE(core::contended_warning(12e6, 10e6).has_value());    // threads: more CPU than wall
+    EXPECT_FALSE(core::contended_warning(0.1e6, 0.5e6).has_value());  // too short to judge
+}
+
 TEST(metrics, a_body_keeping_4096_bytes_an_iteration) {
     auto loop = samples_of(100, 50, 30, [](std::uint64_t i) { return static_cast<std::int64_t>(4096 * i); });
     benchmark_result r;

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "core/metrics.hpp"
 #include "unit/manual_probes.hpp"
 
 namespace tare {
@@ -92,6 +94,47 @@ TEST(sample_driver, long_bodies_take_few_samples) {
     for (const sample& smp : out.samples) {
         EXPECT_EQ(smp.iterations, 1U);
     }
+}
+
+// The process's CPU time over the measured samples' windows only: a body that spends 40 % of its
+// time on a CPU, after calibration and warm-up that spent all of theirs.
+TEST(sample_driver, the_cpu_time_of_the_measured_samples_is_kept) {
+    manual_clock clock;
+    manual_probe probe;
+    sample_plan plan = small_plan();
+    plan.fixed_iterations = 1000;  // 5 ms measured: long enough to judge
+    plan.fixed_samples = 5;
+    probe.measure_cpu();
+    sample_driver driver(clock, probe, plan);
+    auto out = driver.run("waits", {}, [&](State& s) {
+        for (auto _ : s) {
+            clock.advance(1000);
+            probe.cpu(400);
+        }
+    });
+    ASSERT_FALSE(out.error);
+    ASSERT_TRUE(out.measured_cpu_ns.has_value());
+    EXPECT_DOUBLE_EQ(*out.measured_cpu_ns, 5 * 1000 * 400.0);
+    benchmark_result r;
+    core::derive_time(out, r);
+    EXPECT_TRUE(std::any_of(r.warnings.begin(), r.warnings.end(),
+                            [](const warning& w) { return w.kind == "contended"; }));
+}
+
+// A probe that does not read CPU time gives none, and no warning: never a 0 that looks measured.
+TEST(sample_driver, no_cpu_time_without_a_reading) {
+    manual_clock clock;
+    manual_probe probe;
+    sample_plan plan = small_plan();
+    plan.fixed_iterations = 10;
+    plan.fixed_samples = 5;
+    sample_driver driver(clock, probe, plan);
+    auto out = driver.run("plain", {}, [&](State& s) {
+        for (auto _ : s) {
+            clock.advance(1000);
+        }
+    });
+    EXPECT_FALSE(out.measured_cpu_ns.has_value());
 }
 
 TEST(sample_driver, fixed_iterations_and_samples) {

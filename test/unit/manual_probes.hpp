@@ -45,6 +45,17 @@ public:
         ++regions_ended_;
     }
     std::uint64_t page_faults() noexcept override { return faults_; }
+    /// With the CPU time a test declares (measure_cpu(), then cpu()), as the real probe reads the
+    /// process's; none before measure_cpu().
+    core::process_reading read_process() noexcept override {
+        if (!cpu_measured_) {
+            return {faults_, std::nullopt};
+        }
+        return {faults_, cpu_ns_};
+    }
+    void measure_cpu() noexcept { cpu_measured_ = true; }
+    /// The process spends `ns` on a CPU.
+    void cpu(double ns) noexcept { cpu_ns_ += ns; }
 
     void allocate(std::int64_t bytes) noexcept {
         if (!counting_) {
@@ -67,6 +78,8 @@ private:
     alloc::counters c_;
     bool counting_ = false;
     std::uint64_t faults_ = 0;
+    bool cpu_measured_ = false;
+    double cpu_ns_ = 0;
     int regions_ = 0;
     int regions_ended_ = 0;
 };

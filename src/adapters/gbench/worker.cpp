@@ -426,6 +426,7 @@ private:
         }
         kept_sum_ += static_cast<double>(r.sample.live_bytes_end);
         fixed_ = r.fixed_by_suite;
+        threads_ = r.threads;
         s.live_bytes_end += live_before;
         samples_.push_back(s);
         return send(compare::protocol::format_sample(s, peak_));
@@ -481,6 +482,17 @@ private:
         if (iterations > 0) {
             result.counters.emplace_back("gb_cpu_time_ns",
                                          cpu_seconds_ * 1e9 / static_cast<double>(iterations));
+        }
+        // As io/gbench_reader judges a row: not under manual time (the real time is then the
+        // body's own figure) nor ->Threads(n) (the CPU time is the threads' together).
+        if (threads_ <= 1 && name_->find("/manual_time") == std::string::npos) {
+            double wall = 0;
+            for (const auto& s : samples_) {
+                wall += s.elapsed_ns;
+            }
+            if (auto w = core::contended_warning(cpu_seconds_ * 1e9, wall)) {
+                result.warnings.push_back(std::move(*w));
+            }
         }
     }
 
@@ -549,6 +561,7 @@ private:
     double kept_sum_ = 0;          // what each sample's run kept at its loop's end, added up
     std::uint64_t requested_ = 0;  // the count the last sample asked for
     bool fixed_ = false;           // the suite fixes the count (->Iterations(K)): the samples' size is its
+    int threads_ = 1;              // the benchmark's ->Threads(n)
 };
 
 bool worker_wanted() {
