@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "compare/worker_process.hpp"
+#include "core/sample_driver.hpp"
 #include "os/interrupt.hpp"
 #include "os/process.hpp"
 
@@ -244,6 +245,8 @@ namespace {
 // measured (sample_driver's rule for a tare executable's loop), then its result.
 benchmark_result measure_one(worker_process& w, const alone_options& o, const std::string& name) {
     const double budget_ns = o.min_time * 1e9;
+    detail::sample_plan plan;  // a tare executable's rule for when to stop, on this budget
+    plan.budget_ns = budget_ns;
     const double sample_ns = std::max(budget_ns / 100.0, o.shortest_sample_s * 1e9);
     const auto failed = [&](const worker_failure& f) {
         benchmark_result r;
@@ -274,8 +277,7 @@ benchmark_result measure_one(worker_process& w, const alone_options& o, const st
         }
         measured += std::get<protocol::sample_report>(x).sample.elapsed_ns;
         ++count;
-        if ((count >= 10 && measured >= budget_ns) || count >= 10000 ||
-            (count >= 3 && measured >= 5 * budget_ns) || os::interrupted() != 0) {
+        if (detail::enough_samples(plan, count, measured) || os::interrupted() != 0) {
             break;
         }
     }

@@ -186,6 +186,12 @@ double shortest_sample_ns(const sample_plan& plan) noexcept {
     return std::max(1000.0 * plan.clock_overhead_ns, 10000.0);
 }
 
+bool enough_samples(const sample_plan& plan, std::uint64_t count, double measured_ns) noexcept {
+    return (count >= plan.min_samples && measured_ns >= plan.budget_ns) || count >= plan.max_samples ||
+           // A body slower than the budget itself: three samples, not ten hours.
+           (count >= 3 && measured_ns >= 5 * plan.budget_ns);
+}
+
 double target_sample_ns(const sample_plan& plan) noexcept {
     const double by_budget =
         plan.budget_ns / static_cast<double>(std::max<std::uint64_t>(plan.target_samples, 1));
@@ -276,10 +282,7 @@ std::uint64_t sample_driver::end_sample() {
         if (plan_.fixed_samples != 0) {
             done = count >= plan_.fixed_samples;
         } else {
-            done = (count >= plan_.min_samples && measured_ns_ >= plan_.budget_ns) ||
-                   count >= plan_.max_samples ||
-                   // A body slower than the budget itself: three samples, not ten hours.
-                   (count >= 3 && measured_ns_ >= 5 * plan_.budget_ns);
+            done = enough_samples(plan_, count, measured_ns_);
         }
         if (done) {
             phase_ = phase::done;

@@ -47,6 +47,12 @@ double shortest_sample_ns(const sample_plan& plan) noexcept;
 /// than shortest_sample_ns().
 double target_sample_ns(const sample_plan& plan) noexcept;
 
+/// Whether `count` measured samples of `measured_ns` in all end the measuring under `plan` (no
+/// fixed count): the budget measured and min_samples taken, max_samples taken, or three samples
+/// of a body slower than five budgets. Shared with `tare run`'s sampling of Google Benchmark
+/// workers (compare/rounds.hpp, run_alone).
+bool enough_samples(const sample_plan& plan, std::uint64_t count, double measured_ns) noexcept;
+
 /// What the loop of one instance produced.
 struct loop_outcome {
     std::vector<tare::sample> samples;  // measured samples only

@@ -11,6 +11,7 @@ if(TARGET benchmark::benchmark)
   add_library(tare_gbench STATIC ${CMAKE_CURRENT_LIST_DIR}/memory_manager.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/worker.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/runs.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/counted.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/statistics.cpp)
   add_library(tare::gbench ALIAS tare_gbench)

@@ -1,6 +1,7 @@
 #pragma once
-// Private to tare::gbench: one run of one instance at a fixed iteration count (worker.cpp), which
-// the worker mode of tare compare and the counted mode of --instrument (counted.cpp) share.
+// Private to tare::gbench: one run of one instance at a fixed iteration count, and the suite's
+// list (runs.cpp), which the worker mode of tare run and tare compare (worker.cpp) and the counted
+// mode of --instrument (counted.cpp) share.
 
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,10 @@
 #include <vector>
 
 #include "model/run.hpp"
+
+namespace benchmark::internal {
+class Benchmark;
+}
 
 namespace tare::gbench {
 
@@ -25,6 +30,17 @@ struct run_outcome {
     std::vector<std::pair<std::string, double>> counters;
     std::optional<error_info> error;
 };
+
+/// Google Benchmark's own bound on a run's iterations (kMaxIterations in its runner).
+inline constexpr std::uint64_t max_iterations = 1000000000;
+
+/// Every family the suite registered, in order: the wrapped RegisterBenchmarkInternal
+/// (worker.cpp) adds each. A function's static, as a registration may run in any file's static
+/// initialiser before this file's.
+std::vector<::benchmark::internal::Benchmark*>& families();
+
+/// The suite's instances, as --benchmark_list_tests prints them.
+std::vector<std::string> instance_names();
 
 /// Runs the instance `name` for `iterations` (the family's own count when it fixes one,
 /// ->Iterations(K)): its time, and the region hooks' memory figures of its loop.
