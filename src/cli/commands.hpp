@@ -118,6 +118,8 @@ struct compare_args {
     bool timeout_given = false;  // --timeout on the command line (under --instrument: per benchmark)
     std::string filter;
     std::optional<std::string> shard;  // --shard=K/N: both sides alike (core/shard.hpp)
+    /// --rename=REGEX=REPLACEMENT, repeatable: head's names as base calls them, rules in turn.
+    std::vector<std::string> renames;
     double threshold_pct = 0;
     /// How the table's verdicts share their 5 %: "fdr" (Benjamini-Hochberg, default) or "fwer"
     /// (Bonferroni); docs/statistics.md, "Many rows".

@@ -20,6 +20,7 @@
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/instrumentation.hpp"
+#include "compare/pairing.hpp"
 #include "compare/rounds.hpp"
 #include "core/shard.hpp"
 #include "instrument/judge.hpp"
@@ -82,6 +83,12 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--shard", args.shard,
                     "compare only shard K of N of the benchmarks (by name), on both sides")
         ->type_name("K/N");
+    cmd->add_option("--rename", args.renames,
+                    "pair head's benchmarks under other names: every match of REGEX in head's names "
+                    "replaced ($1 a group); repeatable, applied in order")
+        ->type_name("REGEX=REPLACEMENT")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("--family", args.family,
                     "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
                     "default) or fwer (family-wise, Bonferroni)")
@@ -281,6 +288,12 @@ int compare_command(const compare_args& args) {
     const auto selected = [&](const std::string& name) {
         return filter.matches(name) && (!shard || core::in_shard(name, *shard));
     };
+    compare::head_renames renames;
+    for (const std::string& rule : args.renames) {
+        if (auto why = renames.add(rule)) {
+            return fail(exit_usage, *why);
+        }
+    }
     compare::verdict_options vo;
     vo.threshold_pct = args.threshold_pct;
     vo.family = args.family == "fwer" ? family_control::fwer : family_control::fdr;
@@ -329,10 +342,16 @@ int compare_command(const compare_args& args) {
                 break;
             }
         }
+        // Renamed once counted: the filter and shard chose each side's benchmarks by its own names.
+        auto own = compare::rename_results(sides[1], renames);
+        if (auto* why = std::get_if<std::string>(&own)) {
+            return fail(exit_usage, *why);
+        }
         if (os::interrupted() != 0) {
             keep_counted_on_both(sides);
         }
         results = instrument::compare_counted(sides[0], sides[1], args.threshold_pct);
+        compare::restore_head_names(results, std::get<0>(own));
         instrumented = {compare::instrumentation_of(sides[0]), compare::instrumentation_of(sides[1])};
         results.interrupted = os::interrupted() != 0;
     } else if (files) {
@@ -343,6 +362,10 @@ int compare_command(const compare_args& args) {
         auto head = read_side(args.head, hk);
         if (auto* f = std::get_if<run_failure>(&head)) {
             return fail(f->status, f->message);
+        }
+        auto own = compare::rename_results(std::get<run_results>(head), renames);
+        if (auto* why = std::get_if<std::string>(&own)) {
+            return fail(exit_usage, *why);
         }
         for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
             std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !selected(b.name); });
@@ -356,6 +379,7 @@ int compare_command(const compare_args& args) {
                                                     args.threshold_pct)
                       : compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
                                                args.base, args.head);
+        compare::restore_head_names(results, std::get<0>(own));
         instrumented = {compare::instrumentation_of(std::get<run_results>(base)),
                         compare::instrumentation_of(std::get<run_results>(head))};
         results.base_context = std::get<run_results>(base).context;
@@ -396,6 +420,7 @@ int compare_command(const compare_args& args) {
         }
         ro.filter = filter;
         ro.shard = shard;
+        ro.renames = renames;
         ro.timeout_seconds = args.timeout;
         // Progress on standard error (report/progress.hpp): on a terminal a live line per
         // benchmark of each round; in a log (CI) a line per finished round.
@@ -465,6 +490,9 @@ int compare_command(const compare_args& args) {
         }
         message += ": base has " + std::to_string(results.only_in_base.size()) + ", head has " +
                    std::to_string(results.only_in_head.size());
+        if (!results.only_in_base.empty() && !results.only_in_head.empty()) {
+            message += "; benchmarks renamed in head are paired by --rename='REGEX=REPLACEMENT'";
+        }
         return fail(exit_usage, message);
     }
 

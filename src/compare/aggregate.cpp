@@ -281,6 +281,8 @@ compare_results aggregate_rounds(const rounds_data& data, const verdict_options&
         }
         compare_row row;
         row.name = b.name;
+        if (!b.head_name.empty())
+            row.head_name = b.head_name;
         row.base = side_from_rounds(b.base, paired, data.base_accounting, data.memory_from_results);
         row.head = side_from_rounds(b.head, paired, data.head_accounting, data.memory_from_results);
         // A side that never measured because the other failed first says so, rather than

@@ -134,9 +134,10 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
             return *f;
         }
         names[k] = std::move(std::get<std::vector<std::string>>(l));
-        std::erase_if(names[k], [&](const std::string& n) { return !selected(o, n); });
     }
-    pair_names(names[0], names[1], data);
+    if (auto why = pair_names(o, std::move(names[0]), std::move(names[1]), data)) {
+        return rounds_failure{2, std::move(*why)};
+    }
     const std::size_t rounds = std::max<std::size_t>(o.rounds, 1);
     const std::size_t reps = std::max<std::size_t>(o.samples_per_round, 1);
     // GB's min_time is per repetition: the budget spread over rounds and repetitions.
@@ -159,7 +160,7 @@ std::variant<rounds_data, rounds_failure> run_gbench_rounds(const rounds_options
             }
             side_round got[2];
             for (int k : {first, 1 - first}) {
-                got[k] = run_one(*exe[k], row.name, o, min_time, round_layout_seed(o, r, i));
+                got[k] = run_one(*exe[k], side_name(row, k == 1), o, min_time, round_layout_seed(o, r, i));
                 if (got[k].error) {
                     break;  // no pair this round
                 }

@@ -17,6 +17,7 @@ enum side_index { base_side = 0, head_side = 1 };
 
 struct side_state {
     std::unique_ptr<worker_process> worker;
+    std::string name;  // the benchmark's name on this side (head's may be renamed)
     side_round* out = nullptr;
     bool looping = false;  // inside the benchmark's loop, waiting for commands
 };
@@ -56,12 +57,12 @@ std::optional<rounds_failure> ensure_started(side_state& s, const std::string& e
 // sides far apart in speed: the common size is then long for the slower side), so the round
 // keeps to its time; the fifth of slack keeps the planned count when samples merely run a few
 // percent over their plan. At least one block is measured.
-void measure_pair(side_state* order[2], const std::string& name, double sample_ns, double warmup_ns,
-                  std::size_t blocks, double round_ns) {
+void measure_pair(side_state* order[2], double sample_ns, double warmup_ns, std::size_t blocks,
+                  double round_ns) {
     std::uint64_t sizes[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
         side_state& s = *order[k];
-        auto c = s.worker->run(name, sample_ns, warmup_ns);
+        auto c = s.worker->run(s.name, sample_ns, warmup_ns);
         if (auto* cal = std::get_if<calibrated>(&c)) {
             sizes[k] = cal->iterations;
             s.looping = true;
@@ -122,23 +123,24 @@ bool selected(const rounds_options& o, const std::string& name) {
     return o.filter.matches(name) && (!o.shard || core::in_shard(name, *o.shard));
 }
 
-void pair_names(const std::vector<std::string>& base, const std::vector<std::string>& head,
-                rounds_data& data) {
-    auto in = [](const std::vector<std::string>& v, const std::string& n) {
-        return std::find(v.begin(), v.end(), n) != v.end();
-    };
-    for (const auto& n : base) {
-        if (in(head, n)) {
-            data.rows.push_back({n, {}, {}});
-        } else {
-            data.only_in_base.push_back(n);
-        }
+std::optional<std::string> pair_names(const rounds_options& o, std::vector<std::string> base,
+                                      std::vector<std::string> head, rounds_data& data) {
+    std::erase_if(base, [&](const std::string& n) { return !selected(o, n); });
+    std::erase_if(head, [&](const std::string& n) { return !selected(o, o.renames.apply(n)); });
+    auto matched = match_names(base, head, o.renames);
+    if (auto* why = std::get_if<std::string>(&matched)) {
+        return std::move(*why);
     }
-    for (const auto& n : head) {
-        if (!in(base, n)) {
-            data.only_in_head.push_back(n);
-        }
+    name_pairs& pairs = std::get<name_pairs>(matched);
+    for (auto& [b, h] : pairs.both) {
+        benchmark_rounds row;
+        row.head_name = h == b ? std::string() : std::move(h);
+        row.name = std::move(b);
+        data.rows.push_back(std::move(row));
     }
+    data.only_in_base = std::move(pairs.only_in_base);
+    data.only_in_head = std::move(pairs.only_in_head);
+    return std::nullopt;
 }
 
 std::optional<std::uint64_t> round_layout_seed(const rounds_options& o, std::size_t round, std::size_t row) {
@@ -194,9 +196,10 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                     return rounds_failure{3, f->message};
                 }
                 names[k] = std::move(std::get<std::vector<std::string>>(l));
-                std::erase_if(names[k], [&](const std::string& n) { return !selected(o, n); });
             }
-            pair_names(names[base_side], names[head_side], data);
+            if (auto why = pair_names(o, std::move(names[base_side]), std::move(names[head_side]), data)) {
+                return rounds_failure{2, std::move(*why)};
+            }
             data.base_accounting = sides[base_side].worker->accounting();
             data.head_accounting = sides[head_side].worker->accounting();
             if (o.kind == worker_kind::gbench && (data.base_accounting || data.head_accounting)) {
@@ -225,8 +228,10 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             row.head.emplace_back();
             sides[base_side].out = &row.base.back();
             sides[head_side].out = &row.head.back();
+            sides[base_side].name = side_name(row, false);
+            sides[head_side].name = side_name(row, true);
             side_state* order[2] = {&sides[first], &sides[1 - first]};
-            measure_pair(order, row.name, sample_ns, warmup_ns, blocks, round_ns);
+            measure_pair(order, sample_ns, warmup_ns, blocks, round_ns);
             failed[i] = row.base.back().error.has_value() || row.head.back().error.has_value();
         }
         for (auto& s : sides) {

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "compare/pairing.hpp"
 #include "compare/worker_process.hpp"
 #include "core/runner.hpp"
 #include "core/shard.hpp"
@@ -29,9 +30,10 @@ struct side_round {
 };
 
 struct benchmark_rounds {
-    std::string name;
+    std::string name;              // base's name
     std::vector<side_round> base;  // one entry per round in which it ran
     std::vector<side_round> head;
+    std::string head_name = {};  // head's own, when --rename paired it under base's; empty: the same
 };
 
 struct rounds_data {
@@ -65,6 +67,7 @@ struct rounds_options {
     /// `tare compare` sets 40 for workers and 4 for Google Benchmark (its --samples).
     std::size_t samples_per_round = 40;
     core::name_filter filter;          // every name by default
+    head_renames renames;              // --rename: head's names as base calls them; before the filter
     std::optional<core::shard> shard;  // with a value, only the names in it (both sides alike)
     double timeout_seconds = 60;       // the longest wait for any one reply of a worker
     /// Every process of both sides runs on these CPUs alone; empty: wherever the system puts
@@ -135,10 +138,17 @@ std::variant<alone_data, rounds_failure> run_alone(const alone_options& o);
 /// Whether `name` is selected by `o`'s filter and shard.
 bool selected(const rounds_options& o, const std::string& name);
 
-/// Sorts two sides' benchmark names into data.rows (on both sides, in base's order) and
-/// data.only_in_base / only_in_head (shared by every way of running the sides).
-void pair_names(const std::vector<std::string>& base, const std::vector<std::string>& head,
-                rounds_data& data);
+/// Sorts two sides' selected benchmark names (head's renamed by o.renames, the filter and shard
+/// applied to the names they are paired by) into data.rows (on both sides, in base's order) and
+/// data.only_in_base / only_in_head; or why they cannot be paired (shared by every way of running
+/// the sides).
+std::optional<std::string> pair_names(const rounds_options& o, std::vector<std::string> base,
+                                      std::vector<std::string> head, rounds_data& data);
+
+/// The name `row` has on side `head_side` (false: base).
+inline const std::string& side_name(const benchmark_rounds& row, bool head_side) {
+    return head_side && !row.head_name.empty() ? row.head_name : row.name;
+}
 
 /// The order of sides in block `block` of a round whose first side is `first`: 0 = first
 /// side, 1 = second. ABBA for even blocks, BAAB for odd ones, so a linear drift inside a pair

@@ -8,4 +8,5 @@ set(tare_compare_sources
   src/compare/processes.cpp
   src/compare/merge.cpp
   src/compare/instrumentation.cpp
+  src/compare/pairing.cpp
 )

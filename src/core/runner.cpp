@@ -120,6 +120,10 @@ bool name_filter::matches(const std::string& name) const {
     return !compiled_ || std::regex_search(name, compiled_->re);
 }
 
+std::string name_filter::replaced(const std::string& name, const std::string& replacement) const {
+    return compiled_ ? std::regex_replace(name, compiled_->re, replacement) : name;
+}
+
 std::vector<instance> expand(const std::vector<benchmark*>& benchmarks) {
     std::vector<instance> out;
     for (const benchmark* b : benchmarks) {

@@ -38,6 +38,9 @@ public:
     static std::variant<name_filter, std::string> parse(const std::string& pattern);
     /// Whether `name` contains a match.
     bool matches(const std::string& name) const;
+    /// `name` with every match replaced by `replacement`, in which $1 to $99 are the groups and
+    /// $& the whole match (ECMAScript's format); `name` itself when nothing matches.
+    std::string replaced(const std::string& name, const std::string& replacement) const;
 
 private:
     struct compiled;

@@ -96,6 +96,7 @@ struct fields<compare_row> {
         v("head", row.head);
         // tare additions
         v("not_judged", row.unjudged);
+        v("head_name", row.head_name, omit_empty);
     }
 };
 

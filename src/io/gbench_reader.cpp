@@ -341,6 +341,10 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
     // User counters: GB's mean over repetitions when there is one, else the (single) row's.
     const json& counters_row = mean_row != nullptr ? *mean_row : first;
     add_counters(r, counters_row);
+    if (auto it = first.find("label");
+        it != first.end() && it->is_string() && !it->get_ref<const std::string&>().empty()) {
+        r.label = it->get<std::string>();
+    }
     // Memory of GB's memory run, one per repetition of min(16, iterations) iterations. GB 1.7.1
     // keeps each repetition's figures behind a pointer into a std::vector that it grows with
     // the next repetition, so every repetition's max_bytes_used and total_allocated_bytes but

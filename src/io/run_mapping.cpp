@@ -354,6 +354,7 @@ struct fields<benchmark_result> {
         v("warnings", b.warnings);
         v("error", b.error);
         // tare additions
+        v("label", b.label, omit_empty);
         v("outliers", b.outliers, figure(timed));
         v("sample_iterations", b, sample_iterations_codec{}, figure(timed));
         v("sample_iterations_before", b,

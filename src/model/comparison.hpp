@@ -91,7 +91,9 @@ struct side_figures {
 
 /// One benchmark present on both sides.
 struct compare_row {
-    std::string name;
+    std::string name;  // base's name
+    /// Head's own name when `tare compare --rename` paired it under base's; none: the same.
+    std::optional<std::string> head_name;
     side_figures base;
     side_figures head;
     /// Time of head against base with its interval at the family-adjusted level; empty when

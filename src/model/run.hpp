@@ -149,6 +149,8 @@ struct benchmark_result {
     std::optional<double> items_per_second;
 
     std::vector<std::pair<std::string, double>> counters;
+    /// Google Benchmark's label (State::SetLabel; often the input's name); none when not set.
+    std::optional<std::string> label;
     std::vector<warning> warnings;
     std::optional<error_info> error;
     /// The processes it was measured in, in order; empty: one process (docs/json-schema.md).

@@ -138,18 +138,6 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
     return (cpus.size() == 1 ? "CPU " : "CPUs ") + out;
 }
 
-// "label: a, b" with the names as code.
-line name_list(std::string label, const std::vector<std::string>& names) {
-    line out{{std::move(label)}};
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i > 0) {
-            out.push_back({", "});
-        }
-        out.push_back({one_line(names[i]), style::code});
-    }
-    return out;
-}
-
 // "2024-05-01T12:00:00Z on ci-runner-7 (AMD EPYC 7B13 · 8 cpus), tare 0.1.0, 5 processes": where
 // and when a results file was recorded, the parts it has.
 std::string recorded_text(const run_context& c) {
@@ -476,17 +464,6 @@ std::vector<line> compare_note_lines(const compare_results& r) {
         lines.push_back(
             {{"memory: base → head per iteration of the timed region; \"= x\" when both "
               "sides show x."}});
-    }
-    return lines;
-}
-
-std::vector<line> compare_presence_lines(const compare_results& r) {
-    std::vector<line> lines;
-    if (!r.only_in_base.empty()) {
-        lines.push_back(name_list("only in base: ", r.only_in_base));
-    }
-    if (!r.only_in_head.empty()) {
-        lines.push_back(name_list("only in head: ", r.only_in_head));
     }
     return lines;
 }

@@ -35,7 +35,9 @@ std::vector<table::line> compare_header_lines(const compare_results& r);
 /// if any), and the memory columns' notation when they are shown.
 std::vector<table::line> compare_note_lines(const compare_results& r);
 
-/// "only in base: a, b" and "only in head: c", each only if not empty.
+/// The rows paired under another name ("paired by --rename: head's a as b"), then "only in base:
+/// a, b" and "only in head: c", each name with the closest one the other side alone has, if one
+/// is close (compare_presence.cpp); each line only if it has names.
 std::vector<table::line> compare_presence_lines(const compare_results& r);
 
 /// A warning or an error of one side of one benchmark.

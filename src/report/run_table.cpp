@@ -231,6 +231,15 @@ std::vector<column> build_columns(const run_results& results) {
         columns.push_back(make_column(results, one_line(name), "",
                                       [&](const benchmark_result& b) { return counter_cell(b, name); }));
     }
+    // Google Benchmark's label (often the input's name), where it shows in its own table.
+    if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                    [](const benchmark_result& b) { return b.label.has_value(); })) {
+        column label = make_column(results, "label", "", [](const benchmark_result& b) {
+            return b.label ? single(one_line(*b.label)) : blank();
+        });
+        label.alignment = align::left;
+        columns.push_back(std::move(label));
+    }
     // The kinds of each row's warnings, so the table alone shows which rows to distrust; the
     // messages follow the table.
     if (std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
@@ -241,7 +250,7 @@ std::vector<column> build_columns(const run_results& results) {
             warnings.tones.push_back(b.warnings.empty() ? table::tone::none : table::tone::warn);
         columns.push_back(std::move(warnings));
     }
-    // On a narrow terminal (table/document.hpp) the counters go first, then the samples, the
+    // On a narrow terminal (table/document.hpp) the counters and the label go first, then the samples, the
     // throughput, the faults, copies and mappings, then the warnings' kinds (each warning is
     // printed in full under the table); the name, time, allocations, bytes and peak heap stay
     // (the figures tare is for).

@@ -12,6 +12,7 @@ set(tare_report_sources
 # The `tare` command's own reports, in its library: comparisons, exec runs, the HTML pages.
 set(tare_report_tool_sources
   src/report/compare_table.cpp
+  src/report/compare_presence.cpp
   src/report/exec_table.cpp
   src/report/html/html_page.cpp
   src/report/html/html.cpp

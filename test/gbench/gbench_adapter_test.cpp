@@ -379,6 +379,19 @@ TEST(gbench_run, a_suite_with_the_adapter_is_sampled_by_tare) {
     EXPECT_TRUE(doc.at("context").at("clock_overhead_ns").is_null());
 }
 
+// The label a benchmark sets (State::SetLabel) survives the worker's samples into tare/1 and
+// the table, where Google Benchmark shows it too.
+TEST(gbench_run, a_sampled_rows_label_is_kept_and_shown) {
+    const fs::path json_path = scratch("labelled.json");
+    auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_FIXTURE), "--filter=^BM_microseconds$",
+                            "--min-time=0.05", "--json=" + json_path.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("label"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("sum of 256"), std::string::npos) << run.out;
+    const json doc = json::parse(std::ifstream(json_path));
+    EXPECT_EQ(doc.at("benchmarks").at(0).at("label"), "sum of 256") << doc.dump();
+}
+
 // A suite without the worker mode keeps Google Benchmark's own run, and says so.
 TEST(gbench_run, a_suite_without_the_adapter_keeps_its_repetitions_and_says_so) {
     auto run = run_process({tare_cmd, "run", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN),

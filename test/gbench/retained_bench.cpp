@@ -22,13 +22,14 @@ void BM_reused_buffer(benchmark::State& state) {
 }
 BENCHMARK(BM_reused_buffer);
 
-// A memo cache of 4 KiB entries bounded at 2 MiB: each iteration computes for about a microsecond
-// and adds an entry until the cache is full, after 512 iterations: well within a sample, however
-// loaded the machine. One Google Benchmark run of half a second keeps the 2 MiB over some 400,000
-// iterations, about 5 bytes each, which its own run's judgment took for growth.
+// A memo cache of 32 KiB entries bounded at 1 MiB: each iteration computes for about a
+// microsecond and adds an entry until the cache is full, after 32 iterations, whose first touch
+// of 256 pages takes a few milliseconds on a loaded machine: within the 25 ms of the worker's
+// shorter extra run. One Google Benchmark run of half a second keeps the 1 MiB over some 400,000
+// iterations, a few bytes each, which its own run's judgment took for growth.
 void BM_bounded_cache(benchmark::State& state) {
-    constexpr std::size_t entry = 4096;
-    constexpr std::size_t capacity = (std::size_t{2} << 20) / entry;
+    constexpr std::size_t entry = 32768;
+    constexpr std::size_t capacity = (std::size_t{1} << 20) / entry;
     std::vector<std::unique_ptr<char[]>> cache;
     cache.reserve(capacity);
     std::uint64_t x = 1;

@@ -205,6 +205,7 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
     }
     const std::string ran = runs.front().benchmark_name();
     out.threads = static_cast<int>(runs.front().threads);
+    out.label = runs.front().report_label;
     // Repetitions (->Repetitions(R)): R runs of the same instance, one sample of all of them.
     double seconds = 0;
     for (const auto& r : runs) {

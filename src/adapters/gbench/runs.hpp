@@ -28,6 +28,7 @@ struct run_outcome {
     /// The suite's own counters (State::counters, SetBytesProcessed's bytes_per_second...) as
     /// Google Benchmark finished them, the mean over the run's repetitions; not tare's.
     std::vector<std::pair<std::string, double>> counters;
+    std::string label;  // State::SetLabel's, the first repetition's; empty: none
     std::optional<error_info> error;
 };
 

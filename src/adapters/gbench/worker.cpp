@@ -145,6 +145,7 @@ private:
         name_ = line.substr(static_cast<std::size_t>(used));
         samples_.clear();
         counter_sums_.clear();
+        label_.clear();
         cpu_seconds_ = 0;
         peak_ = 0;
         if (std::find(names_.begin(), names_.end(), *name_) == names_.end()) {
@@ -218,6 +219,9 @@ private:
         }
         fixed_ = r.fixed_by_suite;
         threads_ = r.threads;
+        if (label_.empty()) {
+            label_ = r.label;
+        }
         s.live_bytes_end += live_before;
         samples_.push_back(s);
         return send(compare::protocol::format_sample(s, peak_));
@@ -243,9 +247,13 @@ private:
             judge_retained(result, loop.total_iterations);
             add_suite_figures(result, loop.total_iterations);
         }
+        if (!label_.empty()) {
+            result.label = label_;
+        }
         name_.reset();
         samples_.clear();
         counter_sums_.clear();
+        label_.clear();
         cpu_seconds_ = 0;
         run_results results;
         results.context = core::make_context(0, 0, accounting_);
@@ -290,13 +298,17 @@ private:
     // lengths. Each sample is a run of its own, which starts from the body's setup again, so what
     // a run keeps at its loop's end mixes a per-run part (local state the first iteration fills:
     // a buffer reused after it, a bounded cache) with a per-iteration part (a container that
-    // grows with every iteration, cleared outside the loop, or never). One more run, twice as
-    // long as the samples, after them and untimed, tells them apart: its retained bytes less the
-    // samples' mean, over the iterations it added, is the per-iteration part alone. Where the
-    // suite fixes the count (->Iterations(K)) or that run would take over a second, the run's own
-    // growth is judged instead, as Google Benchmark's own run is (what one run keeps, over its
-    // iterations). Rejected: the slope of what every run kept added up, which counts per-run
-    // state once per sample and calls a reused buffer a leak.
+    // grows with every iteration, cleared outside the loop, or never). Two more runs, after the
+    // samples and untimed, tell them apart: one of twice the samples' count (and at least 25 ms)
+    // and one twice as long again. The longer's retained bytes less the shorter's, over the
+    // iterations it added, is the per-iteration part alone, once per-run state has filled within
+    // the shorter run. Where the suite fixes the count (->Iterations(K)) or those runs would
+    // take over a second, the run's
+    // own growth is judged instead, as Google Benchmark's own run is (what one run keeps, over
+    // its iterations). Rejected: the slope of what every run kept added up, which counts
+    // per-run state once per sample and calls a reused buffer a leak; and a sample against one
+    // run twice as long, which took a cache that fills in more than a sample's iterations (a
+    // loaded machine's short samples) for growth.
     void judge_retained(benchmark_result& result, std::uint64_t total_iterations) {
         std::erase_if(result.warnings, [](const warning& w) { return w.kind == "retained_growth"; });
         if (!result.retained_bytes_per_iter || samples_.empty()) {
@@ -313,25 +325,35 @@ private:
         }
         n /= runs;
         elapsed /= runs;
-        std::optional<run_outcome> longer;
-        if (!fixed_ && 2 * elapsed <= 1e9) {
-            // Twice the count the samples asked for (each thread and repetition runs it).
-            run_outcome d = run_one(*name_, 2 * requested_);
-            if (!d.error && static_cast<double>(d.sample.iterations) > n) {
-                longer = std::move(d);
+        std::optional<std::pair<run_outcome, run_outcome>> lengths;
+        // The shorter run is twice a sample and at least 25 ms: a cache fills in a time (its
+        // pages' first touch) more than in a count, and a loaded machine's samples are short.
+        const double scale = std::max(2.0, std::ceil(shortest_extra_run_ns / std::max(elapsed, 1.0)));
+        const auto shorter_count = static_cast<std::uint64_t>(
+            std::min(scale * static_cast<double>(requested_), 0.25 * max_iterations));
+        if (!fixed_ && 3 * scale * elapsed <= 1e9) {
+            // Each thread and repetition runs the count asked for.
+            run_outcome shorter = run_one(*name_, shorter_count);
+            if (!shorter.error && static_cast<double>(shorter.sample.iterations) > n) {
+                run_outcome longer = run_one(*name_, 2 * shorter_count);
+                if (!longer.error && longer.sample.iterations > shorter.sample.iterations) {
+                    lengths.emplace(std::move(shorter), std::move(longer));
+                }
             }
         }
         double per_iter = n > 0 ? kept / n : 0;
         double grown = kept;
         double live_end = kept;
         std::string over = "one run of " + human_count(n) + " iterations";
-        if (longer) {
-            const auto added = static_cast<double>(longer->sample.iterations) - n;
-            live_end = static_cast<double>(longer->sample.live_bytes_end);
-            per_iter = (live_end - kept) / added;
+        if (lengths) {
+            const tare::sample& a = lengths->first.sample;
+            const tare::sample& b = lengths->second.sample;
+            live_end = static_cast<double>(b.live_bytes_end);
+            per_iter = (live_end - static_cast<double>(a.live_bytes_end)) /
+                       static_cast<double>(b.iterations - a.iterations);
             grown = per_iter * static_cast<double>(total_iterations);
-            over = "the measured iterations, from runs of " + human_count(n) + " and " +
-                   human_count(static_cast<double>(longer->sample.iterations)) + " iterations";
+            over = "the measured iterations, from runs of " + human_count(static_cast<double>(a.iterations)) +
+                   " and " + human_count(static_cast<double>(b.iterations)) + " iterations";
         }
         result.retained_bytes_per_iter = per_iter;
         if (auto w = core::retained_growth_warning(per_iter, grown, live_end, over)) {
@@ -341,6 +363,8 @@ private:
 
     static std::string human_count(double n) { return std::to_string(std::llround(n)); }
 
+    static constexpr double shortest_extra_run_ns = 25e6;
+
     os::line_reader in_;
     bool accounting_ = false;
     std::vector<std::string> names_;
@@ -348,10 +372,11 @@ private:
     std::vector<tare::sample> samples_;
     std::int64_t peak_ = 0;
     std::vector<std::pair<std::string, double>> counter_sums_;  // the suite's counters, summed over samples
-    double cpu_seconds_ = 0;                                    // over the samples
-    std::uint64_t requested_ = 0;                               // the count the last sample asked for
-    bool fixed_ = false;  // the suite fixes the count (->Iterations(K)): the samples' size is its
-    int threads_ = 1;     // the benchmark's ->Threads(n)
+    std::string label_;            // the first sample's State::SetLabel, if it set one
+    double cpu_seconds_ = 0;       // over the samples
+    std::uint64_t requested_ = 0;  // the count the last sample asked for
+    bool fixed_ = false;           // the suite fixes the count (->Iterations(K)): the samples' size is its
+    int threads_ = 1;              // the benchmark's ->Threads(n)
 };
 
 bool worker_wanted() {

@@ -108,6 +108,8 @@ std::string figures(const benchmark_result& b) {
     for (const auto& [name, value] : b.counters)
         out +=
             "<dt>" + html_escape(one_line(name)) + "</dt><dd>" + html_escape(format_count(value)) + "</dd>\n";
+    if (b.label)
+        out += definition("label", one_line(*b.label));
     return out + "</dl>\n";
 }
 
