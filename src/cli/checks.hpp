@@ -4,6 +4,7 @@
 // each flag's range and every exit status.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -176,6 +177,17 @@ inline std::optional<std::string> one_standard_output(
         first = flag;
     }
     return std::nullopt;
+}
+
+/// The refusal of standard input named twice among a command's input files (`tare compare - -`):
+/// a pipe is read once, so the second would be read empty. `who` is the command ("tare merge").
+inline std::optional<std::string> one_standard_input(const std::string& who,
+                                                     const std::vector<std::string>& inputs) {
+    if (std::count(inputs.begin(), inputs.end(), std::string("-")) < 2)
+        return std::nullopt;
+    return who +
+           ": '-' (standard input) is given more than once, and it can be read once: give the others as "
+           "files";
 }
 
 /// `content` to `path`: standard output for `-`, else written atomically (io/atomic_file.hpp).

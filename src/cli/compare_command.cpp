@@ -248,6 +248,9 @@ int compare_command(const compare_args& args) {
     if (auto e = one_standard_output({{"--json=", args.json_path}, {"--html=", args.html_path}})) {
         return fail(exit_usage, *e);
     }
+    if (auto e = one_standard_input("tare compare", {args.base, args.head})) {
+        return fail(exit_usage, *e);
+    }
     auto base_kind = classify_target(args.base);
     if (auto* f = std::get_if<run_failure>(&base_kind)) {
         return fail(f->status, f->message);

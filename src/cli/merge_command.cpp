@@ -121,6 +121,9 @@ int merge_command(const merge_args& args) {
     if (!args.json_path || args.json_path->empty()) {
         return fail(exit_usage, "tare merge: --json=PATH is required (the merged file to write)");
     }
+    if (auto e = one_standard_input("tare merge", args.files)) {
+        return fail(exit_usage, *e);
+    }
     auto read_texts = read_all(args.files);
     if (const auto* e = std::get_if<io::read_error>(&read_texts)) {
         return fail(exit_usage, e->message);

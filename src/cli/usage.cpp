@@ -165,12 +165,49 @@ bool missing_operand(const CLI::App& app) {
     return false;
 }
 
+namespace {
+
+// The flag's value placeholder as its help shows it ("SECONDS"), or "VALUE".
+std::string placeholder(const CLI::App& where, const std::string& flag) {
+    const CLI::Option* opt = where.get_option_no_throw(flag);
+    std::string type = opt != nullptr ? opt->get_type_name() : std::string();
+    std::erase_if(type, [](char c) { return c == '[' || c == ']' || c == '='; });  // "[=PCT]"
+    return type.empty() ? std::string("VALUE") : type;
+}
+
+// CLI11's words for a flag without its value ("--min-time: 1 required SECONDS missing") and for a
+// value it could not convert ("Could not convert: --fail-on-regression = abc"), in the user's:
+// the flag as typed and what it takes. Empty for any other message.
+std::string in_users_words(const CLI::App& where, const std::string& who, const CLI::ParseError& e) {
+    const std::string what = e.what();
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && what.rfind("--", 0) == 0) {
+        const std::string flag = what.substr(0, what.find(':'));
+        return who + ": " + flag + " needs a value: " + flag + "=" + placeholder(where, flag) + " (" + who +
+               " --help says what it takes)";
+    }
+    const std::string converting = "Could not convert: ";
+    if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr && what.rfind(converting, 0) == 0) {
+        const std::string rest = what.substr(converting.size());
+        const std::size_t eq = rest.find(" = ");
+        if (eq != std::string::npos) {
+            const std::string flag = rest.substr(0, eq);
+            return who + ": " + flag + "=" + rest.substr(eq + 3) + ": expected " + placeholder(where, flag) +
+                   " (" + who + " --help says what it takes)";
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
 std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
-    if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr)
-        return e.what();
     const std::vector<CLI::App*> parsed = app.get_subcommands();
     const CLI::App& where = parsed.empty() ? app : *parsed.back();
     const std::string who = parsed.empty() ? "tare" : "tare " + where.get_name();
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) {
+        std::string ours = in_users_words(where, who, e);
+        return ours.empty() ? std::string(e.what()) : ours;
+    }
     const std::vector<std::string> extras = where.remaining();
     for (const auto& arg : extras) {
         if (arg.size() > 1 && arg[0] == '-')

@@ -2,7 +2,10 @@
 // the paired comparison (the method is in exec.hpp).
 #include "exec/exec.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstdlib>
@@ -154,6 +157,18 @@ exec_comparison compare_sides(const exec_side& base, const exec_side& head, doub
 
 namespace {
 
+// A command given by its path that is not there, or is a directory, in the words every tare
+// command uses for a file it cannot open (docs/cli.md, "The tare command"); nothing otherwise
+// (a file that cannot be executed is said when it is started, in the system's words).
+std::optional<std::string> missing_path(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+        return path + ": no such file";
+    if (S_ISDIR(st.st_mode))
+        return path + ": is a directory";
+    return std::nullopt;
+}
+
 struct runner {
     const options& opts;
     os::child_options child;
@@ -212,6 +227,9 @@ std::variant<exec_results, failure> run(const options& opts) {
         std::optional<std::string> found = find_in_path(s->argv[0], path_list);
         if (!found) {
             return failure{exit_not_run, s->argv[0] + ": command not found in PATH"};
+        }
+        if (auto why = missing_path(*found)) {
+            return failure{exit_not_run, *why};
         }
         s->argv[0] = *found;
     }

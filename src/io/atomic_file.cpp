@@ -99,8 +99,12 @@ std::optional<std::string> create_beside(const std::string& path, const std::str
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
     out.fd = ::mkostemp(name.data(), O_CLOEXEC);
-    if (out.fd < 0)
-        return "cannot create a temporary file beside '" + shown + "': " + errno_text();
+    if (out.fd < 0) {
+        // The file is written beside its path, but that is tare's business: the user's path is named.
+        if (errno == ENOENT || errno == ENOTDIR)
+            return "cannot write '" + shown + "': its directory '" + dir + "' does not exist";
+        return "cannot write '" + shown + "': " + errno_text();
+    }
     out.name = name.data();
     return std::nullopt;
 }

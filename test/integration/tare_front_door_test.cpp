@@ -119,14 +119,70 @@ TEST(tare_front_door, a_missing_file_or_a_directory_is_worded_alike_everywhere) 
             {"report", path, "--html=" + scratch("never.html").string()},
             {"export", path, "--format=csv"},
             {"merge", path, path, "--json=" + scratch("never.json").string()},
+            {"exec", "--runs=1", "--", path},
+            {"exec", "--runs=1", "--vs=" + path, "--", "/bin/true"},
         };
         for (const auto& c : cases) {
             std::vector<std::string> argv{tare_cmd};
             argv.insert(argv.end(), c.begin(), c.end());
             auto r = run_process(argv);
-            EXPECT_EQ(r.exit_code, 2) << c[0];
+            // tare exec's commands are run, not read: one that cannot be is status 3, as before.
+            EXPECT_EQ(r.exit_code, c[0] == "exec" ? 3 : 2) << c[0];
             EXPECT_EQ(r.err, expected) << c[0];
         }
+    }
+}
+
+// A flag without its value, or with one that is not a number, is said with the flag as typed and
+// what it takes, not in the parser's words ("1 required SECONDS missing", "Could not convert").
+TEST(tare_front_door, a_flag_without_its_value_or_with_a_wrong_one_is_said_in_the_users_words) {
+    const struct {
+        std::vector<std::string> args;
+        std::string err;
+    } cases[] = {
+        {{"run", "x.json", "--min-time"},
+         "error: tare run: --min-time needs a value: --min-time=SECONDS (tare run --help says what it "
+         "takes)\n"},
+        {{"run", "x.json", "--json="},
+         "error: tare run: --json needs a value: --json=PATH (tare run --help says what it takes)\n"},
+        {{"compare", "a", "b", "--fail-on-regression=abc"},
+         "error: tare compare: --fail-on-regression=abc: expected PCT (tare compare --help says what it "
+         "takes)\n"},
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> argv{tare_cmd};
+        argv.insert(argv.end(), c.args.begin(), c.args.end());
+        auto r = run_process(argv);
+        EXPECT_EQ(r.exit_code, 2) << c.args.back();
+        EXPECT_EQ(r.err, c.err);
+    }
+}
+
+// An output into a directory that does not exist names the user's path and the directory, not the
+// temporary file tare writes first; standard input named twice is refused before it is read.
+TEST(tare_front_door, an_output_without_its_directory_and_standard_input_twice_are_named) {
+    const std::string file = scratch("in.json").string();
+    ASSERT_EQ(run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file}).exit_code,
+              0);
+    const std::string nowhere = scratch("no_such_dir").string() + "/out.csv";
+    auto r = run_process({tare_cmd, "export", file, "--format=csv", "--output=" + nowhere});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: cannot write '" + nowhere + "': its directory '" +
+                         scratch("no_such_dir").string() + "' does not exist\n");
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"compare", "-", "-"}, {"merge", "-", "-", "--json=" + scratch("m.json").string()}}) {
+        std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$0\" \"$@\" < \"$TARE_IN\"", tare_cmd};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto piped = run_process([&] {
+            std::vector<std::string> v{"/usr/bin/env", "TARE_IN=" + file};
+            v.insert(v.end(), argv.begin(), argv.end());
+            return v;
+        }());
+        EXPECT_EQ(piped.exit_code, 2) << args[0] << ": " << piped.err;
+        EXPECT_EQ(piped.err,
+                  "error: tare " + args[0] +
+                      ": '-' (standard input) is given more than once, and it can be read once: give "
+                      "the others as files\n");
     }
 }
 
