@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string_view>
 
 #include "io/gbench_reader.hpp"
@@ -19,6 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The most of a suite's list of benchmarks that is read: a real one is a few megabytes at most
+// (100,000 names of 100 bytes are 10 MB); the same bound as a worker's list.
+constexpr std::size_t max_list_bytes = std::size_t{64} << 20;
+
 std::string seconds_text(double s) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", s);
@@ -30,29 +35,27 @@ std::string seconds_text(double s) {
 std::variant<std::vector<std::string>, rounds_failure> list_gbench_names(const std::string& exe,
                                                                          double timeout,
                                                                          const std::string& filter) {
-    const os::temp_name temp = os::temp_file_name("gbench-list");
-    if (temp.path.empty()) {
-        return rounds_failure{3, temp.error};
-    }
-    const fs::path out = temp.path;
     os::child_options opts;
-    opts.stdout_path = out.string();
     opts.timeout_seconds = timeout;
     std::vector<std::string> argv{exe, "--benchmark_list_tests=true"};
     if (!filter.empty())
         argv.push_back("--benchmark_filter=" + filter);
-    const os::child_result child = os::run_child(argv, opts);
+    const os::captured_child listed = os::run_child_capturing(argv, opts, max_list_bytes);
+    const os::child_result& child = listed.result;
+    if (!child.started || child.timed_out || child.signal != 0 || child.exit_code != 0) {
+        return rounds_failure{3, exe + ": listing its benchmarks failed: " + os::describe_end(child)};
+    }
+    if (listed.over) {
+        return rounds_failure{3, exe + ": listing its benchmarks printed more than " +
+                                     std::to_string(max_list_bytes >> 20) +
+                                     " MiB, more than a list may have"};
+    }
     std::vector<std::string> names;
-    std::ifstream in(out);
+    std::istringstream in(listed.output);
     for (std::string line; std::getline(in, line);) {
         if (!line.empty()) {
             names.push_back(line);
         }
-    }
-    std::error_code ec;
-    fs::remove(out, ec);
-    if (!child.started || child.timed_out || child.signal != 0 || child.exit_code != 0) {
-        return rounds_failure{3, exe + ": listing its benchmarks failed: " + os::describe_end(child)};
     }
     return names;
 }

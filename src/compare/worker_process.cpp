@@ -14,6 +14,9 @@ namespace {
 // wrong must not have tare buffer whatever it says is coming.
 constexpr std::uint64_t max_result_bytes = std::uint64_t{64} << 20;
 constexpr std::uint64_t max_names = 1000000;
+// All the names of a list together: a real suite's are a few megabytes at most (100,000 names of
+// 100 bytes are 10 MB), and a million names of up to 1 MiB each would be a terabyte to buffer.
+constexpr std::uint64_t max_names_bytes = std::uint64_t{64} << 20;
 
 }  // namespace
 
@@ -185,12 +188,20 @@ std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
                     true);
     }
     std::vector<std::string> names;
+    std::uint64_t bytes = 0;
     for (std::uint64_t i = 0; i < *n; ++i) {
         auto line = reply("its benchmark list");
         if (auto* f = std::get_if<worker_failure>(&line)) {
             return *f;
         }
-        names.push_back(std::get<std::string>(line));
+        bytes += std::get<std::string>(line).size() + 1;
+        if (bytes > max_names_bytes) {
+            return fail("crash",
+                        "sent benchmark names of more than " + std::to_string(max_names_bytes >> 20) +
+                            " MiB in all, more than a list may have",
+                        true);
+        }
+        names.push_back(std::move(std::get<std::string>(line)));
     }
     return names;
 }

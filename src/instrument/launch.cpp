@@ -51,24 +51,15 @@ std::optional<std::string> on_path(const std::string& program) {
 
 // The first line of `argv`'s standard output, or "".
 std::string first_line_of(const std::vector<std::string>& argv) {
-    const os::temp_name temp = os::temp_file_name("version");
-    if (temp.path.empty()) {
-        return "";
-    }
-    std::error_code ec;
-    const fs::path out = temp.path;
     os::child_options o;
-    o.stdout_path = out.string();
     o.discard_stderr = true;
     o.timeout_seconds = 30;
-    const os::child_result r = os::run_child(argv, o);
-    std::string line;
-    if (r.started && r.exit_code == 0) {
-        std::ifstream in(out);
-        std::getline(in, line);
+    // A version line is short: a program that prints more than this is not the one meant.
+    const os::captured_child r = os::run_child_capturing(argv, o, std::size_t{1} << 16);
+    if (!r.result.started || r.result.exit_code != 0 || r.over) {
+        return "";
     }
-    fs::remove(out, ec);
-    return line;
+    return r.output.substr(0, r.output.find('\n'));
 }
 
 benchmark_result error_row(const std::string& name, std::string kind, std::string message) {

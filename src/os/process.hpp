@@ -15,9 +15,10 @@
 namespace tare::os {
 
 struct child_options {
-    bool discard_stdout = false;             // else inherited
-    std::optional<std::string> stdout_path;  // write its standard output to this file instead
-    bool discard_stderr = false;             // else inherited
+    bool discard_stdout = false;  // else inherited
+    /// A descriptor its standard output goes to instead (a capture's end); -1: none.
+    int stdout_fd = -1;
+    bool discard_stderr = false;  // else inherited
     std::optional<double> timeout_seconds;
     /// Run the child on these CPUs alone (its affinity mask, set before exec); empty: inherited.
     std::vector<int> cpus;
@@ -44,6 +45,18 @@ struct child_result {
 /// a timeout kills the group, and whatever is left of the group when the child has ended is
 /// killed too: nothing it started outlives it.
 child_result run_child(const std::vector<std::string>& argv, const child_options& options = {});
+
+/// What run_child_capturing() read of a child's standard output.
+struct captured_child {
+    child_result result;
+    std::string output;  // all of it, when not `over`
+    bool over = false;   // it wrote more than the limit: `output` is not all of it
+};
+
+/// Runs argv as run_child() does, its standard output read through a pipe, never a file: at most
+/// `limit` bytes are kept (a program that prints without end fills neither memory nor a disk).
+captured_child run_child_capturing(const std::vector<std::string>& argv, child_options options,
+                                   std::size_t limit);
 
 /// Restricts the calling process to `cpus` (its affinity mask); false when refused or empty.
 /// Allocates nothing: safe between fork and exec.

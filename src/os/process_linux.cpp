@@ -17,6 +17,7 @@
 #include <thread>
 #include <utility>
 
+#include "os/capture.hpp"
 #include "os/directory_linux.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
@@ -228,26 +229,11 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         r.error = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
-    // Opened before fork: the child may only make async-signal-safe calls.
-    // A fresh name in the private directory (os::temp_file_name): O_EXCL and O_NOFOLLOW refuse
-    // anything already there rather than write through it.
-    const int out_fd = options.stdout_path ? open(options.stdout_path->c_str(),
-                                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)
-                                           : -1;
-    if (options.stdout_path && out_fd < 0) {
-        r.error = "cannot create " + *options.stdout_path + ": " + std::strerror(errno);
-        close(status_pipe[0]);
-        close(status_pipe[1]);
-        return r;
-    }
     auto start = std::chrono::steady_clock::now();
     const pid_t parent = getpid();
     pid_t pid = fork_child();
     if (pid < 0) {
         r.error = std::string("fork: ") + std::strerror(errno);
-        if (out_fd >= 0) {
-            close(out_fd);
-        }
         return r;
     }
     if (pid == 0) {
@@ -273,8 +259,8 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
                 }
             }
         }
-        if (out_fd >= 0) {
-            dup2(out_fd, 1);
+        if (options.stdout_fd >= 0) {
+            dup2(options.stdout_fd, 1);
         }
         plan.exec();
         int err = errno;
@@ -285,9 +271,6 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
     setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before exec
     const watched_group watch(pid, options.interrupt);
     close(status_pipe[1]);
-    if (out_fd >= 0) {
-        close(out_fd);
-    }
     int exec_errno = 0;
     ssize_t n = 0;
     do {
@@ -353,6 +336,30 @@ std::string describe_end(const child_result& r) {
         return std::string("killed by SIG") + (name != nullptr ? name : std::to_string(r.signal));
     }
     return "exited with " + std::to_string(r.exit_code);
+}
+
+captured_child run_child_capturing(const std::vector<std::string>& argv, child_options options,
+                                   std::size_t limit) {
+    captured_child out;
+    // One byte past the limit kept tells a full output from a longer one. Rejected: a temporary
+    // file (what a program prints without end fills the disk) and RLIMIT_FSIZE (SIGXFSZ turns
+    // a long output into a crash).
+    tail_capture capture(limit + 1);
+    if (capture.child_end() < 0) {
+        out.result.error = capture.error();
+        return out;
+    }
+    options.stdout_fd = capture.child_end();
+    options.discard_stdout = false;
+    out.result = run_child(argv, options);
+    capture.close_child_end();
+    // A descendant that detached may hold the pipe: what came is kept, without waiting for it.
+    captured_tail t = capture.tail(1.0);
+    out.over = t.dropped > 0 || t.text.size() > limit;
+    if (!out.over) {
+        out.output = std::move(t.text);
+    }
+    return out;
 }
 
 }  // namespace tare::os

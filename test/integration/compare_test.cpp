@@ -541,6 +541,22 @@ TEST(compare, a_worker_that_sends_too_much_is_stopped_and_named) {
     EXPECT_NE(
         std::get<compare::worker_failure>(listed).message.find("announced 100000000000000000 benchmarks"),
         std::string::npos);
+
+    // Within the count, names of nearly 1 MiB each: the list is bounded in bytes too (before, all
+    // were kept, up to a terabyte for a million).
+    const fs::path long_names = scratch("long_names");
+    write_script(long_names,
+                 "#!/bin/sh\necho 'tare-worker 1 accounting=0' >&4\nread cmd <&3\n"
+                 "echo 'names 1000' >&4\n"
+                 "while :; do head -c 1000000 /dev/zero | tr '\\0' a; echo; done >&4\n");
+    compare::worker_process lengthy(long_names.string(), 30);
+    ASSERT_FALSE(lengthy.start());
+    auto bounded = lengthy.list();
+    ASSERT_TRUE(std::holds_alternative<compare::worker_failure>(bounded));
+    EXPECT_NE(std::get<compare::worker_failure>(bounded).message.find(
+                  "sent benchmark names of more than 64 MiB in all, more than a list may have"),
+              std::string::npos)
+        << std::get<compare::worker_failure>(bounded).message;
 }
 
 TEST(compare, an_executable_that_is_not_a_tare_worker_exits_3) {

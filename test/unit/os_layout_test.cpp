@@ -36,14 +36,12 @@ struct placement {
 // Runs `program` (a copy of cat) on its own /proc/self/maps and /proc/self/stat in `seed`'s
 // layout and reads where the kernel put it.
 placement where(const fs::path& program, std::optional<std::uint64_t> seed) {
-    const fs::path out = fs::temp_directory_path() / ("tare-layout-" + std::to_string(getpid()) + ".txt");
     os::child_options o;
-    o.stdout_path = out.string();
     o.layout_seed = seed;
-    const os::child_result r = os::run_child({program.string(), "/proc/self/maps", "/proc/self/stat"}, o);
-    EXPECT_EQ(r.exit_code, 0) << os::describe_end(r);
-    std::istringstream text(slurp(out));
-    fs::remove(out);
+    const os::captured_child c =
+        os::run_child_capturing({program.string(), "/proc/self/maps", "/proc/self/stat"}, o, 1 << 20);
+    EXPECT_EQ(c.result.exit_code, 0) << os::describe_end(c.result);
+    std::istringstream text(c.output);
     placement p;
     std::string line;
     while (std::getline(text, line)) {

@@ -77,15 +77,28 @@ std::string slurp(const std::filesystem::path& p) {
 
 // The kernel's own word on a child's affinity: Cpus_allowed_list in /proc/self/status.
 std::string cpus_allowed_of_child(const std::vector<int>& cpus) {
-    const auto out = std::filesystem::temp_directory_path() / ("tare-os-cpus-" + std::to_string(getpid()));
     os::child_options o;
-    o.stdout_path = out.string();
     o.cpus = cpus;
-    const os::child_result r = os::run_child({"/bin/grep", "Cpus_allowed_list", "/proc/self/status"}, o);
-    EXPECT_EQ(r.exit_code, 0) << os::describe_end(r);
-    const std::string text = slurp(out);
-    std::filesystem::remove(out);
-    return text;
+    const os::captured_child c =
+        os::run_child_capturing({"/bin/grep", "Cpus_allowed_list", "/proc/self/status"}, o, 4096);
+    EXPECT_EQ(c.result.exit_code, 0) << os::describe_end(c.result);
+    return c.output;
+}
+
+// A child's standard output read through a pipe, bounded: all of it up to the limit, and a
+// longer one said to be longer, with no file anywhere (before, it went to a temporary file with
+// no bound on its size).
+TEST(os_linux, a_childs_output_is_captured_up_to_a_limit) {
+    const os::captured_child exact =
+        os::run_child_capturing({"/bin/sh", "-c", "head -c 1000 /dev/zero | tr '\\0' x"}, {}, 1000);
+    EXPECT_EQ(exact.result.exit_code, 0);
+    EXPECT_FALSE(exact.over);
+    EXPECT_EQ(exact.output, std::string(1000, 'x'));
+    const os::captured_child longer =
+        os::run_child_capturing({"/bin/sh", "-c", "head -c 5000000 /dev/zero"}, {}, 1000);
+    EXPECT_EQ(longer.result.exit_code, 0);
+    EXPECT_TRUE(longer.over);
+    EXPECT_TRUE(longer.output.empty());
 }
 
 TEST(os_linux, a_child_runs_on_the_cpus_it_is_given) {
