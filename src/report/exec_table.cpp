@@ -28,13 +28,13 @@ std::string_view metric_label(exec_metric m) {
     case exec_metric::user:
         return "user time";
     case exec_metric::system:
-        return "system time";
+        return "sys time";
     case exec_metric::peak_rss:
         return "peak RSS";
     case exec_metric::page_faults:
         break;
     }
-    return "page faults";
+    return "faults";
 }
 
 std::string format_metric(exec_metric m, double value) {
@@ -120,7 +120,7 @@ table::document exec_document(const exec_results& results) {
         {{{"base: "}, {command_text(results.base->argv), style::code}},
          {{"head: "}, {head_name, style::code}},
          {{runs + " runs each, alternating in " + std::to_string(pairs) + " ABBA blocks"}}}});
-    column change{"change [95% interval]", align::right, {" ", ", "}, {}, false};
+    column change{"change [95% CI]", align::right, {" ", ", "}, {}, false};
     column verdict{"verdict", align::left, {}, {}, false};
     for (const exec_metric m : all_exec_metrics) {
         std::optional<paired_change> c;
@@ -134,9 +134,10 @@ table::document exec_document(const exec_results& results) {
         change.cells.push_back(change_cell(c));
         verdict.cells.push_back({judged});
     }
-    doc.add(
-        table::grid{{metric_column(), side_column("base (mean ± 95%)", *results.base),
-                     side_column("head (mean ± 95%)", results.head), std::move(change), std::move(verdict)}});
+    // Short headers and metric names: the widest row, an interval of three signed percentages
+    // and the verdict, fits 80 columns.
+    doc.add(table::grid{{metric_column(), side_column("base ± 95%", *results.base),
+                         side_column("head ± 95%", results.head), std::move(change), std::move(verdict)}});
     std::string note =
         "change: head against base, in % of base (negative = head faster/smaller); verdict on wall time";
     if (results.comparison && results.comparison->threshold_pct > 0) {

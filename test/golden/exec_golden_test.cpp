@@ -71,6 +71,38 @@ TEST(exec_golden, a_b_comparison) {
     expect_matches_approved("exec_ab.json", report::make_json_reporter<exec_results>()->render(ab_run()));
 }
 
+// The widest a row gets (an interval of three signed percentages, a wide spread, "no_change")
+// fits 80 columns: before, the table was 83 wide and wrapped on an 80-column terminal.
+TEST(exec_golden, the_widest_comparison_fits_80_columns) {
+    exec_results r = single_run();
+    r.base = side({"./old/mytool", "input.txt"}, 0.150, {0, 3, 5, 6});
+    r.head = side({"./new/mytool", "input.txt"}, 0.150, {1, 2, 4, 7});
+    const double spread[] = {0.2, 3.0, 0.5, 2.4};
+    for (std::size_t i = 0; i < 4; ++i) {
+        r.base->runs[i].wall_seconds *= spread[i];
+        r.head.runs[i].wall_seconds *= spread[3 - i] * 1.3;
+        r.head.runs[i].system_seconds *= spread[i] * 11;
+    }
+    exec::summarize_side(*r.base);
+    exec::summarize_side(r.head);
+    r.comparison = exec::compare_sides(*r.base, r.head, 0);
+    const std::string text = report::make_reporter<exec_results>(report::format::console)->render(r);
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
+        const std::string line = text.substr(start, end - start);
+        std::size_t columns = 0;  // code points: "±" is one column of two bytes
+        for (const char c : line) {
+            columns += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
+        }
+        if (line.rfind("change: ", 0) != 0) {  // the note is prose, wrapped by the terminal's width
+            EXPECT_LE(columns, 80U) << line << "\n" << text;
+        }
+        start = end == std::string::npos ? text.size() : end + 1;
+    }
+    EXPECT_NE(text.find("no_change"), std::string::npos) << text;
+}
+
 TEST(exec_golden, json_stays_strict_with_non_finite_figures) {
     exec_results r = single_run();
     r.head.runs[0].wall_seconds = std::numeric_limits<double>::quiet_NaN();
