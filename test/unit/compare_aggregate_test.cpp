@@ -184,6 +184,26 @@ TEST(compare_aggregate, no_accounting_means_no_memory_figures) {
     EXPECT_EQ(r.rows[0].head.allocs_per_iter, 3.0);
 }
 
+// A worker's own judgments of its few samples (noisy, near the loop's overhead, waiting for the
+// CPU) say nothing of the comparison, whose interval over rounds is the figure that counts; what
+// the body does (retained growth) is carried.
+TEST(compare_aggregate, a_sides_sample_judgments_are_dropped_and_its_findings_kept) {
+    rounds_data d;
+    d.rounds = 2;
+    benchmark_rounds row{"bm", {round_of({10}), round_of({10})}, {round_of({11}), round_of({11})}};
+    for (side_round& r : row.head) {
+        r.result = benchmark_result{};
+        r.result->warnings = {{"contended", "ran on a CPU for 40% of its measured time"},
+                              {"noisy", "samples spread"},
+                              {"near_overhead", "close to the loop's overhead"},
+                              {"retained_growth", "live heap grows"}};
+    }
+    d.rows.push_back(std::move(row));
+    const compare_results r = aggregate_rounds(d, {});
+    ASSERT_EQ(r.rows[0].head.warnings.size(), 1U);
+    EXPECT_EQ(r.rows[0].head.warnings[0].kind, "retained_growth");
+}
+
 TEST(compare_aggregate, an_error_row_has_verdict_error_and_does_not_count_in_the_family) {
     rounds_data d;
     d.rounds = 2;
