@@ -52,6 +52,7 @@ struct bench_options {
     std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp)
     std::optional<std::size_t> alloc_sites;  // --alloc-sites[=N]: the top N sites (default 5)
     std::optional<std::string> instrument;   // --instrument: instructions, hw-instructions
+    std::vector<std::string> pass_env;       // --pass-env=NAME: what the counted children get
     std::optional<std::string> counted;      // internal: the counting child (instrument/launch.hpp)
     std::optional<std::string> member;       // internal: which member of a group it counts
 };
@@ -255,11 +256,13 @@ int run_instrumented(const std::vector<core::run_unit>& units, const bench_optio
     if (auto* e = std::get_if<std::string>(&made)) {
         return fail_usage(*e);
     }
-    const instrument::launcher& launcher = std::get<instrument::launcher>(made);
+    instrument::launcher& launcher = std::get<instrument::launcher>(made);
+    launcher.pass_env = opt.pass_env;
     core::system_probe probe;
     run_results results;
     results.context = instrument::counted_context(probe.accounting());
     results.context.instrument = launcher.description;
+    results.context.instrument_env = launcher.pass_env;
     os::handle_interrupts();
     os::adopt_orphans();
     const bool live = os::is_terminal(STDERR_FILENO);
@@ -366,6 +369,7 @@ int drive(int argc, char** argv) {
                    "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter)")
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
+    add_pass_env_option(&app, opt.pass_env);
     app.add_option(exact_flag, opt.exact, "")->group("");                  // hidden: the --isolate protocol
     app.add_option(instrument::counted_flag, opt.counted, "")->group("");  // hidden: the counting child
     app.add_option(instrument::member_flag, opt.member, "")->group("");
@@ -388,6 +392,10 @@ int drive(int argc, char** argv) {
         return fail_usage(
             "--timeout applies only with --isolate or --instrument (a benchmark in this process cannot "
             "be stopped)");
+    }
+    if (!opt.pass_env.empty() && !opt.instrument) {
+        return fail_usage(
+            "--pass-env applies only with --instrument (a timed run has its whole environment)");
     }
     if (opt.instrument && opt.alloc_sites) {
         return fail_usage("--alloc-sites and --instrument cannot be combined: run them separately");

@@ -86,6 +86,32 @@ inline CLI::Validator positive_seconds() {
     return finite_number(0, 1e6, /*low_open=*/true);
 }
 
+/// --pass-env=NAME (repeatable), for --instrument: a variable of this process's environment that
+/// the counted processes get beside the pinned few (docs/instructions.md, "Determinism"). A name
+/// is letters, digits and '_', not starting with a digit.
+inline CLI::Option* add_pass_env_option(CLI::App* cmd, std::vector<std::string>& names) {
+    return cmd
+        ->add_option("--pass-env", names,
+                     "with --instrument: give the counted processes this variable of the environment "
+                     "(repeatable); else they get only PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB")
+        ->type_name("NAME")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                const auto ok = [](char c, bool first) {
+                    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+                           (!first && c >= '0' && c <= '9');
+                };
+                for (std::size_t i = 0; i < text.size(); ++i) {
+                    if (!ok(text[i], i == 0))
+                        return "'" + text + "' is not a variable's name (letters, digits and _)";
+                }
+                return text.empty() ? "a variable's name is needed" : "";
+            },
+            ""));
+}
+
 /// CLI11's help less its own syntax: a flag with an optional value is declared with its
 /// default in braces ("--fail-on-regression{0}"), which --help would print as the flag's name.
 /// Set on an app before its subcommands are added, which copy it.

@@ -42,6 +42,7 @@ struct run_args {
     std::optional<std::string> shard;       // --shard=K/N (core/shard.hpp), checked up front
     std::size_t alloc_sites_top = 0;        // --alloc-sites[=N]: N sites per list; 0: not asked
     std::optional<std::string> instrument;  // --instrument=KIND, passed to tare executables
+    std::vector<std::string> pass_env;      // --pass-env=NAME: given to the counted processes
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.
@@ -133,6 +134,7 @@ struct compare_args {
     std::string color = "auto";  // --color: auto, always, never
     /// --instrument=KIND: count both sides once instead of timing them in rounds.
     std::optional<std::string> instrument;
+    std::vector<std::string> pass_env;  // --pass-env=NAME: given to the counted processes
 };
 
 CLI::App* add_compare_command(CLI::App& app, compare_args& args);

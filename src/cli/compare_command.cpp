@@ -103,6 +103,7 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
                     "'instructions' (Valgrind's Callgrind) or 'hw-instructions'; docs/instructions.md")
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
+    add_pass_env_option(cmd, args.pass_env);
     add_fail_on_regression(cmd, args.fail_on_regression);
     cmd->add_flag("--allow-mixed-instrumentation", args.allow_mixed_instrumentation,
                   "judge time although the sides differ in accounting, tare::copies, region hooks "
@@ -305,6 +306,11 @@ int compare_command(const compare_args& args) {
     // How each side was instrumented, from its results or its processes (base, head).
     std::pair<compare::side_instrumentation, compare::side_instrumentation> instrumented;
     std::optional<std::string> gbench_memory;  // what measured a Google Benchmark suite's memory
+    if (!args.pass_env.empty() && !args.instrument) {
+        return fail(exit_usage,
+                    "--pass-env applies only with --instrument (timed workers have their whole "
+                    "environment)");
+    }
     if (args.instrument && files) {
         return fail(exit_usage,
                     "--instrument runs executables; these are results files (the counts of files "
@@ -326,6 +332,7 @@ int compare_command(const compare_args& args) {
         ra.filter = args.filter;
         ra.shard = args.shard;
         ra.instrument = args.instrument;
+        ra.pass_env = args.pass_env;
         if (args.timeout_given) {
             ra.timeout = args.timeout;  // per counted benchmark, in its child
         }

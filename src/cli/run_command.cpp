@@ -77,6 +77,7 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                     "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter); docs/instructions.md")
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
+    add_pass_env_option(cmd, args.pass_env);
     cmd->add_option("--timeout", args.timeout,
                     "with --isolate or --instrument: stop a benchmark running longer")
         ->type_name("SECONDS")
@@ -142,6 +143,9 @@ std::variant<run_results, run_failure> run_tare_target(const std::string& target
     }
     if (args.instrument) {
         argv.push_back("--instrument=" + *args.instrument);
+    }
+    for (const std::string& name : args.pass_env) {
+        argv.push_back("--pass-env=" + name);
     }
     os::child_options opts;
     opts.discard_stdout = true;  // its table is reprinted from its results
@@ -257,6 +261,9 @@ std::optional<std::string> refused_flags(const run_args& args) {
     if (args.timeout && !args.isolate && !args.instrument) {
         return "--timeout applies only with --isolate or --instrument (a benchmark in the executable's "
                "process cannot be stopped alone)";
+    }
+    if (!args.pass_env.empty() && !args.instrument) {
+        return "--pass-env applies only with --instrument (a timed run has its whole environment)";
     }
     if (args.instrument && args.processes > 1) {
         return "--instrument counts the same in every process: drop --processes";

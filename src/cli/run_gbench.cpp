@@ -203,6 +203,7 @@ std::variant<run_results, run_failure> gbench_counted_collect(const std::string&
     if (auto* e = std::get_if<std::string>(&made)) {
         return run_failure{exit_usage, *e};
     }
+    std::get<instrument::launcher>(made).pass_env = args.pass_env;
     auto listed = shard_names(target, args);
     if (auto* f = std::get_if<run_failure>(&listed)) {
         return *f;

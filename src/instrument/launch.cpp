@@ -214,7 +214,13 @@ benchmark_result run_counted_child(const launcher& l, const std::string& executa
     o.discard_stdout = true;
     o.timeout_seconds = l.timeout_seconds;
     o.interrupt = os::on_interrupt::kill;
-    o.environment = counted_environment(program, planned.environment);
+    std::vector<std::string> extra = planned.environment;
+    for (const std::string& name : l.pass_env) {
+        if (const char* v = std::getenv(name.c_str())) {
+            extra.push_back(name + "=" + v);
+        }
+    }
+    o.environment = counted_environment(program, extra);
     const os::child_result child = os::run_child(argv, o);
     benchmark_result row;
     if (child.timed_out) {
@@ -286,6 +292,7 @@ run_results count_gbench_suite(const launcher& l, const std::string& executable,
     out.context = instrument::counted_context(false);
     out.context.executable = label;
     out.context.instrument = l.description;
+    out.context.instrument_env = l.pass_env;
     out.context.gbench_memory = "region";  // the counted mode's figures are the hooks' alone
     for (const std::string& name : names) {
         if (os::interrupted() != 0) {

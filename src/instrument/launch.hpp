@@ -27,6 +27,9 @@ struct launcher {
     std::string valgrind;     // its path (callgrind)
     std::string description;  // run_context::instrument
     std::optional<double> timeout_seconds;
+    /// --pass-env: the variables, by name, a counted child gets from this process beside the
+    /// pinned few (what a suite needs to find its data); recorded in run_context::instrument_env.
+    std::vector<std::string> pass_env;
 };
 
 /// The launcher for `how`, or why counting cannot be done here (no Valgrind on PATH, a build

@@ -30,8 +30,9 @@ struct fields<run_context> {
         v("processes", c.processes);
         v("interrupted", c.interrupted);
         v("gbench_memory", c.gbench_memory);
-        v("instrument", c.instrument, omit_empty);    // --instrument: what counted, and how
-        v("merged_from", c.merged_from, omit_empty);  // tare merge's inputs (docs/json-schema.md)
+        v("instrument", c.instrument, omit_empty);          // --instrument: what counted, and how
+        v("instrument_env", c.instrument_env, omit_empty);  // --pass-env: the names passed
+        v("merged_from", c.merged_from, omit_empty);        // tare merge's inputs (docs/json-schema.md)
     }
 };
 

@@ -188,6 +188,9 @@ struct run_context {
     /// --instrument: what counted and how it was set up ("valgrind-3.19.0 callgrind; I1 32 KiB
     /// 8-way, ..."); empty for a timed run.
     std::optional<std::string> instrument = std::nullopt;
+    /// --instrument --pass-env: the variables passed to the counted children by name (their values
+    /// are not recorded); empty: only the pinned few (docs/instructions.md, "Determinism").
+    std::vector<std::string> instrument_env = {};
     /// Results read from Google Benchmark JSON: what measured the memory figures. "region": the
     /// timed region of every row, exactly (tare::gbench's region hooks); "memory_run": Google
     /// Benchmark's extra memory run (the whole function); "mixed": the hooks, but the memory run

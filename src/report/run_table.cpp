@@ -312,6 +312,12 @@ std::vector<std::string> context_lines(const run_context& context) {
         lines.push_back("counted, not timed: " + one_line(*context.instrument) +
                         " · instructions and cache misses of each timed region, per iteration "
                         "(docs/instructions.md)");
+        if (!context.instrument_env.empty()) {
+            std::string names;
+            for (const std::string& n : context.instrument_env)
+                names += (names.empty() ? "" : ", ") + one_line(n);
+            lines.push_back("passed to the counted processes from the environment: " + names);
+        }
     }
     if (context.interrupted) {
         lines.push_back("interrupted: the benchmarks below finished; the rest did not run");

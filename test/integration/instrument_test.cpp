@@ -137,6 +137,32 @@ TEST(instrument, the_same_program_counts_alike_wherever_it_runs_from) {
               first);
 }
 
+// --pass-env gives a counted process the one variable a suite needs (where its data is), and the
+// JSON names it; without it the counted process sees only the pinned few, as before.
+TEST(instrument, a_variable_passed_by_name_reaches_the_counted_process) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    const std::string secret = "TARE_TEST_SECRET=" + std::string(5000, 's');
+    const auto pinned = counted({"/usr/bin/env", secret, TARE_INSTRUMENT_BENCH, "--instrument=instructions",
+                                 "--filter=^reads_environment$", "--json=-"});
+    auto r = test::run_process({"/usr/bin/env", secret, TARE_INSTRUMENT_BENCH, "--instrument=instructions",
+                                "--pass-env=TARE_TEST_SECRET", "--filter=^reads_environment$", "--json=-"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    EXPECT_EQ(doc["context"]["instrument_env"], json::array({"TARE_TEST_SECRET"}));
+    ASSERT_EQ(pinned.count("reads_environment"), 1U);
+    // strlen of 5,000 characters (vectorised), every iteration: far more than the pinned run's strlen of
+    // nothing.
+    EXPECT_GT(instructions(doc["benchmarks"][0]), instructions(pinned.at("reads_environment")) + 200)
+        << doc["benchmarks"][0].dump();
+    auto timed = test::run_process({TARE_INSTRUMENT_BENCH, "--pass-env=HOME", "--filter=nops_100"});
+    EXPECT_EQ(timed.exit_code, 2);
+    EXPECT_NE(timed.err.find("--pass-env applies only with --instrument"), std::string::npos) << timed.err;
+    auto bad = test::run_process({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--pass-env=A-B"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("is not a variable's name"), std::string::npos) << bad.err;
+}
+
 TEST(instrument, code_that_reads_the_clock_still_counts_differently_each_run) {
     // What tare cannot pin: a body whose work depends on the time (or on anything else outside
     // the program and its pinned environment) counts differently from run to run.
