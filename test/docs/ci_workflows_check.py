@@ -33,6 +33,7 @@ except ImportError as e:
 
 DOC, TARE, BASE_EXE, HEAD_EXE, SCHEMA, ACCOUNTING = sys.argv[1:7]
 ACCOUNTING = ACCOUNTING == "1"
+SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(DOC)))  # tare's sources, where DOC is
 # COMPARE_FLAGS must make the head's threefold slowdown of `spin` certain on a loaded machine
 # (ctest -j2 on two CPUs, other tests pinned to the same CPU) once `tare merge` judges the shards'
 # rows as one family. A round's figure is the median of its sample pairs' log-ratios; the verdict,
@@ -75,6 +76,8 @@ for a in "$@"; do
   case "$prev" in --file|--body-file) cp "$a" "$out/file" || exit 3 ;; esac
   prev="$a"
 done
+# A new project: a measure looked up is not there yet.
+[ "{name} $1 $2" = "bencher measure view" ] && exit 1
 exit 0
 """
 
@@ -323,15 +326,53 @@ def check_merged_results(work):
     check(len(doc["context"]["merged_from"]) >= 2, "the merged results keep every shard's context")
 
 
+def bmf_measures():
+    """Every measure tare's BMF can hold: those src/report/export/ writes, and those the approved
+    BMF files of the golden tests hold."""
+    with open(os.path.join(SOURCE, "src", "report", "export", "exports.cpp")) as f:
+        code = f.read()
+    found = set(re.findall(r'\badd\(out, "([a-z-]+)"', code))
+    found |= set(re.findall(r'\bmeasure \w+\{"([a-z-]+)"', code))
+    found |= set(re.findall(r'"([a-z-]+-change)"', code))
+    for path in glob.glob(os.path.join(os.path.dirname(os.path.abspath(SCHEMA)), "approved", "*.bmf.json")):
+        with open(path) as f:
+            for figures in json.load(f).values():
+                found |= set(figures)
+    return found
+
+
+def flag(args, name):
+    return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else None
+
+
 def check_bencher(calls):
-    runs = recorded(calls, "bencher")
-    check(len(runs) == 1, f"bencher was called once: {runs}")
+    """One `bencher run` of the BMF file, after every measure it can hold was created with its
+    units in the same project."""
+    records = sorted(recorded(calls, "bencher"), key=lambda d: int(d.rsplit("-", 1)[1]))
+    calls_args = []
+    for d in records:
+        with open(os.path.join(calls, d, "args")) as f:
+            calls_args.append((d, f.read().rstrip("\n").split("\n")))
+    runs = [(d, a) for d, a in calls_args if a[0] == "run"]
+    check(len(runs) == 1, f"bencher run was called once: {[a for _, a in runs]}")
     if not runs:
         return
-    with open(os.path.join(calls, runs[0], "args")) as f:
-        args = f.read().split("\n")
-    check("--adapter" in args and args[args.index("--adapter") + 1] == "json", "bencher reads BMF")
-    with open(os.path.join(calls, runs[0], "file")) as f:
+    run_dir, args = runs[0]
+    project = flag(args, "--project")
+    created = {}
+    for i, (d, a) in enumerate(calls_args):
+        if a[:2] == ["measure", "create"]:
+            check(calls_args.index(runs[0]) > i, f"measure {a} is created before bencher run")
+            check(len(a) > 2 and a[2] == project, f"measure create names the run's project {project}: {a}")
+            check(bool(flag(a, "--name")) and bool(flag(a, "--units")), f"measure create has a name and units: {a}")
+            created[flag(a, "--slug")] = flag(a, "--units")
+    expected = bmf_measures()
+    check(len(expected) >= 11, f"the measures of tare's BMF were found: {sorted(expected)}")
+    check(set(created) == expected,
+          f"the measures created in Bencher are those tare's BMF can hold: missing {sorted(expected - set(created))}, "
+          f"not in BMF {sorted(set(created) - expected)}")
+    check("--adapter" in args and flag(args, "--adapter") == "json", "bencher reads BMF")
+    with open(os.path.join(calls, run_dir, "file")) as f:
         bmf = json.load(f)
     with open(SCHEMA) as f:
         jsonschema.validate(bmf, json.load(f))
@@ -344,9 +385,6 @@ def check_bencher(calls):
 
 def check_comparison(text, where):
     check("spin" in text and "slower" in text, f"{where}: the comparison shows spin slower")
-
-
-SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(DOC)))
 
 
 def dependency_table():
