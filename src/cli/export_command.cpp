@@ -87,11 +87,13 @@ std::optional<std::string> put_export(const export_text& e, const std::optional<
         }
     }
     if (report::nothing_to_export(e.text, e.f)) {
+        const std::string unwritten =
+            path && *path != "-" ? *path + " was not written" : "nothing was written";
         std::fprintf(stderr,
                      "note: nothing to export as github-action-benchmark's %s: no row has such a "
-                     "figure, so %s was not written (the action fails a step on an empty list)\n",
+                     "figure, so %s (the action fails a step on an empty list)\n",
                      e.f == report::export_format::gab ? "customSmallerIsBetter" : "customBiggerIsBetter",
-                     path && *path != "-" ? path->c_str() : "nothing");
+                     unwritten.c_str());
         return std::nullopt;
     }
     return write_output(path.value_or("-"), e.text);
