@@ -9,6 +9,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
@@ -34,7 +35,8 @@ CLI::App* add_export_command(CLI::App& app, export_args& args) {
         "Examples:\n"
         "  tare export results.json --format=bmf > bmf.json\n"
         "  tare export compare.json --format=csv --side=head > compare.csv\n"
-        "Every format: docs/exports.md");
+        "Every format: " +
+        doc_path("exports.md"));
     cmd->add_option("--format", args.format, std::string("the format (required): ") + format_names)
         ->type_name("FORMAT");
     cmd->add_option("--side", args.side,
