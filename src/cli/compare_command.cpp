@@ -17,6 +17,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/instrumentation.hpp"
@@ -50,7 +51,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         "Examples:\n"
         "  tare compare build-main/bench/codec_bench build/bench/codec_bench --md --fail-on-regression=2\n"
         "  tare compare main.json pr.json --threshold=1 --html=compare.html\n"
-        "Method and every flag: docs/compare.md, docs/cli.md");
+        "Method and every flag: " +
+        doc_path("compare.md") + ", " + doc_path("cli.md"));
     cmd->add_option("--rounds", args.rounds, "rounds of fresh processes of both sides (default 20)")
         ->type_name("N")
         ->check(whole_number(1, 100000));
@@ -100,7 +102,8 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->check(finite_number(0, 1e6));
     cmd->add_option("--instrument", args.instrument,
                     "count both sides' instructions once instead of timing them in rounds: "
-                    "'instructions' (Valgrind's Callgrind) or 'hw-instructions'; docs/instructions.md")
+                    "'instructions' (Valgrind's Callgrind) or 'hw-instructions'; " +
+                        doc_path("instructions.md"))
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     add_pass_env_option(cmd, args.pass_env);

@@ -8,6 +8,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "exec/exec.hpp"
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"
@@ -21,7 +22,8 @@ CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
         "Examples:\n"
         "  tare exec --runs=20 -- ./mytool input.txt\n"
         "  tare exec --runs=20 --vs=\"./old/mytool input.txt\" -- ./new/mytool input.txt --md\n"
-        "Method and every flag: docs/exec.md, docs/cli.md");
+        "Method and every flag: " +
+        doc_path("exec.md") + ", " + doc_path("cli.md"));
     cmd->add_option("CMD", args.command, "the command (head), after --")->required()->type_name("CMD ARGS");
     cmd->add_option("--runs", args.runs, "runs per command (default 10)")
         ->type_name("N")

@@ -9,6 +9,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
@@ -34,7 +35,8 @@ CLI::App* add_export_command(CLI::App& app, export_args& args) {
         "Examples:\n"
         "  tare export results.json --format=bmf > bmf.json\n"
         "  tare export compare.json --format=csv --side=head > compare.csv\n"
-        "Every format: docs/exports.md");
+        "Every format: " +
+        doc_path("exports.md"));
     cmd->add_option("--format", args.format, std::string("the format (required): ") + format_names)
         ->type_name("FORMAT");
     cmd->add_option("--side", args.side,
@@ -87,11 +89,13 @@ std::optional<std::string> put_export(const export_text& e, const std::optional<
         }
     }
     if (report::nothing_to_export(e.text, e.f)) {
+        const std::string unwritten =
+            path && *path != "-" ? *path + " was not written" : "nothing was written";
         std::fprintf(stderr,
                      "note: nothing to export as github-action-benchmark's %s: no row has such a "
-                     "figure, so %s was not written (the action fails a step on an empty list)\n",
+                     "figure, so %s (the action fails a step on an empty list)\n",
                      e.f == report::export_format::gab ? "customSmallerIsBetter" : "customBiggerIsBetter",
-                     path && *path != "-" ? path->c_str() : "nothing");
+                     unwritten.c_str());
         return std::nullopt;
     }
     return write_output(path.value_or("-"), e.text);

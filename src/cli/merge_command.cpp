@@ -11,6 +11,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/instrumentation.hpp"
 #include "compare/merge.hpp"
@@ -32,7 +33,8 @@ CLI::App* add_merge_command(CLI::App& app, merge_args& args) {
         "Examples:\n"
         "  tare merge shard-1.json shard-2.json shard-3.json --json=all.json\n"
         "  tare merge compare-*.json --json=compare.json --md --fail-on-regression=2\n"
-        "Shards and merging: docs/ci.md, docs/cli.md");
+        "Shards and merging: " +
+        doc_path("ci.md") + ", " + doc_path("cli.md"));
     cmd->add_option("--json", args.json_path, "write the merged file to PATH (required)")->type_name("PATH");
     cmd->add_flag("--md", args.markdown, "print the table as Markdown");
     add_color_option(cmd, args.color);

@@ -6,6 +6,7 @@
 
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/usage.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/exec_mapping.hpp"
@@ -27,7 +28,8 @@ CLI::App* add_report_command(CLI::App& app, report_args& args) {
         "Examples:\n"
         "  tare report results.json --html=report.html\n"
         "  tare report compare.json --html=compare.html\n"
-        "What the page shows: docs/reading-results.md, \"The HTML report\"");
+        "What the page shows: " +
+        doc_path("reading-results.md") + ", \"The HTML report\"");
     return cmd;
 }
 

@@ -17,6 +17,7 @@
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_gbench.hpp"
+#include "cli/usage.hpp"
 #include "compare/gbench_rounds.hpp"
 #include "compare/processes.hpp"
 #include "core/runner.hpp"
@@ -48,7 +49,8 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         "Examples:\n"
         "  tare run build/bench/codec_bench --filter='^round_trip/' --json=results.json\n"
         "  tare run build/bench/codec_bench --processes=5 --json=main.json --html=main.html\n"
-        "Every flag: docs/cli.md; reading the table: docs/reading-results.md");
+        "Every flag: " +
+        doc_path("cli.md") + "; reading the table: " + doc_path("reading-results.md"));
     cmd->add_option("--filter", args.filter, "run only names that REGEX matches (default: every benchmark)")
         ->type_name("REGEX");
     cmd->add_option("--json", args.json_path, "write the results as tare/1 JSON to PATH")->type_name("PATH");
@@ -74,7 +76,8 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                   "own error row");
     cmd->add_option("--instrument", args.instrument,
                     "count each timed region's instructions instead of timing it: 'instructions' "
-                    "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter); docs/instructions.md")
+                    "(Valgrind's Callgrind) or 'hw-instructions' (the CPU's counter); " +
+                        doc_path("instructions.md"))
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     add_pass_env_option(cmd, args.pass_env);

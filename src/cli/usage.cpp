@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <string_view>
+#include <system_error>
 
 #include "cli/commands.hpp"
+#include "os/os.hpp"
 
 namespace tare::cli {
 
@@ -216,6 +219,23 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
     if (extras.empty())
         return e.what();
     return who + ": unexpected argument '" + extras.front() + "' (" + who + " --help says what it takes)";
+}
+
+std::string doc_path(const std::string& name) {
+    // The install puts docs/ flat in share/doc/tare/; TARE_DOCS_FROM_BINDIR is that folder seen from
+    // the install's bin/ ("../share/doc/tare"), so the copy beside this executable is found under
+    // any prefix, including one given only to `cmake --install --prefix`.
+    namespace fs = std::filesystem;
+    const std::string exe = os::executable_path();
+    if (!exe.empty()) {
+        const fs::path installed =
+            (fs::path(exe).parent_path() / TARE_DOCS_FROM_BINDIR / name).lexically_normal();
+        std::error_code ec;
+        if (fs::is_regular_file(installed, ec)) {
+            return installed.string();
+        }
+    }
+    return "docs/" + name;
 }
 
 }  // namespace tare::cli

@@ -39,4 +39,9 @@ bool missing_operand(const CLI::App& app);
 /// messages are tare's own, docs/cli.md).
 std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e);
 
+/// Where the document `name` (cli.md, compare.md, ...) is, as --help names it: the installed copy
+/// when the command runs from an installed tare (share/doc/tare/NAME beside its bin/), else
+/// docs/NAME, the document in tare's sources.
+std::string doc_path(const std::string& name);
+
 }  // namespace tare::cli

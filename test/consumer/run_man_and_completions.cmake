@@ -1,5 +1,6 @@
 # The installed package's man page, shell completions and documentation: `man tare` renders every
-# command, bash completes commands and flags, and the documents --help points to are there.
+# command, bash completes commands and flags, and every document the installed command's --help
+# names is a path that is there, wherever the user runs it.
 # -D PREFIX=<install prefix>
 include(GNUInstallDirs)
 set(page ${PREFIX}/${CMAKE_INSTALL_MANDIR}/man1/tare.1)
@@ -36,4 +37,34 @@ if(ZSH)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${zsh} is not valid zsh")
   endif()
+endif()
+
+# Each document `tare --help` and each command's --help names, as printed, from a folder with no
+# docs/ of its own: the installed copy.
+set(tare ${PREFIX}/${CMAKE_INSTALL_BINDIR}/tare)
+execute_process(COMMAND ${tare} --help OUTPUT_VARIABLE main RESULT_VARIABLE rc WORKING_DIRECTORY ${PREFIX})
+string(REGEX MATCH "Subcommands:\n(.*)" listing "${main}")
+string(REGEX MATCHALL "\n  [a-z]+ " commands "\n${CMAKE_MATCH_1}")
+if(NOT rc EQUAL 0 OR NOT commands)
+  message(FATAL_ERROR "${tare} --help failed (${rc}) or lists no commands:\n${main}")
+endif()
+set(named 0)
+list(TRANSFORM commands STRIP)
+list(REMOVE_ITEM commands help)
+foreach(command "" ${commands})
+  execute_process(COMMAND ${tare} ${command} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc
+                  WORKING_DIRECTORY ${PREFIX})
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "tare ${command} --help failed (${rc})")
+  endif()
+  string(REGEX MATCHALL "[^ \n,;(\"]+\\.md" docs "${text}")
+  foreach(doc IN LISTS docs)
+    math(EXPR named "${named} + 1")
+    if(NOT IS_ABSOLUTE "${doc}" OR NOT EXISTS "${doc}")
+      message(FATAL_ERROR "tare ${command} --help names ${doc}, which is not there")
+    endif()
+  endforeach()
+endforeach()
+if(named LESS 6)
+  message(FATAL_ERROR "the commands' --help name ${named} documents, fewer than they do")
 endif()

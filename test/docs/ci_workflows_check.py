@@ -33,6 +33,7 @@ except ImportError as e:
 
 DOC, TARE, BASE_EXE, HEAD_EXE, SCHEMA, ACCOUNTING = sys.argv[1:7]
 ACCOUNTING = ACCOUNTING == "1"
+SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(DOC)))  # tare's sources, where DOC is
 # COMPARE_FLAGS must make the head's threefold slowdown of `spin` certain on a loaded machine
 # (ctest -j2 on two CPUs, other tests pinned to the same CPU) once `tare merge` judges the shards'
 # rows as one family. A round's figure is the median of its sample pairs' log-ratios; the verdict,
@@ -75,6 +76,8 @@ for a in "$@"; do
   case "$prev" in --file|--body-file) cp "$a" "$out/file" || exit 3 ;; esac
   prev="$a"
 done
+# A new project: a measure looked up is not there yet.
+[ "{name} $1 $2" = "bencher measure view" ] && exit 1
 exit 0
 """
 
@@ -323,15 +326,53 @@ def check_merged_results(work):
     check(len(doc["context"]["merged_from"]) >= 2, "the merged results keep every shard's context")
 
 
+def bmf_measures():
+    """Every measure tare's BMF can hold: those src/report/export/ writes, and those the approved
+    BMF files of the golden tests hold."""
+    with open(os.path.join(SOURCE, "src", "report", "export", "exports.cpp")) as f:
+        code = f.read()
+    found = set(re.findall(r'\badd\(out, "([a-z-]+)"', code))
+    found |= set(re.findall(r'\bmeasure \w+\{"([a-z-]+)"', code))
+    found |= set(re.findall(r'"([a-z-]+-change)"', code))
+    for path in glob.glob(os.path.join(os.path.dirname(os.path.abspath(SCHEMA)), "approved", "*.bmf.json")):
+        with open(path) as f:
+            for figures in json.load(f).values():
+                found |= set(figures)
+    return found
+
+
+def flag(args, name):
+    return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else None
+
+
 def check_bencher(calls):
-    runs = recorded(calls, "bencher")
-    check(len(runs) == 1, f"bencher was called once: {runs}")
+    """One `bencher run` of the BMF file, after every measure it can hold was created with its
+    units in the same project."""
+    records = sorted(recorded(calls, "bencher"), key=lambda d: int(d.rsplit("-", 1)[1]))
+    calls_args = []
+    for d in records:
+        with open(os.path.join(calls, d, "args")) as f:
+            calls_args.append((d, f.read().rstrip("\n").split("\n")))
+    runs = [(d, a) for d, a in calls_args if a[0] == "run"]
+    check(len(runs) == 1, f"bencher run was called once: {[a for _, a in runs]}")
     if not runs:
         return
-    with open(os.path.join(calls, runs[0], "args")) as f:
-        args = f.read().split("\n")
-    check("--adapter" in args and args[args.index("--adapter") + 1] == "json", "bencher reads BMF")
-    with open(os.path.join(calls, runs[0], "file")) as f:
+    run_dir, args = runs[0]
+    project = flag(args, "--project")
+    created = {}
+    for i, (d, a) in enumerate(calls_args):
+        if a[:2] == ["measure", "create"]:
+            check(calls_args.index(runs[0]) > i, f"measure {a} is created before bencher run")
+            check(len(a) > 2 and a[2] == project, f"measure create names the run's project {project}: {a}")
+            check(bool(flag(a, "--name")) and bool(flag(a, "--units")), f"measure create has a name and units: {a}")
+            created[flag(a, "--slug")] = flag(a, "--units")
+    expected = bmf_measures()
+    check(len(expected) >= 11, f"the measures of tare's BMF were found: {sorted(expected)}")
+    check(set(created) == expected,
+          f"the measures created in Bencher are those tare's BMF can hold: missing {sorted(expected - set(created))}, "
+          f"not in BMF {sorted(set(created) - expected)}")
+    check("--adapter" in args and flag(args, "--adapter") == "json", "bencher reads BMF")
+    with open(os.path.join(calls, run_dir, "file")) as f:
         bmf = json.load(f)
     with open(SCHEMA) as f:
         jsonschema.validate(bmf, json.load(f))
@@ -346,32 +387,77 @@ def check_comparison(text, where):
     check("spin" in text and "slower" in text, f"{where}: the comparison shows spin slower")
 
 
-def build_packages():
-    """The Debian packages configure checks for (cmake/TareDependencies.cmake), tests' excepted."""
-    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(DOC))), "cmake", "TareDependencies.cmake")) as f:
-        found = re.findall(r'"[^"|]+\|[^"|]+\|([^"|]+)"', f.read())
-    return [p for p in found if p != "libgtest-dev"] + ["cmake", "g++"]
+def dependency_table():
+    """configure's header checks (cmake/TareDependencies.cmake): (name, package) pairs."""
+    with open(os.path.join(SOURCE, "cmake", "TareDependencies.cmake")) as f:
+        return re.findall(r'"([^"|]+)\|[^"|]+\|([^"|]+)"', f.read())
+
+
+def master_project_options():
+    """The TARE_BUILD_* options that are on when tare is the top-level project, the tools' excepted:
+    what a tool-only build turns off."""
+    with open(os.path.join(SOURCE, "CMakeLists.txt")) as f:
+        found = re.findall(r"option\((TARE_BUILD_\w+)[^)]*\$\{TARE_MASTER_PROJECT\}\)", f.read())
+    return [o for o in found if o != "TARE_BUILD_TOOLS"]
+
+
+def installed_packages(script):
+    return set(" ".join(re.findall(r"apt-get install([^\n]*)", script)).split())
+
+
+def check_tare_configure(where, script, root):
+    """The workflow's configure of tare, run here with every header package the workflow does not
+    install counted missing (-DTARE_HAVE_<NAME>_HEADER=OFF), as on the service's fresh runner: it
+    must configure. And it turns off what only tare's own development needs (tests, examples,
+    self-benchmarks), whose other dependencies (GoogleTest, zstd, Python) no header check names."""
+    script = script.replace("\\\n", " ")
+    lines = [l.strip() for l in script.split("\n") if re.match(r"\s*cmake -S ", l)]
+    check(len(lines) == 1, f"{where}: one configure of tare: {lines}")
+    if len(lines) != 1:
+        return
+    line = lines[0]
+    args = line.split()
+    for option in master_project_options():
+        check(f"-D{option}=OFF" in args, f"{where}: the configure of tare turns {option} off: {line}")
+    packages = installed_packages(script)
+    switches = []
+    for name, package in dependency_table():
+        if package not in packages:
+            switches.append("-DTARE_HAVE_" + re.sub(r"[^A-Z0-9]", "_", name.upper()) + "_HEADER=OFF")
+    tmp = tempfile.mkdtemp(prefix="tare-configure-")
+    try:
+        os.symlink(SOURCE, os.path.join(tmp, "tare"))
+        # The workflow's folders, $RUNNER_TEMP or root, stand at tmp: tare's sources at tare/.
+        command = line.replace(root + "/", tmp + "/") if root else line
+        env = dict(os.environ)
+        env["RUNNER_TEMP"] = tmp
+        r = subprocess.run(["bash", "-c", command + " " + " ".join(switches)], cwd=tmp, env=env,
+                           capture_output=True, text=True, timeout=300)
+        check(r.returncode == 0, f"{where}: the configure of tare passes with only the packages the workflow "
+                                 f"installs ({' '.join(switches)}):\n{r.stderr[-2000:]}")
+    finally:
+        shutil.rmtree(tmp)
 
 
 def check_installs(github, gitlab):
     """Every package and tool the workflows call is installed by the workflows themselves."""
-    packages = build_packages()
-    check(len(packages) >= 5, f"the packages configure checks for were found: {packages}")
+    check(len(dependency_table()) >= 4, f"the packages configure checks for were found: {dependency_table()}")
+    check(len(master_project_options()) >= 3, f"the top-level project's options were found: {master_project_options()}")
     for job_name, job in github["jobs"].items():
         steps = job["steps"]
         for i, step in enumerate(steps):
             run = step.get("run", "")
             if step.get("name") == "Build tare":
-                for p in packages:
-                    check(re.search(r"apt-get install[^\n]* " + re.escape(p) + r"( |$)", run, re.M),
-                          f"GitHub {job_name}: Build tare installs {p}")
+                for p in ("cmake", "g++"):
+                    check(p in installed_packages(run), f"GitHub {job_name}: Build tare installs {p}")
+                check_tare_configure(f"GitHub {job_name}", run, None)
             if re.search(r"^\s*bencher ", run, re.M):
                 check(any(s.get("uses", "").startswith("bencherdev/bencher@") for s in steps[:i]),
                       f"GitHub {job_name}: the bencher CLI is installed before {step.get('name')}")
     anchor = "\n".join(gitlab[".tare"])
-    for p in packages:
-        check(re.search(r"apt-get install[^\n]* " + re.escape(p) + r"( |$)", anchor, re.M),
-              f"GitLab: the tare steps install {p}")
+    for p in ("cmake", "g++", "make"):
+        check(p in installed_packages(anchor), f"GitLab: the tare steps install {p}")
+    check_tare_configure("GitLab", anchor, "/tmp")
     for job_name, job in gitlab.items():
         if isinstance(job, dict) and "script" in job and re.search(r"^\s*bencher ", "\n".join(job["script"]), re.M):
             before = "\n".join(str(line) for line in job.get("before_script", []))

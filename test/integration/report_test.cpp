@@ -213,9 +213,17 @@ TEST(tare_export, nothing_a_service_would_refuse_whole) {
         run_process({tare_cmd, "export", in.string(), "--format=gab-bigger", "--output=" + gab.string()});
     EXPECT_EQ(bigger.exit_code, 0) << bigger.err;
     EXPECT_FALSE(fs::exists(gab));
-    EXPECT_NE(bigger.err.find("nothing to export as github-action-benchmark's customBiggerIsBetter"),
-              std::string::npos)
-        << bigger.err;
+    EXPECT_EQ(bigger.err,
+              "note: nothing to export as github-action-benchmark's customBiggerIsBetter: no row has such "
+              "a figure, so " +
+                  gab.string() + " was not written (the action fails a step on an empty list)\n");
+    // To standard output: nothing is written there, and the note says so.
+    auto to_stdout = run_process({tare_cmd, "export", in.string(), "--format=gab-bigger"});
+    EXPECT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+    EXPECT_EQ(to_stdout.out, "");
+    EXPECT_EQ(to_stdout.err,
+              "note: nothing to export as github-action-benchmark's customBiggerIsBetter: no row has such "
+              "a figure, so nothing was written (the action fails a step on an empty list)\n");
     // The long name is shortened within Bencher's limit, the same way every time, and named.
     std::string keys[2];
     for (std::string& key : keys) {
