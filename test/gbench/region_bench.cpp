@@ -160,6 +160,29 @@ void BM_thread_breaks(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_thread_breaks)->Threads(2);
+
+// The same with SkipWithMessage (Google Benchmark 1.8 and later: a skipped row, not an error
+// row); SkipWithError where the release has no SkipWithMessage.
+template <typename State>
+void skip_with_message(State& state, const char* why) {
+    if constexpr (requires { state.SkipWithMessage(why); }) {
+        state.SkipWithMessage(why);
+    } else {
+        state.SkipWithError(why);
+    }
+}
+
+void BM_message_breaks(benchmark::State& state) {
+    for (auto _ : state) {
+        if (state.thread_index() == 1) {
+            skip_with_message(state, "thread 1 is done");
+            break;
+        }
+        auto block = std::make_unique<char[]>(16);
+        benchmark::DoNotOptimize(block.get());
+    }
+}
+BENCHMARK(BM_message_breaks)->Threads(2);
 BENCHMARK(BM_threads)->Threads(3);
 
 void BM_skipped(benchmark::State& state) {

@@ -34,5 +34,16 @@ add_dependencies(gbench_alloc_counts_unwrapped tare_gbench)
 target_link_libraries(gbench_alloc_counts_unwrapped PRIVATE "$<TARGET_FILE:tare_gbench>" tare benchmark::benchmark)
 target_link_options(gbench_alloc_counts_unwrapped PRIVATE "LINKER:--undefined=tare_gbench_anchor")
 
+# The same suite with every link option of tare::gbench but the wrap of State::PauseTiming: as on
+# a Google Benchmark release whose header declares a member the adapter wraps but whose library
+# lacks it. The suite must stop before it runs anything, saying so, rather than measure.
+add_executable(gbench_missing_member ${tare_gbench_suites_dir}/alloc_counts_bench.cpp)
+tare_target_defaults(gbench_missing_member)
+add_dependencies(gbench_missing_member tare_gbench)
+target_link_libraries(gbench_missing_member PRIVATE "$<TARGET_FILE:tare_gbench>" tare benchmark::benchmark)
+target_link_options(gbench_missing_member PRIVATE
+                    "$<FILTER:$<TARGET_PROPERTY:tare_gbench,INTERFACE_LINK_OPTIONS>,EXCLUDE,PauseTiming>")
+
 set(tare_gbench_suite_targets gbench_alloc_counts gbench_coexist gbench_fixture gbench_region gbench_worker
-    gbench_counted gbench_retained gbench_main_linked gbench_alloc_counts_plain gbench_alloc_counts_unwrapped)
+    gbench_counted gbench_retained gbench_main_linked gbench_alloc_counts_plain gbench_alloc_counts_unwrapped
+    gbench_missing_member)

@@ -16,16 +16,31 @@ if(TARGET benchmark::benchmark)
                                  ${CMAKE_CURRENT_LIST_DIR}/statistics.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
   tare_target_defaults(tare_gbench INTERNAL)
+  # The releases test/gbench runs on; any other builds, and its suites stop at start if a function
+  # the adapter wraps is missing (worker.cpp), rather than give wrong figures (docs/gbench.md).
+  if(benchmark_VERSION)
+    target_compile_definitions(tare_gbench PRIVATE TARE_GBENCH_PACKAGE_VERSION="${benchmark_VERSION}")
+    if(NOT benchmark_VERSION VERSION_EQUAL 1.7.1 AND NOT benchmark_VERSION VERSION_EQUAL 1.9.1)
+      message(STATUS "tare: Google Benchmark ${benchmark_VERSION} is not one tare::gbench is tested with "
+                     "(1.7.1, 1.9.1); see docs/gbench.md")
+    endif()
+  endif()
   set_target_properties(tare_gbench PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME gbench)
   target_link_libraries(tare_gbench PUBLIC tare benchmark::benchmark)
   # The registration object is referenced by nothing in a user's suite; `-u` makes the linker
   # pull it from the archive (cheaper to keep right than an OBJECT library through install/export).
   target_link_options(tare_gbench INTERFACE "LINKER:--undefined=tare_gbench_anchor")
   # The region hooks (region_hooks.cpp): the suite's calls of these members of benchmark::State
-  # go to tare's wrappers, which call the real ones.
-  foreach(member _ZN9benchmark5State16StartKeepRunningEv _ZN9benchmark5State17FinishKeepRunningEv
-                 _ZN9benchmark5State11PauseTimingEv _ZN9benchmark5State12ResumeTimingEv
-                 _ZN9benchmark5State13SkipWithErrorEPKc)
+  # go to tare's wrappers, which call the real ones. SkipWithError(const char*) is 1.7's;
+  # SkipWithError(const std::string&) and SkipWithMessage 1.8's and later. A name the library
+  # lacks is harmless here; one its header declares and it lacks stops the suite at start.
+  set(tare_gbench_state_members
+      _ZN9benchmark5State16StartKeepRunningEv _ZN9benchmark5State17FinishKeepRunningEv
+      _ZN9benchmark5State11PauseTimingEv _ZN9benchmark5State12ResumeTimingEv
+      _ZN9benchmark5State13SkipWithErrorEPKc
+      _ZN9benchmark5State13SkipWithErrorERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+      _ZN9benchmark5State15SkipWithMessageERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
+  foreach(member IN LISTS tare_gbench_state_members)
     target_link_options(tare_gbench INTERFACE "LINKER:--wrap=${member}")
   endforeach()
   # Worker mode for `tare compare` (worker.cpp): the suite's registrations and its call of

@@ -2,7 +2,7 @@
 // by a static initialiser so that linking the library is the only step (docs/gbench.md), when
 // the region hooks are not linked (or TARE_GBENCH_MEMORY_RUN=1 asks for it as well).
 //
-// What Google Benchmark 1.7.1 measures with it (benchmark_runner.cc): after the timed runs of
+// What Google Benchmark 1.7.1 measures with it (benchmark_runner.cc; 1.9.1 the same): after the timed runs of
 // each repetition, one extra "memory run" of min(16, iterations) iterations on one thread,
 // Start() before it and Stop() after it. That window also holds the fixture's SetUp/TearDown,
 // any PauseTiming() region, and GB's own allocations for the run, measured here (test/gbench):
@@ -27,7 +27,7 @@
 namespace tare::gbench {
 namespace {
 
-class tare_memory_manager final : public benchmark::MemoryManager {
+class region_memory_manager : public benchmark::MemoryManager {
 public:
     void Start() override {
         set_memory_run(true);
@@ -46,11 +46,27 @@ public:
         result.net_heap_growth = c.live;
         set_memory_run(false);
     }
-
-    // Pure virtual in 1.7.1, deprecated in favour of the overload above; runner code may call
-    // either, and both must give the same figures.
-    void Stop(Result* result) override { Stop(*result); }
 };
+
+// Google Benchmark 1.7 also declares Stop(Result*), pure virtual and deprecated in favour of the
+// overload above (its runner may call either, and both must give the same figures); 1.8 removed
+// it. Which one the installed header has decides the class, so the same source builds on both.
+template <typename Manager>
+concept has_pointer_stop = requires(Manager& m, typename Manager::Result* r) {
+    m.Stop(r);
+};
+
+template <typename Base, bool = has_pointer_stop<benchmark::MemoryManager>>
+class complete_manager final : public Base {};
+
+template <typename Base>
+class complete_manager<Base, true> final : public Base {
+public:
+    using Base::Stop;
+    void Stop(typename Base::Result* result) override { Base::Stop(*result); }
+};
+
+using tare_memory_manager = complete_manager<region_memory_manager>;
 
 // A function-local static: constructed on first use, never destroyed before GB's last use of it
 // (GB keeps a raw pointer, and static destruction order across libraries is unspecified, so it

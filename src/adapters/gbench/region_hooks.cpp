@@ -4,9 +4,13 @@
 // Google Benchmark's loop calls four out-of-line members of benchmark::State from the user's own
 // code (inline in benchmark.h): StartKeepRunning() when the loop begins (State::end(), or the
 // first KeepRunning()), FinishKeepRunning() when it ends, and PauseTiming()/ResumeTiming(); and
-// SkipWithError(), after which a body may leave the loop without FinishKeepRunning(). The link
-// options of tare::gbench (-Wl,--wrap=SYMBOL) send the suite's calls of those five to the
-// __wrap_ functions here, which open and close tare's accounting region around the real calls.
+// SkipWithError(), after which a body may leave the loop without FinishKeepRunning() (from 1.8 on
+// SkipWithError(const std::string&) and SkipWithMessage(), where 1.7 had SkipWithError(const
+// char*)). The link options of tare::gbench (-Wl,--wrap=SYMBOL) send the suite's calls of those
+// members, both releases' names, to the __wrap_ functions here, which open and close tare's
+// accounting region around the real calls. A name the library does not define is never called;
+// one the installed header declares but the library lacks is found before any run
+// (missing_members(): worker.cpp stops the suite), since its calls would pass the hooks by.
 // A call inside libbenchmark itself (FinishKeepRunning's own PauseTiming) is not the suite's and
 // is not redirected. The figures go into the State's counters, so Google Benchmark's own console
 // and JSON output carry them, and tare reads them in preference to the MemoryManager's.
@@ -21,6 +25,8 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "adapters/gbench/region_hooks.hpp"
 #include "alloc/accounting.hpp"
@@ -35,6 +41,10 @@ void __real__ZN9benchmark5State17FinishKeepRunningEv(benchmark::State*) __attrib
 void __real__ZN9benchmark5State11PauseTimingEv(benchmark::State*) __attribute__((weak));
 void __real__ZN9benchmark5State12ResumeTimingEv(benchmark::State*) __attribute__((weak));
 void __real__ZN9benchmark5State13SkipWithErrorEPKc(benchmark::State*, const char*) __attribute__((weak));
+void __real__ZN9benchmark5State13SkipWithErrorERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    benchmark::State*, const std::string&) __attribute__((weak));
+void __real__ZN9benchmark5State15SkipWithMessageERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    benchmark::State*, const std::string&) __attribute__((weak));
 }
 
 namespace tare::gbench {
@@ -125,6 +135,47 @@ bool hooks_linked() noexcept {
     // With --wrap=SYMBOL the linker resolves __real_SYMBOL to the real member; without it the
     // weak reference stays null.
     return __real__ZN9benchmark5State16StartKeepRunningEv != nullptr;
+}
+
+namespace {
+
+// Google Benchmark 1.8 and later: SkipWithError and SkipWithMessage take a std::string.
+template <typename State>
+concept skips_with_strings = requires(State& s) {
+    s.SkipWithMessage(std::string());
+};
+
+}  // namespace
+
+std::vector<std::string> missing_members() {
+    std::vector<std::string> missing;
+    const auto need = [&](const void* real, const char* member) {
+        if (real == nullptr) {
+            missing.emplace_back(member);
+        }
+    };
+    need(reinterpret_cast<const void*>(&__real__ZN9benchmark5State16StartKeepRunningEv),
+         "benchmark::State::StartKeepRunning()");
+    need(reinterpret_cast<const void*>(&__real__ZN9benchmark5State17FinishKeepRunningEv),
+         "benchmark::State::FinishKeepRunning()");
+    need(reinterpret_cast<const void*>(&__real__ZN9benchmark5State11PauseTimingEv),
+         "benchmark::State::PauseTiming()");
+    need(reinterpret_cast<const void*>(&__real__ZN9benchmark5State12ResumeTimingEv),
+         "benchmark::State::ResumeTiming()");
+    if constexpr (skips_with_strings<benchmark::State>) {
+        need(
+            reinterpret_cast<const void*>(
+                &__real__ZN9benchmark5State13SkipWithErrorERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE),
+            "benchmark::State::SkipWithError(const std::string&)");
+        need(
+            reinterpret_cast<const void*>(
+                &__real__ZN9benchmark5State15SkipWithMessageERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE),
+            "benchmark::State::SkipWithMessage(const std::string&)");
+    } else {
+        need(reinterpret_cast<const void*>(&__real__ZN9benchmark5State13SkipWithErrorEPKc),
+             "benchmark::State::SkipWithError(const char*)");
+    }
+    return missing;
 }
 
 namespace {
@@ -269,6 +320,22 @@ void __wrap__ZN9benchmark5State13SkipWithErrorEPKc(benchmark::State* state, cons
     tare::gbench::collect(false);
     tare::gbench::on_skip(*state);
     __real__ZN9benchmark5State13SkipWithErrorEPKc(state, message);
+}
+
+void __wrap__ZN9benchmark5State13SkipWithErrorERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    benchmark::State* state, const std::string& message) {
+    tare::gbench::collect(false);
+    tare::gbench::on_skip(*state);
+    __real__ZN9benchmark5State13SkipWithErrorERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(state,
+                                                                                                     message);
+}
+
+void __wrap__ZN9benchmark5State15SkipWithMessageERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+    benchmark::State* state, const std::string& message) {
+    tare::gbench::collect(false);
+    tare::gbench::on_skip(*state);
+    __real__ZN9benchmark5State15SkipWithMessageERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
+        state, message);
 }
 
 }  // extern "C"

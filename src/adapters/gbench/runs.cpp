@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compare/protocol.hpp"
@@ -141,7 +144,33 @@ void add_user_counters(const ::benchmark::BenchmarkReporter::Run& r, double weig
     }
 }
 
+// A run that did not measure: Google Benchmark 1.7 has error_occurred and error_message; 1.8
+// replaced them with `skipped` (an error, SkipWithError, or a skip, SkipWithMessage) and
+// skip_message. As the reader words the same rows of a JSON file (io/gbench_reader.cpp).
+template <typename Run>
+std::optional<error_info> not_measured(const Run& r) {
+    if constexpr (requires { r.error_occurred; }) {
+        if (r.error_occurred) {
+            return error_info{"gbench_error", r.error_message};
+        }
+    } else {
+        using skipped = std::remove_cvref_t<decltype(r.skipped)>;  // benchmark::internal::Skipped
+        if (r.skipped == skipped::SkippedWithError) {
+            return error_info{"gbench_error", r.skip_message};
+        }
+        if (r.skipped != skipped::NotSkipped) {
+            return error_info{"skipped", r.skip_message};
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
+
+bool run_spec_linked() noexcept {
+    return &__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE !=
+           nullptr;
+}
 
 std::vector<benchmark_family*>& families() {
     static std::vector<benchmark_family*> all;  // first use may be any TU's static initialiser
@@ -214,8 +243,8 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
                 "ambiguous", "more than one instance ran for this name: " + ran + ", " + r.benchmark_name()};
             return out;
         }
-        if (r.error_occurred) {
-            out.error = error_info{"gbench_error", r.error_message};
+        if (auto why = not_measured(r)) {
+            out.error = std::move(why);
             return out;
         }
         const auto n = static_cast<double>(r.iterations);

@@ -35,6 +35,12 @@ struct run_outcome {
 /// Google Benchmark's own bound on a run's iterations (kMaxIterations in its runner).
 inline constexpr std::uint64_t max_iterations = 1000000000;
 
+/// The Google Benchmark releases tare::gbench is tested with (docs/gbench.md, test/gbench).
+inline constexpr const char* tested_versions = "1.7.1 and 1.9.1";
+
+/// The suite's library defines the RunSpecifiedBenchmarks overload run_one() calls.
+bool run_spec_linked() noexcept;
+
 /// Every family the suite registered, in order: the wrapped RegisterBenchmarkInternal
 /// (worker.cpp) adds each. A function's static, as a registration may run in any file's static
 /// initialiser before this file's.

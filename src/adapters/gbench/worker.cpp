@@ -67,6 +67,8 @@ __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cx
     ::benchmark::BenchmarkReporter*, ::benchmark::BenchmarkReporter*, std::string) __attribute__((weak));
 benchmark_family* __real__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE(benchmark_family*)
     __attribute__((weak));
+// benchmark::GetBenchmarkVersion(), from 1.8 on; weak, so a 1.7 library leaves it null.
+std::string _ZN9benchmark19GetBenchmarkVersionB5cxx11Ev() __attribute__((weak));
 }
 
 namespace tare::gbench {
@@ -379,6 +381,51 @@ private:
     int threads_ = 1;              // the benchmark's ->Threads(n)
 };
 
+// The Google Benchmark the suite runs on, for a message: the library's own word (1.8 and later),
+// else the package's version tare::gbench was built against (adapter.cmake), when CMake knew it.
+std::string library_version() {
+    if (&_ZN9benchmark19GetBenchmarkVersionB5cxx11Ev != nullptr) {
+        return _ZN9benchmark19GetBenchmarkVersionB5cxx11Ev();
+    }
+#ifdef TARE_GBENCH_PACKAGE_VERSION
+    return TARE_GBENCH_PACKAGE_VERSION;
+#else
+    return "of a version it does not say";
+#endif
+}
+
+// Before the suite runs anything: every function the adapter's link options wrap and that this
+// Google Benchmark's header declares must be in the library. One that is not (a release the
+// adapter was not tested with: a member renamed, or made inline) would let the suite's calls pass
+// the hooks by, and the figures would be wrong; the suite stops with the reason instead.
+void require_wrapped_functions(const void* called_real) {
+    std::vector<std::string> missing = missing_members();
+    if (called_real == nullptr) {
+        missing.emplace_back("the benchmark::RunSpecifiedBenchmarks overload the suite calls");
+    }
+    if (&__real__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE == nullptr) {
+        missing.emplace_back(
+            "benchmark::internal::RegisterBenchmarkInternal(benchmark::internal::Benchmark*)");
+    }
+    if (!run_spec_linked()) {
+        missing.emplace_back("benchmark::RunSpecifiedBenchmarks(BenchmarkReporter*, std::string)");
+    }
+    if (missing.empty()) {
+        return;
+    }
+    std::string names;
+    for (const auto& m : missing) {
+        names += (names.empty() ? "" : ", ") + m;
+    }
+    std::fprintf(stderr,
+                 "tare::gbench: this suite's Google Benchmark (%s) lacks what tare::gbench wraps: %s. "
+                 "tare::gbench is tested with Google Benchmark %s; on this one it would give wrong figures, "
+                 "so the suite stops. Link benchmark::benchmark instead of tare::gbench, or use a tested "
+                 "release.\n",
+                 library_version().c_str(), names.c_str(), tested_versions);
+    std::exit(2);
+}
+
 bool worker_wanted() {
     const char* v = std::getenv(std::string(worker_switch).c_str());
     return v != nullptr && std::string_view(v) == "1";
@@ -386,7 +433,8 @@ bool worker_wanted() {
 
 // Instead of the suite: serve, then return as RunSpecifiedBenchmarks would (0 benchmarks run),
 // so the suite's main ends normally.
-std::optional<size_t> serve_if_wanted() {
+std::optional<size_t> serve_if_wanted(const void* called_real) {
+    require_wrapped_functions(called_real);
     if (auto counted = count_if_wanted()) {
         return counted;
     }
@@ -413,14 +461,16 @@ benchmark_family* __wrap__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_
 }
 
 size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEv() {
-    if (auto n = tare::gbench::serve_if_wanted())
+    if (auto n = tare::gbench::serve_if_wanted(
+            reinterpret_cast<const void*>(&__real__ZN9benchmark22RunSpecifiedBenchmarksEv)))
         return *n;
     return __real__ZN9benchmark22RunSpecifiedBenchmarksEv();
 }
 
 size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
     std::string spec) {
-    if (auto n = tare::gbench::serve_if_wanted())
+    if (auto n = tare::gbench::serve_if_wanted(reinterpret_cast<const void*>(
+            &__real__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)))
         return *n;
     return __real__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
         std::move(spec));
@@ -428,7 +478,8 @@ size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksENSt7__cxx1112basic_stringIcS
 
 size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE(
     ::benchmark::BenchmarkReporter* display) {
-    if (auto n = tare::gbench::serve_if_wanted())
+    if (auto n = tare::gbench::serve_if_wanted(reinterpret_cast<const void*>(
+            &__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE)))
         return *n;
     return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE(display);
 }
@@ -436,7 +487,8 @@ size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE(
 size_t
 __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
     ::benchmark::BenchmarkReporter* display, std::string spec) {
-    if (auto n = tare::gbench::serve_if_wanted())
+    if (auto n = tare::gbench::serve_if_wanted(reinterpret_cast<const void*>(
+            &__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)))
         return *n;
     return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
         display, std::move(spec));
@@ -444,7 +496,8 @@ __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterENSt7__cxx11
 
 size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_(
     ::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file) {
-    if (auto n = tare::gbench::serve_if_wanted())
+    if (auto n = tare::gbench::serve_if_wanted(reinterpret_cast<const void*>(
+            &__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_)))
         return *n;
     return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_(display, file);
 }
@@ -452,7 +505,8 @@ size_t __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_(
 size_t
 __wrap__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
     ::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file, std::string spec) {
-    if (auto n = tare::gbench::serve_if_wanted())
+    if (auto n = tare::gbench::serve_if_wanted(reinterpret_cast<const void*>(
+            &__real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)))
         return *n;
     return __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(
         display, file, std::move(spec));
