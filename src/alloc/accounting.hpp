@@ -129,6 +129,8 @@ struct free_record {
 struct site_buffers {
     std::span<site_record> allocs;
     std::span<free_record> frees;
+    /// The allocations recorded after sites_growth_only(): each bigger than every one before.
+    std::span<site_record> growth = {};
 };
 
 /// How many records a sites region made; past a buffer's capacity the rest are counted only.
@@ -137,6 +139,7 @@ struct site_totals {
     std::size_t frees = 0;
     std::size_t dropped_allocs = 0;
     std::size_t dropped_frees = 0;
+    std::size_t growth = 0;  // records in site_buffers::growth
 };
 
 /// Makes the stack capture ready: its first use loads the unwinder (glibc's backtrace() opens
@@ -148,6 +151,15 @@ void prepare_site_capture() noexcept;
 /// figures count as in any region; recording costs microseconds an allocation, so a sites
 /// region is a diagnostic pass, never a timed sample.
 void region_begin_sites(site_buffers buffers) noexcept;
+
+/// Narrows the open sites region's recording to what a buffer that grows leaves behind: from
+/// here an allocation is recorded (into site_buffers::growth) only when it is bigger than every
+/// allocation the region recorded before it, and a free only when its block's address was
+/// recorded. Called while the region is paused. It lets the pass run on, at the cost of a
+/// compare an allocation and a bit test a free, until a buffer grown geometrically (a vector
+/// appended to and never cleared) reallocates, however far that is: each of its reallocations is
+/// bigger than the last, where the body's temporaries repeat their sizes.
+void sites_growth_only() noexcept;
 
 /// The records of the last sites region (read after it ended, or while paused with the other
 /// threads' calls finished, as snapshot()).

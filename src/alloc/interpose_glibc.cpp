@@ -100,17 +100,22 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
 }
 
 // Inlined into free and every delete: one call level less on the hottest path. The owner's
-// free of a block no pause made, in a plain region, is settled here with no call but the
-// allocator's (a tail call): release_in_region() takes every other case, so this path saves no
-// register and makes no frame.
+// free of a block no pause made, in a plain region, with the usable size read inline, is settled
+// here with no call but the allocator's (a tail call): release_in_region() takes every other
+// case, including an allocator whose usable size is a call, so this path saves no register and
+// makes no frame (with that call inline here, p had to survive it in a saved register).
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline void release(void* p) noexcept {
     if (p == nullptr || from_bootstrap(p)) [[unlikely]]
         return;  // a block of the bootstrap buffer (dlsym's, underlying.cpp) is never freed
     const std::uint32_t region = open_region_epoch();
     if (region != 0) {
-        if (owned_epoch != region || (region & sites_tag) != 0 || paused_may_hold(p, region)) [[unlikely]]
+        if (owned_epoch != region || (region & sites_tag) != 0 || !usable_read_inline() ||
+            paused_may_hold(p, region)) [[unlikely]]
             return release_in_region(p, region);
-        lower_level(region, under_usable_size(p));
+        owner_tally& o = state.owner;
+        __atomic_store_n(
+            &o.live, __atomic_load_n(&o.live, order_relaxed) - static_cast<std::int64_t>(inline_usable(p)),
+            order_relaxed);
     }
     under_free(p);
 }

@@ -150,6 +150,20 @@ TARE_ALLOC_HOOK inline void under_free(void* p) noexcept {
 TARE_ALLOC_HOOK inline void* under_memalign(std::size_t align, std::size_t n) noexcept {
     return TARE_ALLOC_UNDER(memalign, memalign)(align, n);
 }
+/// True when under_usable_size() is an inline read of the block's chunk, no call.
+TARE_ALLOC_HOOK inline bool usable_read_inline() noexcept {
+#if defined(__SANITIZE_THREAD__)
+    return false;
+#else
+    return __atomic_load_n(&usable_in_chunk, order_relaxed);
+#endif
+}
+
+/// The usable size of a non-null block when usable_read_inline() holds.
+TARE_ALLOC_HOOK inline std::size_t inline_usable(const void* p) noexcept {
+    return glibc_chunk_usable(p);
+}
+
 /// The usable size of a non-null block the allocator underneath gave.
 TARE_ALLOC_HOOK inline std::size_t under_usable_size(void* p) noexcept {
 #if !defined(__SANITIZE_THREAD__)

@@ -185,58 +185,66 @@ std::vector<stack_frame> user_stack(std::span<void* const> frames, os::symbolize
     return out;
 }
 
-site_summary summarize_sites(std::span<const alloc::site_record> allocs,
-                             std::span<const alloc::free_record> frees, std::uint64_t iterations,
-                             std::size_t top, os::symbolizer& symbols) {
-    site_summary out;
-    if (allocs.empty() || iterations == 0) {
-        return out;
-    }
-    // Other threads by the order of their first recorded allocation: 1, 2, ...
-    std::map<std::uint64_t, std::uint32_t> thread_number;
-    std::vector<std::size_t> order(allocs.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        order[i] = i;
-    }
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return allocs[a].seq < allocs[b].seq; });
-    for (std::size_t i : order) {
-        if (allocs[i].thread != 0) {
-            thread_number.try_emplace(allocs[i].thread, static_cast<std::uint32_t>(thread_number.size() + 1));
-        }
-    }
-    // Every record's stack, grouped by stack and thread.
+namespace {
+
+// Each record's stack symbolized and grouped by stack and thread: `index` maps a group to its
+// tally, `tally_of` a record to its group. `count` adds the record to the group's allocations.
+struct site_groups {
     std::map<std::pair<stack_key, std::uint32_t>, std::size_t> index;
     std::vector<tally> tallies;
-    std::vector<std::size_t> tally_of(allocs.size());
-    for (std::size_t i = 0; i < allocs.size(); ++i) {
-        const alloc::site_record& r = allocs[i];
+    std::vector<std::size_t> tally_of;
+
+    void add(const alloc::site_record& r, std::uint32_t thread, bool count, os::symbolizer& symbols) {
         std::vector<stack_frame> stack = user_stack({r.frames, r.depth}, symbols);
-        const std::uint32_t thread = r.thread == 0 ? 0 : thread_number[r.thread];
         auto [it, fresh] = index.try_emplace({key_of(stack), thread}, tallies.size());
         if (fresh) {
             tallies.push_back({std::move(stack), thread, 0, 0});
         }
-        tally& t = tallies[it->second];
-        ++t.allocs;
-        t.bytes += r.size;
-        tally_of[i] = it->second;
+        if (count) {
+            ++tallies[it->second].allocs;
+            tallies[it->second].bytes += r.size;
+        }
+        tally_of.push_back(it->second);
     }
-    const auto n = static_cast<double>(iterations);
-    const auto total = static_cast<double>(allocs.size());
-    for (const tally* t : top_of(tallies, top)) {
-        out.alloc_sites.push_back(to_site(*t, n, static_cast<double>(t->allocs) / total));
-    }
+};
 
-    // What the pass left live: its allocations and frees in the order they happened.
+// Other threads by the order of their first recorded allocation: 1, 2, ...
+std::map<std::uint64_t, std::uint32_t> number_threads(std::span<const alloc::site_record> allocs,
+                                                      std::span<const alloc::site_record> growth) {
+    std::vector<const alloc::site_record*> order;
+    for (const alloc::site_record& r : allocs) {
+        order.push_back(&r);
+    }
+    for (const alloc::site_record& r : growth) {
+        order.push_back(&r);
+    }
+    std::sort(order.begin(), order.end(),
+              [](const alloc::site_record* a, const alloc::site_record* b) { return a->seq < b->seq; });
+    std::map<std::uint64_t, std::uint32_t> number;
+    for (const alloc::site_record* r : order) {
+        if (r->thread != 0) {
+            number.try_emplace(r->thread, static_cast<std::uint32_t>(number.size() + 1));
+        }
+    }
+    return number;
+}
+
+// The records live at the end of the pass: its allocations and frees replayed in the order
+// they happened. Record i is allocs[i], or growth[i - allocs.size()].
+std::vector<std::size_t> live_records(std::span<const alloc::site_record> allocs,
+                                      std::span<const alloc::site_record> growth,
+                                      std::span<const alloc::free_record> frees) {
     struct event {
         std::uint64_t seq;
         const void* block;
-        std::size_t alloc;  // index of the record; SIZE_MAX for a free
+        std::size_t record;  // SIZE_MAX for a free
     };
     std::vector<event> events;
     for (std::size_t i = 0; i < allocs.size(); ++i) {
         events.push_back({allocs[i].seq, allocs[i].block, i});
+    }
+    for (std::size_t i = 0; i < growth.size(); ++i) {
+        events.push_back({growth[i].seq, growth[i].block, allocs.size() + i});
     }
     for (const alloc::free_record& f : frees) {
         events.push_back({f.seq, f.block, SIZE_MAX});
@@ -244,33 +252,81 @@ site_summary summarize_sites(std::span<const alloc::site_record> allocs,
     std::sort(events.begin(), events.end(), [](const event& a, const event& b) { return a.seq < b.seq; });
     std::unordered_map<const void*, std::size_t> live;
     for (const event& e : events) {
-        if (e.alloc == SIZE_MAX) {
+        if (e.record == SIZE_MAX) {
             live.erase(e.block);
         } else {
-            live[e.block] = e.alloc;
+            live[e.block] = e.record;
         }
     }
-    std::vector<tally> retained(tallies.size());
-    std::uint64_t retained_bytes = 0;
+    std::vector<std::size_t> out;
     for (const auto& [block, i] : live) {
-        tally& t = retained[tally_of[i]];
-        ++t.allocs;
-        t.bytes += allocs[i].size;
-        retained_bytes += allocs[i].size;
+        out.push_back(i);
     }
-    std::vector<tally> kept;
-    for (std::size_t i = 0; i < retained.size(); ++i) {
-        if (retained[i].allocs > 0) {
-            retained[i].stack = tallies[i].stack;
-            retained[i].thread = tallies[i].thread;
-            kept.push_back(std::move(retained[i]));
-        }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+site_summary summarize_sites(std::span<const alloc::site_record> allocs,
+                             std::span<const alloc::free_record> frees, std::uint64_t iterations,
+                             std::size_t top, os::symbolizer& symbols, growth_records growth) {
+    site_summary out;
+    if (allocs.empty() || iterations == 0) {
+        return out;
     }
-    std::stable_sort(kept.begin(), kept.end(),
-                     [](const tally& a, const tally& b) { return b.bytes < a.bytes; });
-    for (std::size_t i = 0; i < std::min(top, kept.size()); ++i) {
-        out.retained_sites.push_back(
-            to_site(kept[i], n, static_cast<double>(kept[i].bytes) / static_cast<double>(retained_bytes)));
+    const std::map<std::uint64_t, std::uint32_t> thread_number = number_threads(allocs, growth.records);
+    const auto thread_of = [&](const alloc::site_record& r) {
+        return r.thread == 0 ? 0 : thread_number.at(r.thread);
+    };
+    site_groups groups;
+    for (const alloc::site_record& r : allocs) {
+        groups.add(r, thread_of(r), true, symbols);
+    }
+    const auto n = static_cast<double>(iterations);
+    const auto total = static_cast<double>(allocs.size());
+    for (const tally* t : top_of(groups.tallies, top)) {
+        out.alloc_sites.push_back(to_site(*t, n, static_cast<double>(t->allocs) / total));
+    }
+    // Growth records join the groups (a site seen in both is one), counting no allocation.
+    for (const alloc::site_record& r : growth.records) {
+        groups.add(r, thread_of(r), false, symbols);
+    }
+
+    // What the pass left live, per group: blocks, bytes, and both per iteration of the records'
+    // own span.
+    struct kept {
+        std::size_t group = 0;
+        std::uint64_t blocks[2] = {};  // the pass's records, growth's
+        std::uint64_t bytes[2] = {};
+    };
+    std::vector<kept> retained(groups.tallies.size());
+    std::uint64_t retained_bytes = 0;
+    for (std::size_t i : live_records(allocs, growth.records, frees)) {
+        const std::size_t grown = i >= allocs.size() ? 1 : 0;
+        const alloc::site_record& r = grown != 0 ? growth.records[i - allocs.size()] : allocs[i];
+        kept& k = retained[groups.tally_of[i]];
+        k.group = groups.tally_of[i];
+        ++k.blocks[grown];
+        k.bytes[grown] += r.size;
+        retained_bytes += r.size;
+    }
+    std::erase_if(retained, [](const kept& k) { return k.blocks[0] + k.blocks[1] == 0; });
+    const auto bytes_of = [](const kept& k) { return k.bytes[0] + k.bytes[1]; };
+    std::stable_sort(retained.begin(), retained.end(),
+                     [&](const kept& a, const kept& b) { return bytes_of(b) < bytes_of(a); });
+    const double whole = static_cast<double>(std::max(growth.iterations, iterations));
+    const auto per_iter = [&](const std::uint64_t(&v)[2]) {
+        return static_cast<double>(v[0]) / n + static_cast<double>(v[1]) / whole;
+    };
+    for (std::size_t i = 0; i < std::min(top, retained.size()); ++i) {
+        const kept& k = retained[i];
+        const double share =
+            retained_bytes > 0 ? static_cast<double>(bytes_of(k)) / static_cast<double>(retained_bytes) : 0.0;
+        alloc_site s = to_site(groups.tallies[k.group], n, share);
+        s.allocs_per_iter = per_iter(k.blocks);
+        s.bytes_per_iter = per_iter(k.bytes);
+        out.retained_sites.push_back(std::move(s));
     }
     return out;
 }

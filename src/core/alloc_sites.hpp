@@ -23,9 +23,19 @@ struct site_summary {
     std::vector<alloc_site> retained_sites;
 };
 
+/// The records of a pass that ran on after its `iterations` (alloc::sites_growth_only): only the
+/// allocations bigger than every one before, over `iterations` of the whole pass. They name
+/// what a buffer grown geometrically leaves live, and take no part in `alloc_sites`.
+struct growth_records {
+    std::span<const alloc::site_record> records;
+    std::uint64_t iterations = 0;
+};
+
+/// A retained site's per-iteration figures divide each block by the iterations over which its
+/// kind of record was made: `iterations` for the pass's records, the whole pass for growth's.
 site_summary summarize_sites(std::span<const alloc::site_record> allocs,
                              std::span<const alloc::free_record> frees, std::uint64_t iterations,
-                             std::size_t top, os::symbolizer& symbols);
+                             std::size_t top, os::symbolizer& symbols, growth_records growth = {});
 
 /// The logical frames of one recorded stack as a user reads them: the frames of tare's hook
 /// and of the allocation path (malloc and its family, operator new, the standard library's

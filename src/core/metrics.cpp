@@ -94,6 +94,66 @@ std::optional<warning> retained_growth_warning(double per_iter, double grown, do
                        "outside the loop; clear it inside"};
 }
 
+namespace {
+
+// Retained growth: the least-squares slope of the region's live heap at each sample's end
+// against the iterations run so far. A body that keeps b bytes an iteration gives b exactly;
+// one whose live heap is flat gives 0 however large it is.
+struct live_growth {
+    double slope = 0;
+    double grown = 0;     // from the first sample's end to the last's
+    double live_end = 0;  // at the last sample's end
+};
+
+live_growth live_growth_of(const std::vector<tare::sample>& samples) {
+    std::vector<double> x;
+    std::vector<double> y;
+    for (const tare::sample& s : samples) {
+        x.push_back(static_cast<double>(s.iterations_before + s.iterations));
+        y.push_back(static_cast<double>(s.live_bytes_end));
+    }
+    return {stats::ols_slope(x, y), y.back() - y.front(), y.back()};
+}
+
+bool suspected(const live_growth& g) {
+    return g.slope >= retained_rate_threshold && g.grown >= retained_total_threshold;
+}
+
+// retained_growth, or growth_levelled when the check run after the samples saw the growth stop.
+std::optional<warning> growth_warning(const live_growth& g,
+                                      const detail::loop_outcome::growth_check_run& check) {
+    if (!suspected(g)) {
+        return std::nullopt;
+    }
+    if (check.iterations == 0) {
+        return retained_growth_warning(g.slope, g.grown, g.live_end, "the measured samples");
+    }
+    const auto more = static_cast<double>(check.grown);
+    const std::string run_on = std::to_string(check.iterations) + " more iterations run untimed to check";
+    if (more < levelled_share * g.slope * static_cast<double>(check.iterations)) {
+        return warning{"growth_levelled",
+                       "live heap grew by " + human_bytes(g.slope) +
+                           " per iteration over the measured samples (" + human_bytes(g.grown) +
+                           " in all), then levelled off: it grew by only " +
+                           human_bytes(std::max(more, 0.0)) + " in " + run_on +
+                           ". A cache or buffer filling up to a bound, not a leak; the samples measured it "
+                           "filling, on a heap that was still growing"};
+    }
+    return retained_growth_warning(
+        g.slope, g.grown, g.live_end,
+        "the measured samples, and kept growing: " + human_bytes(more) + " more in " + run_on);
+}
+
+}  // namespace
+
+double suspected_growth_rate(const std::vector<tare::sample>& samples) {
+    if (samples.size() < 2) {
+        return 0;
+    }
+    const live_growth g = live_growth_of(samples);
+    return suspected(g) ? g.slope : 0;
+}
+
 void derive_time(const detail::loop_outcome& loop, benchmark_result& result) {
     result.samples_ns.clear();
     result.iterations = 0;
@@ -175,19 +235,10 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result) {
         result.mapped_bytes_per_iter = static_cast<double>(mapped) / n;
     }
 
-    // Retained growth: the least-squares slope of the region's live heap at each sample's end
-    // against the iterations run so far. A body that keeps b bytes an iteration gives b
-    // exactly; one whose live heap is flat gives 0 however large it is.
     if (loop.samples.size() >= 2) {
-        std::vector<double> x;
-        std::vector<double> y;
-        for (const sample& s : loop.samples) {
-            x.push_back(static_cast<double>(s.iterations_before + s.iterations));
-            y.push_back(static_cast<double>(s.live_bytes_end));
-        }
-        double slope = stats::ols_slope(x, y);
-        result.retained_bytes_per_iter = slope;
-        if (auto w = retained_growth_warning(slope, y.back() - y.front(), y.back(), "the measured samples")) {
+        const live_growth g = live_growth_of(loop.samples);
+        result.retained_bytes_per_iter = g.slope;
+        if (auto w = growth_warning(g, loop.growth_check)) {
             result.warnings.push_back(std::move(*w));
         }
     }

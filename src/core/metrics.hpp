@@ -21,6 +21,17 @@ void derive_memory(const detail::loop_outcome& loop, benchmark_result& result);
 inline constexpr double retained_rate_threshold = 1.0;
 /// ...and by at least this much in all (so a one-off cache fill is not a leak).
 inline constexpr double retained_total_threshold = 16.0 * 1024;
+/// When a growth check (loop_outcome::growth_check) grew by less than this share of what the
+/// samples' rate would have added over its iterations, the growth levelled off: growth_levelled,
+/// not retained_growth. A leak grows on at its rate (a share near 1; a buffer that doubles, at
+/// least 1/2 over as many iterations as it holds); a cache at its cap, or a batch past its flush,
+/// adds nothing.
+inline constexpr double levelled_share = 0.25;
+
+/// The live heap's growth per iteration across `samples` (the least-squares slope of each
+/// sample's live heap at its end against the iterations run so far) when it reaches the two
+/// thresholds above; 0 when it does not, or with fewer than two samples.
+double suspected_growth_rate(const std::vector<tare::sample>& samples);
 /// fresh_memory fires when an iteration takes at least 16 page faults (64 KiB of 4 KiB pages)
 /// and those fresh pages are at least a quarter of the bytes the iteration requested: the
 /// body fills memory the kernel has to supply anew each time (examples/buffers). The share

@@ -47,6 +47,10 @@ alloc::site_totals system_probe::sites_recorded() noexcept {
     return alloc::sites_recorded();
 }
 
+void system_probe::sites_growth_only() noexcept {
+    alloc::sites_growth_only();
+}
+
 std::uint64_t system_probe::page_faults() noexcept {
     os::usage u = os::self_usage();
     return u.minor_faults + u.major_faults;

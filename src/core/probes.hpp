@@ -47,6 +47,8 @@ public:
     }
     /// The records of the last sites region.
     virtual alloc::site_totals sites_recorded() noexcept { return {}; }
+    /// Narrows the open sites region to allocations bigger than any before (alloc::sites_growth_only).
+    virtual void sites_growth_only() noexcept {}
 };
 
 /// The real probe: src/alloc's interposer and getrusage.
@@ -64,6 +66,7 @@ public:
     process_reading read_process() noexcept override;
     bool region_begin_sites(alloc::site_buffers buffers) noexcept override;
     alloc::site_totals sites_recorded() noexcept override;
+    void sites_growth_only() noexcept override;
 };
 
 }  // namespace tare::core

@@ -232,7 +232,8 @@ void add_sites(const detail::loop_outcome::sites_pass& pass, std::size_t top, be
     s.dropped = pass.totals.dropped_allocs;
     s.source_lines = symbols.reads_debug_info();
     result.sites = s;
-    site_summary summary = summarize_sites(pass.allocs, pass.frees, pass.iterations, top, symbols);
+    site_summary summary = summarize_sites(pass.allocs, pass.frees, pass.iterations, top, symbols,
+                                           {pass.growth, pass.iterations + pass.growth_iterations});
     result.alloc_sites = std::move(summary.alloc_sites);
     result.retained_sites = std::move(summary.retained_sites);
 }

@@ -1,5 +1,7 @@
 #include "core/sample_driver.hpp"
 
+#include "core/metrics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -9,6 +11,9 @@ namespace tare::detail {
 namespace {
 
 constexpr std::uint64_t optimized_away_iterations = 1000000000;
+// Growth records a pass keeps (alloc::sites_growth_only): each is bigger than every one before,
+// so a buffer that doubles takes one per doubling, 64 in all from a byte to the address space.
+constexpr std::size_t max_growth_records = 64;
 
 std::uint64_t to_count(double x) {
     if (!(x >= 1)) {
@@ -174,7 +179,8 @@ void sample_driver::end_chunk() {
     cur_.mapped_bytes += c1.mapped - c0_.mapped;
     cur_.page_faults += faults1 >= faults0_ ? faults1 - faults0_ : 0;
     cur_.live_bytes_end = c1.live;
-    if (phase_ != phase::diagnosing) {  // the pass is its own region: its peak is no figure
+    // Neither the growth check nor the sites pass is measured: their peaks are no figure.
+    if (phase_ != phase::diagnosing && phase_ != phase::growing && phase_ != phase::checking) {
         out_.peak_live_bytes = std::max(out_.peak_live_bytes, c1.peak);
         out_.untracked_paused_blocks = c1.untracked;
     }
@@ -218,11 +224,23 @@ std::uint64_t sample_driver::end_sample() {
     const double t = cur_.elapsed_ns;
     const std::uint64_t n = cur_.iterations;
     const double target = target_sample_ns();
-    if (phase_ == phase::diagnosing) {
-        out_.sites.elapsed_ns = t;
+    if (phase_ == phase::checking) {
+        out_.growth_check.iterations = n;
+        out_.growth_check.grown = cur_.live_bytes_end - out_.growth_check.live_before;
+        phase_ = phase::done;
+        return begin_sites_pass();
+    }
+    if (phase_ == phase::diagnosing || phase_ == phase::growing) {
+        out_.sites.elapsed_ns += t;
+        if (phase_ == phase::diagnosing && out_.sites.growth_iterations > 0) {
+            probe_.sites_growth_only();
+            phase_ = phase::growing;
+            return out_.sites.growth_iterations;
+        }
         out_.sites.totals = probe_.sites_recorded();
         out_.sites.allocs.resize(out_.sites.totals.allocs);
         out_.sites.frees.resize(out_.sites.totals.frees);
+        out_.sites.growth.resize(out_.sites.totals.growth);
         phase_ = phase::done;
         return 0;
     }
@@ -285,12 +303,13 @@ std::uint64_t sample_driver::end_sample() {
             done = enough_samples(plan_, count, measured_ns_);
         }
         if (done) {
-            phase_ = phase::done;
-            return begin_sites_pass();
+            return after_measuring();
         }
         return n;
     }
+    case phase::checking:
     case phase::diagnosing:
+    case phase::growing:
     case phase::done:
         break;
     }
@@ -306,6 +325,57 @@ void sample_driver::record_measured() {
     }
 }
 
+std::uint64_t sample_driver::after_measuring() {
+    phase_ = phase::done;
+    if (const std::uint64_t n = begin_growth_check(); n != 0) {
+        return n;
+    }
+    return begin_sites_pass();
+}
+
+// A bounded structure filling (a cache, a batch flushed every N records) grows the live heap
+// as a leak does until it is full; when that takes longer than the measured samples, only
+// running on tells the two apart. So when the samples' live heap grew enough to be called
+// retained growth (core::retained_growth_suspected), the loop runs on, untimed and in the same
+// region, for as many iterations as it has run so far, and at least half the time budget's
+// worth: a leak grows on at its rate, a cache stops at its cap, a batch falls back at its
+// flush. derive_memory() reads the outcome. Rejected: judging from the samples alone (the slope
+// of their second half against the first), which cannot see a fill that outlasts them, and is
+// what called a 2 MiB memo cache and a batch flushed every 8,192 records leaks.
+std::uint64_t sample_driver::begin_growth_check() {
+    if (!out_.accounting || controller_ != nullptr) {
+        return 0;
+    }
+    const double rate = core::suspected_growth_rate(out_.samples);
+    const std::int64_t live = out_.samples.back().live_bytes_end;
+    if (rate <= 0 || live >= plan_.max_live_bytes / 2) {
+        return 0;  // no growth to judge, or running on would near the cap that stops a runaway leak
+    }
+    double measured_ns = 0;
+    std::uint64_t measured = 0;
+    for (const tare::sample& s : out_.samples) {
+        measured_ns += s.elapsed_ns;
+        measured += s.iterations;
+    }
+    const double per_iteration = measured_ns / static_cast<double>(std::max<std::uint64_t>(measured, 1));
+    const double by_time = 0.5 * plan_.budget_ns / std::max(per_iteration, 1.0);
+    // The check adds at most four times what the samples grew, and at least 32 MiB: a leak need
+    // not be fed a gigabyte to be told from a cache. A buffer that doubles needs as many
+    // iterations as it holds to double once, which four times the samples' growth allows.
+    const double grown = static_cast<double>(live - out_.samples.front().live_bytes_end);
+    const double by_growth = std::max(4 * grown, 32.0 * (1 << 20)) / rate;
+    const double wanted = std::min(std::max(static_cast<double>(out_.total_iterations), by_time), by_growth);
+    // Half the heap's room to the cap, at the samples' rate; a check that room cuts shorter than
+    // the loop's run so far could not tell a doubling buffer from a cache: none is made.
+    const double room = static_cast<double>(plan_.max_live_bytes - live) / (2 * rate);
+    if (room < wanted && room < static_cast<double>(out_.total_iterations)) {
+        return 0;
+    }
+    out_.growth_check.live_before = live;
+    phase_ = phase::checking;
+    return to_count(std::min({wanted, room, 1e18}));
+}
+
 std::uint64_t sample_driver::begin_sites_pass() {
     if (!plan_.alloc_sites || controller_ != nullptr || !out_.accounting || out_.samples.empty()) {
         return 0;
@@ -319,24 +389,33 @@ std::uint64_t sample_driver::begin_sites_pass() {
     if (allocs == 0) {
         return 0;  // nothing to locate
     }
-    // As many iterations as the loop has run so far, so that a buffer the loop grows
-    // geometrically (a vector appended to and never cleared) reallocates at least once inside
-    // the pass and its site is found; fewer when their allocations would overflow the record
-    // buffer, so that every allocation of the pass is located, none only counted. The pass then
-    // takes about as long as the run did, plus the capture.
+    // Every allocation located for as many iterations as fit the record buffer, none only
+    // counted; then, recording only allocations bigger than any before, on until the pass has run
+    // as many iterations as the loop had before it. A buffer the loop grows geometrically (a
+    // vector appended to and never cleared) holds fewer than twice as many elements as the loop
+    // has run iterations, so it reallocates inside the pass, and that reallocation, bigger than
+    // any before it, is recorded: its site is found however fast the loop. Rejected: recording
+    // every allocation of the whole pass, a few microseconds each (seconds for a fast loop), or
+    // only the iterations that fit, which in a loop of 200,000 iterations and four temporaries
+    // each saw no reallocation of the buffer at all. The pass takes about as long as the run did,
+    // plus the capture. Not when the live heap is past half its cap: running on would pass it.
     const double per_iteration = static_cast<double>(allocs) / static_cast<double>(iterations);
     const auto fit =
         static_cast<std::uint64_t>(static_cast<double>(plan_.site_capacity) / std::max(per_iteration, 1.0));
-    const std::uint64_t n = std::max<std::uint64_t>(1, std::min(out_.total_iterations, fit));
+    const std::uint64_t ran = out_.total_iterations;
+    const std::uint64_t n = std::max<std::uint64_t>(1, std::min(ran, fit));
+    const bool room = out_.samples.back().live_bytes_end < plan_.max_live_bytes / 2;
     close_region();  // the measured region ends here; the pass opens its own
     out_.sites.allocs.resize(plan_.site_capacity);
     out_.sites.frees.resize(4 * plan_.site_capacity);
-    if (!probe_.region_begin_sites({out_.sites.allocs, out_.sites.frees})) {
+    out_.sites.growth.resize(max_growth_records);
+    if (!probe_.region_begin_sites({out_.sites.allocs, out_.sites.frees, out_.sites.growth})) {
         out_.sites = {};
         return 0;
     }
     region_open_ = true;
     out_.sites.iterations = n;
+    out_.sites.growth_iterations = ran > n && room ? ran - n : 0;
     phase_ = phase::diagnosing;
     return n;
 }

@@ -75,14 +75,27 @@ struct loop_outcome {
     std::vector<std::pair<std::string, double>> counters;
     std::optional<error_info> error;
 
+    /// The growth check: when the measured samples' live heap grew as a leak's does, the loop ran
+    /// on, untimed, for `iterations` more, and its live heap grew by `grown` bytes meanwhile
+    /// (docs/accounting.md, "Retained growth"). No check: iterations 0.
+    struct growth_check_run {
+        std::uint64_t iterations = 0;
+        std::int64_t grown = 0;
+        std::int64_t live_before = 0;
+    } growth_check;
+
     /// The diagnostic pass (sample_plan::alloc_sites): its iterations and time, and what it
-    /// recorded, in the order recorded. No pass: iterations 0.
+    /// recorded, in the order recorded. No pass: iterations 0. The pass records every
+    /// allocation for `iterations`, then, for `growth_iterations` more, only an allocation bigger
+    /// than every one before (alloc::sites_growth_only), into `growth`.
     struct sites_pass {
         std::uint64_t iterations = 0;
+        std::uint64_t growth_iterations = 0;
         double elapsed_ns = 0;  // the pass's chunks, capture included
         alloc::site_totals totals;
         std::vector<alloc::site_record> allocs;
         std::vector<alloc::free_record> frees;
+        std::vector<alloc::site_record> growth;
     } sites;
 };
 
@@ -125,13 +138,17 @@ public:
     std::uint64_t max_input_chunk() const noexcept { return plan_.input_chunk; }
 
 private:
-    enum class phase { calibrating, warming, measuring, diagnosing, done };
+    enum class phase { calibrating, warming, measuring, checking, diagnosing, growing, done };
 
     std::uint64_t begin_sample(std::uint64_t n, refill_fn refill, void* ctx);
     std::uint64_t begin_chunk(refill_fn refill, void* ctx);
     void end_chunk();
     // Keeps the finished sample as measured, and its CPU time.
     void record_measured();
+    // After the measured samples: the growth check when the samples' live heap grew, else (or
+    // after it) the sites pass. Returns the next stretch's size, or 0 when done.
+    std::uint64_t after_measuring();
+    std::uint64_t begin_growth_check();
     // Records the finished sample and returns the next sample's size, or 0 when done.
     std::uint64_t end_sample();
     std::uint64_t next_calibration_size(std::uint64_t n, double elapsed_ns) const;

@@ -456,6 +456,17 @@ table::item_list site_items(const run_results& results) {
                    " allocations of the pass were counted but not located"}}});
         }
     }
+    const bool addresses =
+        std::any_of(results.benchmarks.begin(), results.benchmarks.end(), [](const auto& b) {
+            return b.sites && !failed(b) && !b.sites->source_lines && !b.alloc_sites.empty();
+        });
+    if (addresses) {
+        items.items.push_back(
+            {"note",
+             {{"sites are named from the dynamic symbol table, others as module+offset: libdw "
+               "(elfutils) was not found, so no function, file or line was read from "
+               "debug information (install libdw1; build tare with libdw-dev)"}}});
+    }
     return items;
 }
 

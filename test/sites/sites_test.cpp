@@ -120,6 +120,23 @@ TEST(alloc_sites, the_growing_heap_names_its_site) {
     EXPECT_EQ(retained[0]["share"], 1.0);
 }
 
+TEST(alloc_sites, a_vector_grown_in_a_fast_loop_is_the_retained_site) {
+    const json& b = row(with_sites(), "grows_fast");
+    const json& retained = b["retained_sites"];
+    ASSERT_FALSE(retained.empty()) << b.dump(1);
+    bool named = false;
+    for (const auto& f : retained[0]["stack"])
+        named = named || f["function"] == "(anonymous namespace)::append";
+    EXPECT_TRUE(named) << retained.dump(1);
+    EXPECT_GT(retained[0]["share"].get<double>(), 0.99) << retained.dump(1);
+    // The temporaries are the allocation sites, three an iteration, every one located.
+    double allocs = 0;
+    for (const auto& s : b["alloc_sites"])
+        allocs += s["allocs_per_iter"].get<double>();
+    EXPECT_NEAR(allocs, 3.0, 0.01) << b["alloc_sites"].dump(1);
+    EXPECT_EQ(b["alloc_sites_pass"]["dropped"], 0) << b["alloc_sites_pass"].dump();
+}
+
 TEST(alloc_sites, a_loop_without_allocations_has_no_sites) {
     const json& b = row(with_sites(), "none");
     EXPECT_EQ(b["alloc_sites"], json::array());

@@ -152,6 +152,37 @@ TEST(core_alloc_sites, retained_sites_are_what_the_pass_left_live) {
     EXPECT_EQ(sum.retained_sites[1].bytes_per_iter, 8.0);
 }
 
+// A pass of 4 recorded iterations that ran on to 100: its growth records (a buffer reallocated
+// twice, the first freed) take no part in the allocation sites and count in the retained ones
+// over the whole pass; a site in both lists is one.
+TEST(core_alloc_sites, growth_records_name_the_buffer_kept_over_the_whole_pass) {
+    fake_symbolizer s;
+    char temp = 0;
+    char grown1 = 0;
+    char grown2 = 0;
+    std::vector<alloc::site_record> allocs;
+    std::vector<alloc::free_record> frees;
+    std::uint64_t seq = 0;
+    for (int i = 0; i < 4; ++i) {
+        allocs.push_back(record(&temp, 40, seq++, {1, 9, 10, 5, 6, 7}));  // a temporary: helper
+        frees.push_back({&temp, seq++});
+    }
+    allocs.push_back(record(&grown1, 8, seq++, {1, 2, 3, 4, 5, 6, 7}));  // push_back, kept
+    std::vector<alloc::site_record> growth{record(&grown1, 800, seq++, {1, 2, 3, 4, 5, 6, 7})};
+    growth.push_back(record(&grown2, 1600, seq++, {1, 2, 3, 4, 5, 6, 7}));
+    frees.push_back({&grown1, seq++});  // the first growth block, reallocated
+    const site_summary sum = summarize_sites(allocs, frees, 4, 5, s, {growth, 100});
+    ASSERT_EQ(sum.alloc_sites.size(), 2U);
+    EXPECT_EQ(sum.alloc_sites[0].stack.front().function, "helper");
+    EXPECT_EQ(sum.alloc_sites[0].allocs_per_iter, 1.0);
+    EXPECT_EQ(sum.alloc_sites[1].allocs_per_iter, 0.25);  // growth records are not allocations here
+    ASSERT_EQ(sum.retained_sites.size(), 1U);
+    EXPECT_EQ(sum.retained_sites[0].stack.front().function, "std::vector<int>::push_back");
+    EXPECT_EQ(sum.retained_sites[0].bytes_per_iter, 16.0);  // 1,600 over 100 iterations
+    EXPECT_EQ(sum.retained_sites[0].allocs_per_iter, 0.01);
+    EXPECT_EQ(sum.retained_sites[0].share, 1.0);
+}
+
 TEST(core_alloc_sites, names_lose_their_parameters_and_return_type) {
     EXPECT_EQ(os::without_parameters("ns::f<int>(int, char const*) const"), "ns::f<int>");
     EXPECT_EQ(os::without_parameters("void (anonymous namespace)::g<std::vector<int> >(int&)"),
