@@ -103,17 +103,48 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
     return __atomic_load_n(&state.flags.region_epoch, order_relaxed);
 }
 
+/// publish()'s every case but the owner's count in a plain region read inline: counts `p` and,
+/// in a sites region, records it; returns `p`. Out of line and reached by a tail call, so the
+/// inline path makes no call and keeps nothing in a saved register.
+[[gnu::noinline]] TARE_ALLOC_HOOK inline void* publish_slow(void* p, std::size_t counted,
+                                                            usable_fn usable_of) noexcept {
+    const std::uint32_t epoch = count_alloc(p, counted, ask_allocator, usable_of);
+    if ((epoch & sites_tag) != 0) [[unlikely]]
+        return record_site(p, counted, epoch);  // a diagnostic pass (--alloc-sites); a tail call
+    return p;
+}
+
+/// Raises the peak to `total` and returns `p`: publish()'s rare case, out of line (its
+/// compare-and-swap would hold `p` in a saved register on the common path).
+[[gnu::noinline]] TARE_ALLOC_HOOK inline void* raise_peak_and_return(void* p, std::int64_t total) noexcept {
+    raise_peak(total);
+    return p;
+}
+
 /// Counts a block the allocator has just returned (`counted` requested bytes; nullptr: the call
-/// failed, nothing is counted) and returns it. Inlined into every allocation function: its rare
-/// call (record_site) would otherwise make it a function of its own, one more jump and an
-/// argument shuffle on every allocation.
+/// failed, nothing is counted) and returns it. Inlined into every allocation function. The
+/// common case, the owner's allocation in a plain region with the usable size read inline, is
+/// settled here with no call: every other case goes to publish_slow() by a tail call. Rejected:
+/// count_alloc() inline for every case (as this was), whose rare calls (the paused set, the
+/// recording, the peak's compare-and-swap) made GCC save three registers on every allocation.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted,
                                                             usable_fn usable_of = nullptr) noexcept {
     if (p == nullptr)
         return nullptr;  // the allocator has set errno
-    const std::uint32_t epoch = count_alloc(p, counted, ask_allocator, usable_of);
-    if ((epoch & sites_tag) != 0) [[unlikely]]
-        return record_site(p, counted, epoch);  // a diagnostic pass (--alloc-sites); a tail call
+    // Acquire, as count_alloc()'s: pairs with the release store in region_begin()/resume().
+    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
+    if (epoch == 0 || owned_epoch != epoch || (epoch & sites_tag) != 0 || usable_of != nullptr ||
+        !usable_read_inline()) [[unlikely]]
+        return publish_slow(p, counted, usable_of);
+    owner_tally& o = state.owner;
+    __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
+    __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + counted, order_relaxed);
+    const std::int64_t live =
+        __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(inline_usable(p));
+    __atomic_store_n(&o.live, live, order_relaxed);
+    const std::int64_t total = live + __atomic_load_n(&state.others.live, order_relaxed);
+    if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
+        return raise_peak_and_return(p, total);
     return p;
 }
 

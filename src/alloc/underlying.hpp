@@ -59,10 +59,10 @@ extern constinit bool usable_in_chunk TARE_ALLOC_HIDDEN;
 TARE_ALLOC_HOOK inline std::size_t glibc_chunk_usable(const void* p) noexcept {
     std::size_t word = 0;
     __builtin_memcpy(&word, static_cast<const unsigned char*>(p) - sizeof word, sizeof word);
+    // A heap chunk (at least 32 bytes) less one word; an mmapped one (flag bit 1, at least a
+    // page) less two: (word & 2) << 2 is 8 for it, 0 otherwise. No branch, no compare.
     const std::size_t chunk = word & ~std::size_t{7};
-    if ((word & 2U) == 0) [[likely]]
-        return chunk - sizeof word;  // a heap chunk: at least 32 bytes
-    return chunk > 2 * sizeof word ? chunk - 2 * sizeof word : 0;
+    return chunk - sizeof word - ((word & 2U) << 2);
 }
 
 /// The static buffer that serves the allocations dlsym makes while resolve() runs on this

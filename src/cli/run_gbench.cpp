@@ -73,6 +73,54 @@ benchmark_result error_row(const std::string& name, std::string kind, std::strin
     return r;
 }
 
+// Progress on standard error as a tare executable prints it: a live line on a terminal, a line
+// per finished benchmark in a log. step() is told before each benchmark starts, end() after the
+// last (or an interrupt).
+class suite_progress {
+public:
+    void step(std::size_t row, std::size_t rows, const std::string& name) {
+        finish(rows);
+        running_ = name;
+        if (live_) {
+            const report::progress_step s{row, rows, name, os::monotonic_seconds() - started_};
+            std::fprintf(stderr, "\r\033[K%s",
+                         report::progress_live(s, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
+            std::fflush(stderr);
+        }
+    }
+    // `finished`: the last benchmark ran to its end (not stopped by an interrupt).
+    void end(std::size_t rows, bool finished) {
+        if (live_) {
+            std::fputs("\r\033[K", stderr);
+        }
+        if (finished) {
+            finish(rows);
+        }
+    }
+
+private:
+    void finish(std::size_t rows) {
+        if (running_.empty()) {
+            return;
+        }
+        const double now = os::monotonic_seconds();
+        ++done_;
+        if (!live_) {
+            const report::progress_step s{done_, rows, running_, now - started_};
+            std::fputs(report::progress_done(s, now - step_started_).c_str(), stderr);
+            std::fflush(stderr);
+        }
+        step_started_ = now;
+        running_.clear();
+    }
+
+    bool live_ = os::is_terminal(STDERR_FILENO);
+    double started_ = os::monotonic_seconds();
+    double step_started_ = started_;
+    std::size_t done_ = 0;
+    std::string running_;
+};
+
 }  // namespace
 
 // Runs the GB executable `target` with JSON output to a temporary file and reads it back
@@ -208,8 +256,13 @@ std::variant<run_results, run_failure> gbench_counted_collect(const std::string&
     if (auto* f = std::get_if<run_failure>(&listed)) {
         return *f;
     }
-    return instrument::count_gbench_suite(std::get<instrument::launcher>(made), fs::absolute(target).string(),
-                                          target, std::get<std::vector<std::string>>(listed));
+    const auto& names = std::get<std::vector<std::string>>(listed);
+    suite_progress progress;
+    run_results out = instrument::count_gbench_suite(
+        std::get<instrument::launcher>(made), fs::absolute(target).string(), target, names,
+        [&](std::size_t row, std::size_t rows, const std::string& name) { progress.step(row, rows, name); });
+    progress.end(names.size(), !out.context.interrupted);
+    return out;
 }
 
 // A suite with tare::gbench linked: its worker mode serves tare's sampling, so its rows carry
@@ -228,47 +281,17 @@ std::variant<run_results, run_failure> gbench_sampled_collect(const std::string&
     o.min_time = args.min_time.value_or(o.min_time);
     o.timeout_seconds = args.timeout.value_or(o.timeout_seconds);
     o.fresh_process_each = args.isolate;
-    const bool live = os::is_terminal(STDERR_FILENO);
-    const double started = os::monotonic_seconds();
-    double step_started = started;
-    std::size_t done = 0;
-    std::string running;
-    const auto finish_step = [&](std::size_t total) {
-        if (running.empty()) {
-            return;
-        }
-        const double now = os::monotonic_seconds();
-        ++done;
-        if (!live) {
-            const report::progress_step step{done, total, running, now - started};
-            std::fputs(report::progress_done(step, now - step_started).c_str(), stderr);
-            std::fflush(stderr);
-        }
-        step_started = now;
-        running.clear();
-    };
+    suite_progress progress;
     o.progress = [&](std::size_t row, std::size_t rows, const std::string& name) {
-        finish_step(rows);
-        running = name;
-        if (live) {
-            const report::progress_step step{row, rows, name, os::monotonic_seconds() - started};
-            std::fprintf(
-                stderr, "\r\033[K%s",
-                report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
-            std::fflush(stderr);
-        }
+        progress.step(row, rows, name);
     };
     auto made = compare::run_alone(o);
-    if (live) {
-        std::fputs("\r\033[K", stderr);
-    }
+    const auto* ran = std::get_if<compare::alone_data>(&made);
+    progress.end(o.names.size(), ran != nullptr && !ran->interrupted);
     if (auto* f = std::get_if<compare::rounds_failure>(&made)) {
         return run_failure{exit_not_run, f->message};
     }
     auto& data = std::get<compare::alone_data>(made);
-    if (!data.interrupted) {
-        finish_step(o.names.size());
-    }
     run_results out;
     if (data.context) {
         out.context = std::move(*data.context);

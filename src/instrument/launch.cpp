@@ -287,7 +287,7 @@ benchmark_result run_gbench_in_child(const launcher& l, const std::string& execu
 }
 
 run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
-                               const std::vector<std::string>& names) {
+                               const std::vector<std::string>& names, const count_progress& progress) {
     run_results out;
     out.context = instrument::counted_context(false);
     out.context.executable = label;
@@ -298,6 +298,9 @@ run_results count_gbench_suite(const launcher& l, const std::string& executable,
         if (os::interrupted() != 0) {
             out.context.interrupted = true;
             break;
+        }
+        if (progress) {
+            progress(out.benchmarks.size(), names.size(), name);
         }
         out.benchmarks.push_back(run_gbench_in_child(l, executable, name));
         out.context.accounting = out.context.accounting || out.benchmarks.back().allocs_per_iter.has_value();

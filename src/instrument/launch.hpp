@@ -3,6 +3,7 @@
 // a fresh child of this executable, under Valgrind's Callgrind (or natively, for the hardware
 // counter), in a fixed environment (docs/instructions.md, "Determinism").
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -45,10 +46,13 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
 benchmark_result run_gbench_in_child(const launcher& l, const std::string& executable,
                                      const std::string& name);
 
+/// Told before each benchmark of a counted suite starts: its index, how many there are, its name.
+using count_progress = std::function<void(std::size_t, std::size_t, const std::string&)>;
+
 /// The benchmarks `names` of the Google Benchmark executable `executable` (given as `label`)
 /// counted one child each, as one run; an interrupt ends it after the benchmark running.
 run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
-                               const std::vector<std::string>& names);
+                               const std::vector<std::string>& names, const count_progress& progress = {});
 
 /// The child's environment: `extra`, then PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB as
 /// this process has them, nothing else, and a pad that brings the environment and `argv` (the program's own

@@ -146,6 +146,9 @@ TEST(gbench_compare, instrument_counts_a_gb_suites_loop_alone) {
     auto r = run_process(
         {tare_cmd, "run", "--instrument=instructions", test::suite(TARE_GBENCH_COUNTED), "--json=" + path});
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Progress in a log, a line per counted benchmark, as a timed run prints it.
+    EXPECT_NE(r.err.find("[1/4] "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[4/4] "), std::string::npos) << r.err;
     std::ifstream in(path);
     const json doc = json::parse(in);
     fs::remove(path);
