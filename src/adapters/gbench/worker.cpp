@@ -209,8 +209,10 @@ private:
                 }
             }
             target = std::max(sample_ns, shorter ? std::min(r.shorter_ns, shorter->sample.elapsed_ns) : 0.0);
-            // Sized: long enough to estimate from, at the cap, or fixed by the suite.
-            const bool sized = elapsed >= 0.5 * sample_ns || iterations >= max_iterations || fixed;
+            // Sized: long enough to estimate from, at the cap, or fixed by the suite. Long
+            // enough is against the target: a difference shorter than the shorter run may be
+            // mostly that run's noise, and would size the samples by it.
+            const bool sized = elapsed >= 0.5 * target || iterations >= max_iterations || fixed;
             if (sized && spent >= warmup_ns) {
                 break;
             }
