@@ -1,6 +1,7 @@
 #include "compare/rounds.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 
@@ -20,6 +21,26 @@ struct side_state {
     std::string name;  // the benchmark's name on this side (head's may be renamed)
     side_round* out = nullptr;
     bool looping = false;  // inside the benchmark's loop, waiting for commands
+};
+
+// What a sample cost the side. A tare executable's sample is its loop's time (the round trip
+// around it is microseconds). A Google Benchmark worker's sample is two calls of the benchmark
+// function, each with its setup, teardown and first iteration (a warm sample, in
+// adapters/gbench/runs.cpp), which can cost many times the loop: so its cost is the wall time of
+// the round trip, and a body with a slow setup takes fewer samples rather than spending many
+// times its budget. Rejected: lengthening such a body's samples until its loop outweighs its
+// setup, which under the one block every round needs costs more, not less.
+struct sample_clock {
+    bool wall = false;  // the worker is a Google Benchmark suite's
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+    double spent_ns(double loop_ns) const {
+        if (!wall) {
+            return loop_ns;
+        }
+        const std::chrono::duration<double, std::nano> d = std::chrono::steady_clock::now() - start;
+        return std::max(loop_ns, d.count());
+    }
 };
 
 void record_failure(side_state& s, const worker_failure& f) {
@@ -58,7 +79,7 @@ std::optional<rounds_failure> ensure_started(side_state& s, const std::string& e
 // keeps to its time; the fifth of slack keeps the planned count when samples merely run a few
 // percent over their plan. At least one block is measured.
 void measure_pair(side_state* order[2], double sample_ns, double warmup_ns, std::size_t blocks,
-                  double round_ns) {
+                  double round_ns, bool wall) {
     std::uint64_t sizes[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
         side_state& s = *order[k];
@@ -90,9 +111,10 @@ void measure_pair(side_state* order[2], double sample_ns, double warmup_ns, std:
                 if (!s.looping) {
                     break;
                 }
+                const sample_clock clock{wall};
                 auto x = s.worker->sample(iterations);
                 if (auto* rep = std::get_if<protocol::sample_report>(&x)) {
-                    spent[k] += rep->sample.elapsed_ns;
+                    spent[k] += clock.spent_ns(rep->sample.elapsed_ns);
                     s.out->samples.push_back(rep->sample);
                     s.out->peak_live_bytes = std::max(s.out->peak_live_bytes, rep->peak_live_bytes);
                 } else if (auto* r = std::get_if<benchmark_result>(&x)) {
@@ -231,7 +253,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             sides[base_side].name = side_name(row, false);
             sides[head_side].name = side_name(row, true);
             side_state* order[2] = {&sides[first], &sides[1 - first]};
-            measure_pair(order, sample_ns, warmup_ns, blocks, round_ns);
+            measure_pair(order, sample_ns, warmup_ns, blocks, round_ns, o.kind == worker_kind::gbench);
             failed[i] = row.base.back().error.has_value() || row.head.back().error.has_value();
         }
         for (auto& s : sides) {
@@ -273,6 +295,7 @@ benchmark_result measure_one(worker_process& w, const alone_options& o, const st
     const std::uint64_t iterations = std::get<calibrated>(c).iterations;
     double measured = 0;
     for (std::size_t count = 0;;) {
+        const sample_clock clock{o.kind == worker_kind::gbench};
         auto x = w.sample(iterations);
         if (auto* r = std::get_if<benchmark_result>(&x)) {
             return std::move(*r);
@@ -280,7 +303,7 @@ benchmark_result measure_one(worker_process& w, const alone_options& o, const st
         if (auto* f = std::get_if<worker_failure>(&x)) {
             return failed(*f);
         }
-        measured += std::get<protocol::sample_report>(x).sample.elapsed_ns;
+        measured += clock.spent_ns(std::get<protocol::sample_report>(x).sample.elapsed_ns);
         ++count;
         if (detail::enough_samples(plan, count, measured) || os::interrupted() != 0) {
             break;

@@ -269,5 +269,51 @@ TEST(gbench_worker, shards_split_a_suite_for_run_and_compare) {
     EXPECT_EQ(seen, (std::set<std::string>{"BM_allocs/0", "BM_allocs/1", "BM_allocs/3", "BM_retains"}));
 }
 
+// `tare run SUITE --filter=^NAME$` at `min_time`: the row of tare/1.
+json run_row(const std::string& suite, const std::string& name, const std::string& min_time) {
+    const fs::path out = fs::temp_directory_path() / ("tare_gbw_run_" + std::to_string(::getpid()) + ".json");
+    auto run = run_process({tare_cmd, "run", suite, "--filter=^" + name + "$", "--min-time=" + min_time,
+                            "--json=" + out.string()});
+    EXPECT_EQ(run.exit_code, 0) << run.err << run.out;
+    std::ifstream in(out);
+    json doc = in ? json::parse(in) : json();
+    fs::remove(out);
+    return doc.is_null() ? json() : doc.at("benchmarks").at(0);
+}
+
+// A slow row's samples are warm iterations, as Google Benchmark's own run's are: every run's
+// first iteration faults in the 4096 pages its setup mapped, and a sample that was one run had
+// that first iteration in it, about 4096 faults an iteration and a fresh_memory warning for a
+// loop that allocates nothing. The calibration is warm too, so a sample holds many iterations.
+TEST(gbench_worker, a_slow_rows_samples_are_warm_iterations) {
+    const json row = run_row(test::suite(TARE_GBENCH_WARM), "BM_fresh_pages", "0.1");
+    ASSERT_TRUE(row.is_object());
+    ASSERT_TRUE(row.at("error").is_null()) << row.dump();
+    const auto samples = row.at("samples_ns").size();
+    ASSERT_GT(samples, 0U);
+    EXPECT_GT(row.at("iterations").get<double>() / static_cast<double>(samples), 1.0) << row.dump();
+    if (row.at("page_faults_per_iter").is_number()) {
+        EXPECT_LT(row.at("page_faults_per_iter").get<double>(), 4096 * 0.05) << row.dump();
+    }
+    for (const json& w : row.at("warnings")) {
+        EXPECT_NE(w.at("kind"), "fresh_memory") << row.dump();
+    }
+}
+
+// A body whose setup takes 20 ms around a loop of some 50 us: every sample costs two runs of
+// setup, so tare budgets each sample's wall time, not its loop's, and stops at its minimum of
+// samples (10) rather than take a hundred 1 ms samples at 40 ms apiece (docs/compare.md,
+// "Budget"). Counted, not timed: a loaded machine only makes the samples costlier, and fewer.
+TEST(gbench_worker, a_slow_setup_is_budgeted_by_wall_time) {
+    const json row = run_row(test::suite(TARE_GBENCH_WARM), "BM_slow_setup", "0.1");
+    ASSERT_TRUE(row.is_object());
+    EXPECT_LE(row.at("samples_ns").size(), 12U) << row.dump();
+    auto c = compare_suite(test::suite(TARE_GBENCH_WARM),
+                           {"--rounds=2", "--min-time=0.1", "--filter=^BM_slow_setup$"});
+    ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
+    const json& side = row_named(c.doc, "BM_slow_setup").at("base");
+    EXPECT_LE(side.at("samples").get<int>(), 2 * 2) << side.dump();  // one block a round: 2 samples
+}
+
 }  // namespace
 }  // namespace tare

@@ -165,6 +165,24 @@ std::optional<error_info> not_measured(const Run& r) {
     return std::nullopt;
 }
 
+// `longer`'s figures less `shorter`'s, in `longer`: a count that came out lower in the longer run
+// (an allocation the body makes only sometimes) is 0, never a wrapped-around count.
+void subtract(run_outcome& longer, const run_outcome& shorter) {
+    const auto less = [](std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; };
+    tare::sample& s = longer.sample;
+    const tare::sample& t = shorter.sample;
+    s.iterations -= t.iterations;
+    s.elapsed_ns -= t.elapsed_ns;
+    s.allocs = less(s.allocs, t.allocs);
+    s.bytes = less(s.bytes, t.bytes);
+    s.page_faults = less(s.page_faults, t.page_faults);
+    s.mapped_bytes = less(s.mapped_bytes, t.mapped_bytes);
+    s.live_bytes_end -= t.live_bytes_end;
+    // The peak is a level, not a sum: the longer run's, or the shorter's if it was higher.
+    longer.peak = std::max(longer.peak, shorter.peak);
+    longer.cpu_seconds = std::max(0.0, longer.cpu_seconds - shorter.cpu_seconds);
+}
+
 }  // namespace
 
 bool run_spec_linked() noexcept {
@@ -262,6 +280,67 @@ run_outcome run_one(const std::string& name, std::uint64_t iterations) {
     }
     out.sample.elapsed_ns = seconds * 1e9;
     return out;
+}
+
+// A warm sample. Google Benchmark's loop is inline (the range-for's iterator counts down in the
+// suite's own code), so one run cannot be split into a cold first iteration and warm ones; but
+// two runs can be subtracted. Whatever one run pays once — its first iteration's cold caches,
+// the page faults of touching memory setup just allocated, a buffer or cache the first
+// iteration fills — is in both runs and cancels, and what is left is `iterations` iterations
+// that each followed another, as nearly all of Google Benchmark's own run's iterations do.
+// The shorter run goes first and is run anew for every sample, so samples stay independent
+// (docs/statistics.md): a shorter run shared by all samples would put its one error into every
+// sample alike, which no interval over the samples could see; even within one round of tare
+// compare, whose interval rests on the rounds, it makes the round's every pair carry that one
+// error (measured: a wider interval for a setup saved a sample). Only the calibration shares
+// one (`shared`), as it only estimates. The difference's variance is the sum of both runs'.
+// Rejected: a warm-up iteration inside the run (needs a hook per iteration, which the inline
+// loop has not); longer samples alone (a cold iteration still in every sample, only diluted, and
+// a slow row would need hundreds of iterations a sample to dilute it to a few percent).
+run_outcome run_warm(const std::string& name, std::uint64_t iterations, std::optional<run_outcome>* shared) {
+    std::optional<run_outcome> own;
+    std::optional<run_outcome>& shorter = shared != nullptr ? *shared : own;
+    if (!shorter) {
+        shorter = run_one(name, warm_iterations);
+    }
+    if (shorter->error || shorter->fixed_by_suite) {
+        run_outcome r = *shorter;
+        shorter.reset();  // an error ends the benchmark; a fixed count is a sample of its own
+        return r;
+    }
+    // Rarely, the shorter run is slowed (preempted) by more than the longer run's extra
+    // iterations take, and the difference is no time. Such a pair is run again (a shared shorter
+    // run too: its figure was the outlier); after a few (a body of a few nanoseconds asked for a
+    // handful of iterations: noise either way), the sample's time is the longer run's per
+    // iteration, its first iteration included, as every sample's was before warm samples. Its
+    // counts are the difference still.
+    for (int attempt = 0;; ++attempt) {
+        run_outcome longer = run_one(name, iterations + warm_iterations);
+        if (longer.error || longer.fixed_by_suite) {
+            return longer;
+        }
+        const double whole_ns = longer.sample.elapsed_ns;
+        const auto whole_iterations = static_cast<double>(longer.sample.iterations);
+        if (longer.sample.iterations <= shorter->sample.iterations) {
+            return longer;  // cannot happen at a count the suite does not fix; kept whole if it does
+        }
+        const bool timed = whole_ns > shorter->sample.elapsed_ns;
+        if (timed || attempt == 3) {
+            subtract(longer, *shorter);
+            longer.shorter_ns = shorter->sample.elapsed_ns;
+            if (!timed) {
+                longer.sample.elapsed_ns =
+                    whole_ns * static_cast<double>(longer.sample.iterations) / whole_iterations;
+            }
+            return longer;
+        }
+        shorter = run_one(name, warm_iterations);
+        if (shorter->error) {
+            run_outcome r = *shorter;
+            shorter.reset();
+            return r;
+        }
+    }
 }
 
 }  // namespace tare::gbench

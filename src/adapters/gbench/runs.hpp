@@ -30,6 +30,7 @@ struct run_outcome {
     std::vector<std::pair<std::string, double>> counters;
     std::string label;  // State::SetLabel's, the first repetition's; empty: none
     std::optional<error_info> error;
+    double shorter_ns = 0;  // a warm sample's (run_warm): its shorter run's loop time; else 0
 };
 
 /// Google Benchmark's own bound on a run's iterations (kMaxIterations in its runner).
@@ -52,6 +53,18 @@ std::vector<std::string> instance_names();
 /// Runs the instance `name` for `iterations` (the family's own count when it fixes one,
 /// ->Iterations(K)): its time, and the region hooks' memory figures of its loop.
 run_outcome run_one(const std::string& name, std::uint64_t iterations);
+
+/// One warm sample of `iterations`: the difference of a run of `iterations` + warm_iterations and
+/// one of warm_iterations, so what every run pays once (the first iteration's cold caches and
+/// page faults, what setup left for it to touch) cancels (runs.cpp). A run the suite fixes
+/// (->Iterations(K)) cannot be lengthened and is run_one()'s. With `shared`, the shorter run is
+/// the one it holds (measured into it when empty, and again when it outlasts a longer run): for
+/// the calibration's steps, which only estimate; without, every sample measures its own.
+run_outcome run_warm(const std::string& name, std::uint64_t iterations,
+                     std::optional<run_outcome>* shared = nullptr);
+
+/// The iterations a warm sample's shorter run has, and its longer run has beyond the sample's.
+inline constexpr std::uint64_t warm_iterations = 1;
 
 /// Counted mode (counted.cpp): when tare started this suite to count one instance, counts it,
 /// writes its row and returns 0 (the benchmarks RunSpecifiedBenchmarks ran: none of the suite's);

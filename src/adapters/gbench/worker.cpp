@@ -11,10 +11,11 @@
 // BENCHMARK_MAIN calls the first) and ::benchmark::internal::RegisterBenchmarkInternal (every
 // BENCHMARK macro and RegisterBenchmark call goes through it, from the suite's own code). With
 // TARE_GBENCH_WORKER=1 in its environment and the channel on descriptors 3 and 4, the wrapped
-// RunSpecifiedBenchmarks serves the controller instead of running the suite. A sample is one
-// run of one instance, selected by an exact regular expression, with the family's iteration
-// count fixed to the sample's size; Google Benchmark 1.7 runs a spec as often as it is asked in
-// one process, setup and fixture included each time (their cost is outside the timed loop).
+// RunSpecifiedBenchmarks serves the controller instead of running the suite. A run is one
+// instance, selected by an exact regular expression, with the family's iteration count fixed;
+// Google Benchmark 1.7 runs a spec as often as it is asked in one process, setup and fixture
+// included each time (their cost is outside the timed loop). A sample is two runs less each
+// other, so its iterations are warm ones (runs.cpp, run_warm).
 // The time is what Google Benchmark reports (real, or manual, time of the loop); the memory
 // figures are the region hooks' counters of that loop (region_hooks.cpp).
 //
@@ -27,6 +28,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -134,8 +136,7 @@ private:
     }
 
     // "run SAMPLE_NS WARMUP_NS NAME": calibrate to one sample of SAMPLE_NS, warm up for
-    // WARMUP_NS in all, and say the size. Growth as Google Benchmark's own (up to tenfold a
-    // step, aiming a little past the goal), from 1 iteration.
+    // WARMUP_NS in all, and say the size.
     bool start(const std::string& line) {
         double sample_ns = 0;
         double warmup_ns = 0;
@@ -153,24 +154,65 @@ private:
         if (std::find(names_.begin(), names_.end(), *name_) == names_.end()) {
             return finish(error_info{"not_found", "no benchmark of this name in this executable"});
         }
-        // Sized by the requested count: a sample runs it on every thread and in every repetition,
-        // so the elapsed time scales with it, whatever Google Benchmark counts.
+        std::optional<error_info> error;
+        const std::uint64_t size = calibrate(sample_ns, warmup_ns, error);
+        if (error) {
+            return finish(error);
+        }
+        return send("calibrated " + std::to_string(size) + "\n");
+    }
+
+    // The sample's size. Growth as Google Benchmark's own (up to tenfold a step, aiming a little
+    // past the goal), from 1 iteration, on warm samples as the samples will be: a row whose first
+    // iteration is slow (cold caches, fresh pages) would otherwise be sized by that iteration,
+    // and its samples fall short. The warm-up counts each step's wall time, setup included, as
+    // the controller counts a sample's; and a step whose runs cost ten times its loop or more
+    // (a slow setup) may grow past tenfold, since every step costs a setup. Sized by the
+    // requested count: a sample runs it on every thread and in every repetition, so the elapsed
+    // time scales with it, whatever Google Benchmark counts.
+    std::uint64_t calibrate(double sample_ns, double warmup_ns, std::optional<error_info>& error) {
         std::uint64_t iterations = 1;
         double spent = 0;
         double elapsed = 0;
         bool fixed = false;
         std::uint64_t ran = 0;
+        double target = sample_ns;
+        // One shorter run for all steps: they only estimate, and each step then costs one setup.
+        std::optional<run_outcome> shorter;
+        bool rechecked = false;
         for (int step = 0; step < 64; ++step) {
-            run_outcome r = run_one(*name_, iterations);
+            const auto begun = std::chrono::steady_clock::now();
+            run_outcome r = run_warm(*name_, iterations, &shorter);
+            const std::chrono::duration<double, std::nano> wall = std::chrono::steady_clock::now() - begun;
             if (r.error) {
-                return finish(r.error);
+                error = r.error;
+                return 0;
             }
             elapsed = r.sample.elapsed_ns;
-            spent += elapsed;
+            spent += std::max(elapsed, wall.count());
             fixed = r.fixed_by_suite;
             ran = r.sample.iterations;
-            // Sized: long enough to estimate from, at the cap, or fixed by the suite.
-            const bool sized = elapsed >= 0.5 * sample_ns || iterations >= max_iterations || fixed;
+            // A warm sample's time is a difference, and the shorter run's noise is in it: where
+            // that run (one cold iteration) outlasts the planned sample, the sample is made as
+            // long as it, so the difference is mostly warm iterations rather than noise. Such a
+            // run is measured once more and the shorter of the two kept, so one preempted run
+            // does not lengthen every sample.
+            if (!rechecked && shorter && r.shorter_ns > sample_ns) {
+                rechecked = true;
+                run_outcome again = run_one(*name_, warm_iterations);
+                if (again.error) {
+                    error = again.error;
+                    return 0;
+                }
+                if (again.sample.elapsed_ns < shorter->sample.elapsed_ns) {
+                    shorter = std::move(again);
+                }
+            }
+            target = std::max(sample_ns, shorter ? std::min(r.shorter_ns, shorter->sample.elapsed_ns) : 0.0);
+            // Sized: long enough to estimate from, at the cap, or fixed by the suite. Long
+            // enough is against the target: a difference shorter than the shorter run may be
+            // mostly that run's noise, and would size the samples by it.
+            const bool sized = elapsed >= 0.5 * target || iterations >= max_iterations || fixed;
             if (sized && spent >= warmup_ns) {
                 break;
             }
@@ -178,29 +220,30 @@ private:
                 continue;  // warming up at the suite's own count
             }
             const auto n = static_cast<double>(iterations);
-            const double goal = elapsed > 0 ? sample_ns * n / elapsed : n * 10;
-            const double next = sized ? goal : std::min(goal * 1.4, n * 10);
+            const double growth = wall.count() >= 10 * elapsed ? 1000 : 10;
+            const double goal = elapsed > 0 ? target * n / elapsed : n * growth;
+            const double next = sized ? goal : std::min(goal * 1.4, n * growth);
             iterations = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::min(next, 1e18)),
                                                    sized ? 1 : iterations + 1, max_iterations);
         }
-        const double goal = elapsed > 0 ? sample_ns * static_cast<double>(iterations) / elapsed : 0;
-        const std::uint64_t size =
-            fixed         ? ran
-            : !(goal > 0) ? iterations
-                          : std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::min(goal, 1e18)), 1,
-                                                      max_iterations);
-        return send("calibrated " + std::to_string(size) + "\n");
+        // At least as long as the shorter run, so rounded up when that run set the length.
+        const double by_target = target * static_cast<double>(iterations) / elapsed;
+        const double goal = !(elapsed > 0) ? 0 : target > sample_ns ? std::ceil(by_target) : by_target;
+        return fixed         ? ran
+               : !(goal > 0) ? iterations
+                             : std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::min(goal, 1e18)), 1,
+                                                         max_iterations);
     }
 
     bool sample(std::uint64_t iterations) {
         requested_ = iterations;
-        run_outcome r = run_one(*name_, iterations);
+        run_outcome r = run_warm(*name_, iterations);  // warm iterations: runs.cpp says how
         if (r.error) {
             return finish(r.error);
         }
-        // Each sample is a run of its own, so its heap figures start from 0; kept as one region
-        // across the samples (the live heap adds up), as a tare worker's are, so the retained
-        // growth is the slope of what every run kept.
+        // Each sample's heap figures are its runs' less each other's (what its iterations kept
+        // beyond one), from 0; kept as one region across the samples (the live heap adds up), as
+        // a tare worker's are, so the retained growth is the slope of what the samples kept.
         tare::sample s = r.sample;
         s.iterations_before = 0;
         std::int64_t live_before = 0;
