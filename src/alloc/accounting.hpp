@@ -154,12 +154,13 @@ void region_begin_sites(site_buffers buffers) noexcept;
 
 /// Narrows the open sites region's recording to what a buffer that grows leaves behind: from
 /// here an allocation is recorded (into site_buffers::growth) only when it is bigger than every
-/// allocation the region recorded before it, and a free only when its block's address was
-/// recorded. Called while the region is paused. It lets the pass run on, at the cost of a
+/// allocation the region recorded before it, and a free only when its block is one of `live`
+/// (the recorded blocks still live, which the caller finds from the records) or a growth
+/// record's. Called while the region is paused. It lets the pass run on, at the cost of a
 /// compare an allocation and a bit test a free, until a buffer grown geometrically (a vector
 /// appended to and never cleared) reallocates, however far that is: each of its reallocations is
 /// bigger than the last, where the body's temporaries repeat their sizes.
-void sites_growth_only() noexcept;
+void sites_growth_only(std::span<const void* const> live) noexcept;
 
 /// The records of the last sites region (read after it ended, or while paused with the other
 /// threads' calls finished, as snapshot()).

@@ -44,12 +44,13 @@ struct site_state {
 constinit site_state sites{};
 constinit thread_local bool capturing TARE_ALLOC_TLS = false;
 
-// Every recorded block's address, hashed to a bit: in growth-only mode a free is recorded only
-// when its bit is set, so that the frees of the body's temporaries do not fill the free buffer
-// while the pass runs on. A stray set bit (another block at a recorded address, or a hash
-// collision) records a free the summary ignores: it matches no live record. Rejected: a set of
-// addresses, which the recording would have to keep lock-free for every thread, for no gain
-// over a filter whose false positives cost nothing.
+// In growth-only mode, the addresses whose frees are recorded, hashed to a bit: the recorded
+// blocks live when the mode began, and every growth record's. The body's temporaries, recorded
+// and freed before, are not among them: their frees would fill the free buffer as the pass runs
+// on, and a recorded block's free dropped would leave it looking kept. A stray set bit (another block at a
+// recorded address, or a hash collision) records a free the summary ignores: it matches no live record.
+// Rejected: a set of addresses, which the recording would have to keep lock-free for every thread, for no
+// gain over a filter whose false positives cost nothing.
 constexpr unsigned recorded_bits = 18;
 constinit std::uint64_t recorded[(std::size_t{1} << recorded_bits) / 64] = {};
 
@@ -58,9 +59,14 @@ TARE_ALLOC_HOOK std::size_t recorded_bit(const void* block) noexcept {
     return static_cast<std::size_t>((a * 0x9E3779B97F4A7C15ULL) >> (64 - recorded_bits));
 }
 
-TARE_ALLOC_HOOK void mark_recorded(const void* block, std::uint64_t size) noexcept {
+TARE_ALLOC_HOOK void mark_address(const void* block) noexcept {
     const std::size_t bit = recorded_bit(block);
     __atomic_fetch_or(&recorded[bit / 64], std::uint64_t{1} << (bit % 64), order_relaxed);
+}
+
+TARE_ALLOC_HOOK void mark_recorded(const void* block, std::uint64_t size, bool growth) noexcept {
+    if (growth)
+        mark_address(block);
     std::uint64_t seen = __atomic_load_n(&sites.largest, order_relaxed);
     while (size > seen &&
            !__atomic_compare_exchange_n(&sites.largest, &seen, size, true, order_relaxed, order_relaxed)) {
@@ -73,13 +79,13 @@ TARE_ALLOC_HOOK bool maybe_recorded(const void* block) noexcept {
 }
 
 TARE_ALLOC_HOOK void capture(site_record& r, void* block, std::size_t n, std::uint32_t epoch,
-                             std::uint64_t seq) noexcept {
+                             std::uint64_t seq, bool growth) noexcept {
     r.block = block;
     r.size = n;
     r.thread = owned_epoch == epoch ? 0 : static_cast<std::uint64_t>(pthread_self());
     r.seq = seq;
     r.depth = static_cast<std::uint32_t>(backtrace(r.frames, static_cast<int>(max_site_frames)));
-    mark_recorded(block, n);
+    mark_recorded(block, n, growth);
 }
 
 }  // namespace
@@ -97,7 +103,6 @@ void set_site_buffers(site_buffers buffers) noexcept {
     __atomic_store_n(&sites.seq, 0, order_relaxed);
     __atomic_store_n(&sites.largest, 0, order_relaxed);
     __atomic_store_n(&sites.growth_only, false, order_relaxed);
-    __builtin_memset(recorded, 0, sizeof recorded);
 }
 
 TARE_ALLOC_HOOK void* record_site(void* block, std::size_t n, std::uint32_t epoch) noexcept {
@@ -111,11 +116,11 @@ TARE_ALLOC_HOOK void* record_site(void* block, std::size_t n, std::uint32_t epoc
     if (growth_only) {
         const std::size_t i = __atomic_fetch_add(&sites.growth_count, 1, order_relaxed);
         if (i < sites.growth_capacity)
-            capture(sites.growth[i], block, n, epoch, seq);
+            capture(sites.growth[i], block, n, epoch, seq, true);
     } else {
         const std::size_t i = __atomic_fetch_add(&sites.alloc_count, 1, order_relaxed);
         if (i < sites.alloc_capacity)
-            capture(sites.allocs[i], block, n, epoch, seq);
+            capture(sites.allocs[i], block, n, epoch, seq, false);
     }
     capturing = false;
     return block;
@@ -139,7 +144,10 @@ TARE_ALLOC_HOOK void record_free(const void* block, std::uint32_t region) noexce
 
 namespace tare::alloc {
 
-void sites_growth_only() noexcept {
+void sites_growth_only(std::span<const void* const> live) noexcept {
+    __builtin_memset(detail::recorded, 0, sizeof detail::recorded);
+    for (const void* block : live)
+        detail::mark_address(block);
     __atomic_store_n(&detail::sites.growth_only, true, detail::order_relaxed);
 }
 

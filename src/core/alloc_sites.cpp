@@ -268,6 +268,15 @@ std::vector<std::size_t> live_records(std::span<const alloc::site_record> allocs
 
 }  // namespace
 
+std::vector<const void*> live_blocks(std::span<const alloc::site_record> allocs,
+                                     std::span<const alloc::free_record> frees) {
+    std::vector<const void*> out;
+    for (std::size_t i : live_records(allocs, {}, frees)) {
+        out.push_back(allocs[i].block);
+    }
+    return out;
+}
+
 site_summary summarize_sites(std::span<const alloc::site_record> allocs,
                              std::span<const alloc::free_record> frees, std::uint64_t iterations,
                              std::size_t top, os::symbolizer& symbols, growth_records growth) {

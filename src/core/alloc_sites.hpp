@@ -37,6 +37,11 @@ site_summary summarize_sites(std::span<const alloc::site_record> allocs,
                              std::span<const alloc::free_record> frees, std::uint64_t iterations,
                              std::size_t top, os::symbolizer& symbols, growth_records growth = {});
 
+/// The blocks of `allocs` still live after `frees`: the records replayed in the order they were
+/// made (seq).
+std::vector<const void*> live_blocks(std::span<const alloc::site_record> allocs,
+                                     std::span<const alloc::free_record> frees);
+
 /// The logical frames of one recorded stack as a user reads them: the frames of tare's hook
 /// and of the allocation path (malloc and its family, operator new, the standard library's
 /// allocators and container internals) dropped from the inner end, and the stack cut where the

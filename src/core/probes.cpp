@@ -47,8 +47,8 @@ alloc::site_totals system_probe::sites_recorded() noexcept {
     return alloc::sites_recorded();
 }
 
-void system_probe::sites_growth_only() noexcept {
-    alloc::sites_growth_only();
+void system_probe::sites_growth_only(std::span<const void* const> live) noexcept {
+    alloc::sites_growth_only(live);
 }
 
 std::uint64_t system_probe::page_faults() noexcept {

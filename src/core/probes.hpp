@@ -48,7 +48,7 @@ public:
     /// The records of the last sites region.
     virtual alloc::site_totals sites_recorded() noexcept { return {}; }
     /// Narrows the open sites region to allocations bigger than any before (alloc::sites_growth_only).
-    virtual void sites_growth_only() noexcept {}
+    virtual void sites_growth_only(std::span<const void* const> live) noexcept { (void)live; }
 };
 
 /// The real probe: src/alloc's interposer and getrusage.
@@ -66,7 +66,7 @@ public:
     process_reading read_process() noexcept override;
     bool region_begin_sites(alloc::site_buffers buffers) noexcept override;
     alloc::site_totals sites_recorded() noexcept override;
-    void sites_growth_only() noexcept override;
+    void sites_growth_only(std::span<const void* const> live) noexcept override;
 };
 
 }  // namespace tare::core

@@ -1,5 +1,6 @@
 #include "core/sample_driver.hpp"
 
+#include "core/alloc_sites.hpp"
 #include "core/metrics.hpp"
 
 #include <algorithm>
@@ -233,7 +234,11 @@ std::uint64_t sample_driver::end_sample() {
     if (phase_ == phase::diagnosing || phase_ == phase::growing) {
         out_.sites.elapsed_ns += t;
         if (phase_ == phase::diagnosing && out_.sites.growth_iterations > 0) {
-            probe_.sites_growth_only();
+            // Paused: what this allocates is in no figure and no record.
+            const alloc::site_totals so_far = probe_.sites_recorded();
+            const std::vector<const void*> live = core::live_blocks({out_.sites.allocs.data(), so_far.allocs},
+                                                                    {out_.sites.frees.data(), so_far.frees});
+            probe_.sites_growth_only(live);
             phase_ = phase::growing;
             return out_.sites.growth_iterations;
         }

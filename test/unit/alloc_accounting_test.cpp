@@ -911,7 +911,8 @@ TEST(accounting, a_sites_region_records_each_allocation_and_free_in_order) {
 }
 
 // Growth-only mode: an allocation is recorded only when bigger than every one before it, and a
-// free only when its block was recorded; the rest are counted as in any region.
+// free only when its block is one the caller names live or a growth record's: not a temporary's
+// at an address recorded and freed before; the rest are counted as in any region.
 TEST(accounting, a_sites_region_narrowed_to_growth_records_only_bigger_blocks) {
     TARE_SKIP_SITES_UNDER_TSAN();
     static alloc::site_record records[4];
@@ -921,30 +922,36 @@ TEST(accounting, a_sites_region_narrowed_to_growth_records_only_bigger_blocks) {
     alloc::region_begin_sites({records, frees, growth});
     void* kept = std::malloc(64);  // recorded: the largest so far is 64
     escape(kept);
+    void* temporary = std::malloc(32);
+    escape(temporary);
+    std::free(temporary);  // recorded: the first stretch records every free
     alloc::pause();
-    alloc::sites_growth_only();
+    const void* live[] = {kept};
+    alloc::sites_growth_only(live);
     alloc::resume();
-    void* small = std::malloc(32);  // not bigger: counted, not recorded
+    // Not bigger: counted, not recorded; likely at the temporary's address, its free is not
+    // recorded either.
+    void* small = std::malloc(32);
     escape(small);
-    std::free(small);              // its free: not recorded either
+    std::free(small);
     void* big = std::malloc(200);  // recorded into growth
     escape(big);
     void* same = std::malloc(200);  // not bigger than 200: not recorded
     escape(same);
     std::free(same);
-    std::free(big);   // a recorded block: its free is recorded
-    std::free(kept);  // so is this one's
+    std::free(big);   // a growth record: its free is recorded
+    std::free(kept);  // named live: so is this one's
     const alloc::counters got = alloc::snapshot();
     alloc::region_end();
     const alloc::site_totals t = alloc::sites_recorded();
-    EXPECT_EQ(got.allocs, 4U);
-    EXPECT_EQ(t.allocs, 1U);
+    EXPECT_EQ(got.allocs, 5U);
+    EXPECT_EQ(t.allocs, 2U);
     EXPECT_EQ(t.growth, 1U);
     EXPECT_EQ(growth[0].size, 200U);
     EXPECT_GT(growth[0].depth, 2U);
-    EXPECT_EQ(t.frees, 2U);
-    EXPECT_LT(records[0].seq, growth[0].seq);
-    EXPECT_LT(growth[0].seq, frees[0].seq);
+    EXPECT_EQ(t.frees, 3U);  // the temporary's, big's and kept's
+    EXPECT_LT(records[1].seq, growth[0].seq);
+    EXPECT_LT(growth[0].seq, frees[1].seq);
 }
 
 TEST(accounting, a_full_sites_buffer_counts_the_rest_as_dropped) {
