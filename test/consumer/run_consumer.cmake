@@ -1,9 +1,20 @@
 # Configures, builds and runs the consumer project in one mode; fails on any step.
 # -D MODE=... -D SOURCE=<tare source> -D WORK=<scratch dir> [-D PREFIX=<install prefix>]
-# [-D GBENCH=ON: the Google Benchmark suites too]
+# [-D GBENCH=ON: the Google Benchmark suites too] [-D WERROR=ON|OFF: tare's TARE_WERROR]
 file(REMOVE_RECURSE ${WORK})
 set(args -S ${SOURCE}/test/consumer/project -B ${WORK} -DCMAKE_BUILD_TYPE=Release
          -DTARE_CONSUMER_MODE=${MODE} -DTARE_SOURCE_DIR=${SOURCE})
+# tare's build inside the project sits as deep below the main build as add_subdirectory's
+# (<WORK>/tare) and the static Google Benchmark suites' do, and is configured with the main
+# build's TARE_WERROR as theirs is: through ccache with CCACHE_BASEDIR (.ci/run) each compile of
+# the library then has the same command line in all of them, and only the first is compiled.
+if(MODE STREQUAL "fetchcontent")
+  file(REMOVE_RECURSE ${WORK}-deps)
+  list(APPEND args -DFETCHCONTENT_BASE_DIR=${WORK}-deps)
+endif()
+if(DEFINED WERROR)
+  list(APPEND args -DTARE_WERROR=${WERROR})
+endif()
 if(GBENCH)
   list(APPEND args -DTARE_CONSUMER_GBENCH=ON)
 endif()

@@ -202,6 +202,30 @@ bool wait_until_gone(const std::string& marker) {
     return false;
 }
 
+// Waits (at most 20 s) until process `pid` has taken `signal`: no longer pending for the
+// process (ShdPnd in /proc) nor for any of its threads (SigPnd).
+bool wait_until_taken(pid_t pid, int signal) {
+    const unsigned long long bit = 1ULL << (signal - 1);
+    const auto pending = [&] {
+        std::error_code ec;
+        for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+            std::ifstream status(task.path() / "status");
+            for (std::string line; std::getline(status, line);) {
+                if ((line.rfind("ShdPnd:", 0) == 0 || line.rfind("SigPnd:", 0) == 0) &&
+                    (std::stoull(line.substr(7), nullptr, 16) & bit) != 0)
+                    return true;
+            }
+        }
+        return false;
+    };
+    for (int i = 0; i < 2000; ++i) {
+        if (!pending())
+            return true;
+        sleep_seconds(0.01);
+    }
+    return false;
+}
+
 // The interrupted runs below are a short benchmark and then one that runs past the grace
 // period: the signal is sent once the second's body has said it began, so it lands inside it. `works_too`
 // honours --min-time (5 s, past the 2 s grace); `hangs` never returns.
@@ -226,12 +250,11 @@ void interrupt_in_process(const std::string& filter, const std::string& second, 
     const started s = start_piped({bench, filter, "--min-time=5", "--json=" + out.string()}, tag, &err_fd);
     std::string log;
     ASSERT_TRUE(wait_for_line(err_fd, "started " + second, &log)) << log;  // from inside its body
-    const auto signalled = std::chrono::steady_clock::now();
     ::kill(s.pid, SIGINT);
     drain(err_fd, &log);
+    // Ended by the grace, not by the body: works_too honours --min-time=5, and hangs never
+    // returns. No bound on the wall time here: on a loaded machine it says nothing.
     EXPECT_EQ(wait_for(s.pid, 30), 130) << log << last_hang;
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
-    EXPECT_LT(took, 8.0) << "the grace is 2 s";
     expect_first_kept_second_interrupted(json::parse(slurp(out)), second);
     EXPECT_NE(log.find("interrupted by SIGINT"), std::string::npos) << log;
 }
@@ -276,10 +299,13 @@ TEST(interrupt, a_second_sigint_exits_at_once) {
     std::string log;
     ASSERT_TRUE(wait_for_line(err_fd, "started hangs", &log)) << log;
     ::kill(s.pid, SIGINT);
-    sleep_seconds(0.3);
+    // The first taken before the second is sent (two pending SIGINTs are one).
+    ASSERT_TRUE(wait_until_taken(s.pid, SIGINT)) << hang_report(s.pid);
     ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 5), 130) << last_hang;
+    EXPECT_EQ(wait_for(s.pid, 30), 130) << last_hang;
     drain(err_fd, &log);
+    // At once: not through the grace period's report, which only the first signal starts.
+    EXPECT_EQ(log.find("did not return within"), std::string::npos) << log;
 }
 
 // tare run passes the signal on to the executable, which writes what finished; tare writes it,
@@ -423,12 +449,16 @@ TEST(interrupt, tare_compare_reports_the_rounds_that_ran) {
     const std::string base = private_copy(TARE_COMPARE_BASE, "compare_base_int");
     const std::string head = private_copy(TARE_COMPARE_HEAD, "compare_head_int");
     const fs::path out = scratch("int_compare.json");
-    const started s = start({TARE_COMMAND, "compare", base, head, "--rounds=200", "--min-time=20",
-                             "--filter=^spin$", "--json=" + out.string()},
-                            "compare");
-    sleep_seconds(2.0);
+    int err_fd = -1;
+    const started s = start_piped({TARE_COMMAND, "compare", base, head, "--rounds=200", "--min-time=20",
+                                   "--filter=^spin$", "--json=" + out.string()},
+                                  "compare", &err_fd);
+    std::string log;
+    // Its log line for the first round (standard error is no terminal): one round has run.
+    ASSERT_TRUE(wait_for_line(err_fd, "round 1 (", &log)) << log;
     ::kill(s.pid, SIGINT);
-    EXPECT_EQ(wait_for(s.pid, 60), 130) << slurp(s.err) << last_hang;
+    drain(err_fd, &log);
+    EXPECT_EQ(wait_for(s.pid, 60), 130) << log << last_hang;
     const json doc = json::parse(slurp(out));
     EXPECT_TRUE(doc["context"]["interrupted"].get<bool>());
     const auto rounds = doc["context"]["rounds"].get<int>();
