@@ -11,8 +11,11 @@ function(help_of out)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
-# roff: a backslash is \e, and a line that begins with . or ' is text, not a request.
+# roff: a backslash is \e, and a line that begins with . or ' is text, not a request. The help
+# the build's command prints names the source tree's docs/; the page is read where the package
+# is installed, whose copy of them is share/doc/tare/ (FILES below).
 function(roff out text)
+  string(REPLACE "docs/" "share/doc/tare/" text "${text}")
   string(REPLACE "\\" "\\e" text "${text}")
   string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
   set(${out} "${text}" PARENT_SCOPE)

@@ -12,6 +12,11 @@ foreach(f ${page} ${bash} ${zsh} ${PREFIX}/${CMAKE_INSTALL_DATADIR}/doc/tare/cli
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
+# The documents the page names are the installed copies, not a source tree's docs/.
+file(READ ${page} raw)
+if(raw MATCHES "docs/" OR NOT raw MATCHES "share/doc/tare/cli\\.md")
+  message(FATAL_ERROR "the man page names the source tree's docs/, not share/doc/tare/:\n${raw}")
+endif()
 find_program(MAN man)
 if(MAN)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env MANPAGER=cat MANWIDTH=100 ${MAN} -l ${page}
@@ -19,7 +24,8 @@ if(MAN)
   if(NOT rc EQUAL 0 OR err MATCHES "warning")
     message(FATAL_ERROR "man -l ${page} failed (${rc}): ${err}")
   endif()
-  foreach(expected "tare run" "tare compare" "tare export" "--min-time" "--fail-on-regression")
+  foreach(expected "tare run" "tare compare" "tare export" "--min-time" "--fail-on-regression"
+          "share/doc/tare/cli.md")
     string(FIND "${text}" "${expected}" at)
     if(at EQUAL -1)
       message(FATAL_ERROR "the man page lacks '${expected}'")
