@@ -232,22 +232,7 @@ std::uint64_t sample_driver::end_sample() {
         return begin_sites_pass();
     }
     if (phase_ == phase::diagnosing || phase_ == phase::growing) {
-        out_.sites.elapsed_ns += t;
-        if (phase_ == phase::diagnosing && out_.sites.growth_iterations > 0) {
-            // Paused: what this allocates is in no figure and no record.
-            const alloc::site_totals so_far = probe_.sites_recorded();
-            const std::vector<const void*> live = core::live_blocks({out_.sites.allocs.data(), so_far.allocs},
-                                                                    {out_.sites.frees.data(), so_far.frees});
-            probe_.sites_growth_only(live);
-            phase_ = phase::growing;
-            return out_.sites.growth_iterations;
-        }
-        out_.sites.totals = probe_.sites_recorded();
-        out_.sites.allocs.resize(out_.sites.totals.allocs);
-        out_.sites.frees.resize(out_.sites.totals.frees);
-        out_.sites.growth.resize(out_.sites.totals.growth);
-        phase_ = phase::done;
-        return 0;
+        return end_sites_stretch(t);
     }
     if (cur_.live_bytes_end > plan_.max_live_bytes) {
         out_.stopped_early = "the region's live heap passed the cap of " +
@@ -328,6 +313,25 @@ void sample_driver::record_measured() {
     } else {
         out_.measured_cpu_ns.reset();
     }
+}
+
+std::uint64_t sample_driver::end_sites_stretch(double elapsed_ns) {
+    out_.sites.elapsed_ns += elapsed_ns;
+    if (phase_ == phase::diagnosing && out_.sites.growth_iterations > 0) {
+        // Paused: what this allocates is in no figure and no record.
+        const alloc::site_totals so_far = probe_.sites_recorded();
+        const std::vector<const void*> live = core::live_blocks({out_.sites.allocs.data(), so_far.allocs},
+                                                                {out_.sites.frees.data(), so_far.frees});
+        probe_.sites_growth_only(live);
+        phase_ = phase::growing;
+        return out_.sites.growth_iterations;
+    }
+    out_.sites.totals = probe_.sites_recorded();
+    out_.sites.allocs.resize(out_.sites.totals.allocs);
+    out_.sites.frees.resize(out_.sites.totals.frees);
+    out_.sites.growth.resize(out_.sites.totals.growth);
+    phase_ = phase::done;
+    return 0;
 }
 
 std::uint64_t sample_driver::after_measuring() {

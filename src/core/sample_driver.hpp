@@ -149,6 +149,8 @@ private:
     // after it) the sites pass. Returns the next stretch's size, or 0 when done.
     std::uint64_t after_measuring();
     std::uint64_t begin_growth_check();
+    // A stretch of the sites pass ended (`elapsed_ns` long): the next stretch's size, or 0.
+    std::uint64_t end_sites_stretch(double elapsed_ns);
     // Records the finished sample and returns the next sample's size, or 0 when done.
     std::uint64_t end_sample();
     std::uint64_t next_calibration_size(std::uint64_t n, double elapsed_ns) const;
