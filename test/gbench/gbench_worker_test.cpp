@@ -178,7 +178,9 @@ TEST(gbench_worker, tare_compare_drives_two_suites_sample_by_sample) {
     ASSERT_EQ(c.doc.at("rows").size(), 4U);
     for (const auto& row : c.doc.at("rows")) {
         SCOPED_TRACE(row.at("name").get<std::string>());
-        EXPECT_GE(row.at("base").at("samples").get<int>(), 3 * 4);  // at least a block a round
+        // At least one block a round, 2 samples a side: a Google Benchmark sample's cost is its
+        // wall time, setup included, so on a loaded machine a round may hold no more.
+        EXPECT_GE(row.at("base").at("samples").get<int>(), 3 * 2);
         EXPECT_EQ(row.at("base").at("iterations"), row.at("head").at("iterations"));
         EXPECT_EQ(row.at("base").at("round_ns").size(), 3U);
         EXPECT_TRUE(row.at("change_pct").is_object());
