@@ -32,6 +32,25 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
     return usable_of != nullptr ? usable_of(const_cast<void*>(p)) : under_usable_size(const_cast<void*>(p));
 }
 
+/// Adds an allocation of the region's owner (`n` bytes requested, `usable` held) to its tally by
+/// load and store (one writer); returns the live heap of all threads, for the peak.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::int64_t owner_allocated(std::size_t n,
+                                                                           std::size_t usable) noexcept {
+    owner_tally& o = state.owner;
+    __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
+    __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
+    const std::int64_t live = __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(usable);
+    __atomic_store_n(&o.live, live, order_relaxed);
+    return live + __atomic_load_n(&state.others.live, order_relaxed);
+}
+
+/// Takes `usable` bytes off the owner's level by load and store.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void owner_released(std::size_t usable) noexcept {
+    owner_tally& o = state.owner;
+    __atomic_store_n(&o.live, __atomic_load_n(&o.live, order_relaxed) - static_cast<std::int64_t>(usable),
+                     order_relaxed);
+}
+
 /// Counts the allocation of `p` (`n` bytes requested, `held` bytes in the live heap, or the
 /// block's usable size read by `usable_of`), which has succeeded. Returns the epoch of the region
 /// that counted it, 0 when none did: no region open, or open and paused (or, in a member region,
@@ -50,12 +69,7 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
     const std::size_t usable = held == ask_allocator ? usable_size_of(p, usable_of) : held;
     std::int64_t total = 0;
     if (owned_epoch == epoch) [[likely]] {
-        owner_tally& o = state.owner;
-        __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
-        __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
-        const std::int64_t live = __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(usable);
-        __atomic_store_n(&o.live, live, order_relaxed);
-        total = live + __atomic_load_n(&state.others.live, order_relaxed);
+        total = owner_allocated(n, usable);
     } else {
         if (outside_members(epoch)) {
             paused_insert(p, epoch);  // not a member: as if paused, for this thread alone
@@ -74,9 +88,7 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
 /// every other thread by a read-modify-write.
 TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable) noexcept {
     if (owned_epoch == region) [[likely]] {
-        owner_tally& o = state.owner;
-        __atomic_store_n(&o.live, __atomic_load_n(&o.live, order_relaxed) - static_cast<std::int64_t>(usable),
-                         order_relaxed);
+        owner_released(usable);
     } else {
         __atomic_fetch_sub(&state.others.live, static_cast<std::int64_t>(usable), order_relaxed);
     }
@@ -136,13 +148,7 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
     if (epoch == 0 || owned_epoch != epoch || (epoch & sites_tag) != 0 || usable_of != nullptr ||
         !usable_read_inline()) [[unlikely]]
         return publish_slow(p, counted, usable_of);
-    owner_tally& o = state.owner;
-    __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
-    __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + counted, order_relaxed);
-    const std::int64_t live =
-        __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(inline_usable(p));
-    __atomic_store_n(&o.live, live, order_relaxed);
-    const std::int64_t total = live + __atomic_load_n(&state.others.live, order_relaxed);
+    const std::int64_t total = owner_allocated(counted, inline_usable(p));
     if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
         return raise_peak_and_return(p, total);
     return p;

@@ -112,10 +112,7 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
         if (owned_epoch != region || (region & sites_tag) != 0 || !usable_read_inline() ||
             paused_may_hold(p, region)) [[unlikely]]
             return release_in_region(p, region);
-        owner_tally& o = state.owner;
-        __atomic_store_n(
-            &o.live, __atomic_load_n(&o.live, order_relaxed) - static_cast<std::int64_t>(inline_usable(p)),
-            order_relaxed);
+        owner_released(inline_usable(p));
     }
     under_free(p);
 }

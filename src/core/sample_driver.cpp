@@ -227,7 +227,8 @@ std::uint64_t sample_driver::end_sample() {
     const double target = target_sample_ns();
     if (phase_ == phase::checking) {
         out_.growth_check.iterations = n;
-        out_.growth_check.grown = cur_.live_bytes_end - out_.growth_check.live_before;
+        out_.growth_check.grown =
+            cur_.live_bytes_end - out_.samples.back().live_bytes_end;  // since the last sample
         phase_ = phase::done;
         return begin_sites_pass();
     }
@@ -380,7 +381,6 @@ std::uint64_t sample_driver::begin_growth_check() {
     if (room < wanted && room < static_cast<double>(out_.total_iterations)) {
         return 0;
     }
-    out_.growth_check.live_before = live;
     phase_ = phase::checking;
     return to_count(std::min({wanted, room, 1e18}));
 }

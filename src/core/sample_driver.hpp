@@ -81,7 +81,6 @@ struct loop_outcome {
     struct growth_check_run {
         std::uint64_t iterations = 0;
         std::int64_t grown = 0;
-        std::int64_t live_before = 0;
     } growth_check;
 
     /// The diagnostic pass (sample_plan::alloc_sites): its iterations and time, and what it
