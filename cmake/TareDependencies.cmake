@@ -1,8 +1,8 @@
 # Checks, before anything is built, that the headers tare's own sources include are installed,
 # and stops with one message naming everything missing and the line that installs it. Without
 # it a missing package surfaced as a compile error in whichever file happened to build first.
-# fmt and nlohmann-json are compiled into tare's libraries (header-only), CLI11 into the `tare`
-# command, GoogleTest into the tests; a consumer of an installed tare needs none of them.
+# fmt and nlohmann-json are compiled into tare's libraries (header-only), CLI11 and SQLite into
+# the `tare` command, GoogleTest into the tests; a consumer of an installed tare needs none of them.
 # Each result is TARE_HAVE_<NAME>_HEADER: setting one to OFF on the command line skips its check
 # and counts it missing, which is how the test of this message runs.
 include(CheckIncludeFileCXX)
@@ -30,6 +30,9 @@ function(tare_check_dependencies)
   set(checks "fmt|fmt/format.h|libfmt-dev" "nlohmann-json|nlohmann/json.hpp|nlohmann-json3-dev")
   if(TARE_BUILD_TOOLS)
     list(APPEND checks "CLI11|CLI/CLI.hpp|libcli11-dev")
+  endif()
+  if(TARE_BUILD_TOOLS OR TARE_BUILD_TESTS OR TARE_FUZZ)
+    list(APPEND checks "SQLite|sqlite3.h|libsqlite3-dev")
   endif()
   if(TARE_BUILD_TESTS)
     list(APPEND checks "GoogleTest|gtest/gtest.h|libgtest-dev")

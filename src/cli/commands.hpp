@@ -189,6 +189,28 @@ struct export_args {
 CLI::App* add_export_command(CLI::App& app, export_args& args);
 int export_command(const export_args& args);
 
+/// `tare history add|check|list` (docs/history.md).
+struct history_args {
+    std::string db = "tare-history.db";
+    std::vector<std::string> files;  // add: results files, one run each
+    std::string commit;              // add: empty: from git
+    std::string branch;
+    std::string date;
+    std::string side = "head";        // add: a comparison's side to keep
+    std::string check_branch;         // check, list: empty: main, or the store's only branch
+    std::size_t last = 200;           // check: the newest runs
+    std::size_t recent = 5;           // check: where a regression is "at the head"
+    bool fail_on_regression = false;  // check
+    bool markdown = false;            // check
+    std::string color = "auto";       // check
+    CLI::App* add_cmd = nullptr;      // which subcommand was parsed
+    CLI::App* check_cmd = nullptr;
+    CLI::App* list_cmd = nullptr;
+};
+
+CLI::App* add_history_command(CLI::App& app, history_args& args);
+int history_command(const history_args& args);
+
 /// One `--export=FORMAT:PATH` of `tare run`.
 struct export_request {
     report::export_format format;

@@ -7,6 +7,7 @@ set(tare_cli_sources
   src/cli/report_command.cpp
   src/cli/export_command.cpp
   src/cli/merge_command.cpp
+  src/cli/history_command.cpp
   src/cli/target_kind.cpp
   src/cli/usage.cpp
 )

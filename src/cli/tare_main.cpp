@@ -21,6 +21,7 @@ struct command_line {
     report_args rep;
     export_args exp;
     merge_args mrg;
+    history_args hist;
     std::optional<std::string> help_topic;
     CLI::App* run_cmd = nullptr;
     CLI::App* exec_cmd = nullptr;
@@ -28,6 +29,7 @@ struct command_line {
     CLI::App* rep_cmd = nullptr;
     CLI::App* exp_cmd = nullptr;
     CLI::App* mrg_cmd = nullptr;
+    CLI::App* hist_cmd = nullptr;
     CLI::App* help_cmd = nullptr;
 
     explicit command_line(CLI::App& app)
@@ -37,6 +39,7 @@ struct command_line {
           rep_cmd(add_report_command(app, rep)),
           exp_cmd(add_export_command(app, exp)),
           mrg_cmd(add_merge_command(app, mrg)),
+          hist_cmd(add_history_command(app, hist)),
           help_cmd(app.add_subcommand("help", "print the commands, or one command's flags: tare help run")) {
         help_cmd->add_option("COMMAND", help_topic, "the command whose flags to print")->type_name("");
     }
@@ -74,6 +77,9 @@ int run_parsed(const CLI::App& app, const command_line& cl) {
     if (cl.mrg_cmd->parsed()) {
         return merge_command(cl.mrg);
     }
+    if (cl.hist_cmd->parsed()) {
+        return history_command(cl.hist);
+    }
     return exit_ok;
 }
 
@@ -87,7 +93,8 @@ int dispatch(int argc, char** argv) {
     if (argc <= 1) {
         // Bare `tare`: what it can do, not only what is missing.
         std::fputs(app.help().c_str(), stderr);
-        return fail(exit_usage, "a subcommand is required (run, compare, exec, report, export or merge)");
+        return fail(exit_usage,
+                    "a subcommand is required (run, compare, exec, report, export, merge or history)");
     }
     // CLI11 would say "A subcommand is required" of `tare rn`: the word typed is named instead.
     if (auto misspelt = misspelt_command(app, argc, argv)) {

@@ -66,16 +66,40 @@ std::vector<std::string> command_names(const CLI::App& app) {
     return names;
 }
 
-// "'rn' is not a tare command; did you mean 'run'?", or the commands there are.
-std::string unknown_command(const CLI::App& app, const std::string& word) {
-    const std::vector<std::string> names = command_names(app);
-    std::string message = "'" + word + "' is not a tare command";
-    if (auto meant = closest_word(word, names))
-        return message + "; did you mean '" + *meant + "'?";
+// "run, exec or compare".
+std::string listed(const std::vector<std::string>& names) {
     std::string list;
     for (std::size_t i = 0; i < names.size(); ++i)
         list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-    return message + " (" + list + ")";
+    return list;
+}
+
+// "'rn' is not a tare command; did you mean 'run'?", or the commands there are; `who` is "tare"
+// or a command with commands of its own ("tare history").
+std::string unknown_command(const CLI::App& app, const std::string& word, const std::string& who = "tare") {
+    const std::vector<std::string> names = command_names(app);
+    std::string message = "'" + word + "' is not a " + who + " command";
+    if (auto meant = closest_word(word, names))
+        return message + "; did you mean '" + *meant + "'?";
+    return message + " (" + listed(names) + ")";
+}
+
+// For a command with commands of its own (`tare history add`), the word after it, checked as
+// misspelt_command() checks the first: nothing when it names one, or --help is asked.
+std::optional<std::string> misspelt_inner(const CLI::App& command, int from, int argc, char** argv) {
+    const std::vector<std::string> names = command_names(command);
+    const std::string who = "tare " + command.get_name();
+    for (int i = from; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help")
+            return std::nullopt;
+        if (arg.size() > 1 && arg[0] == '-')
+            continue;  // a flag before the command: CLI11 says what is wrong with it
+        if (std::find(names.begin(), names.end(), arg) != names.end())
+            return std::nullopt;
+        return unknown_command(command, arg, who);
+    }
+    return who + ": a command is required (" + listed(names) + ")";
 }
 
 // "tare run: unknown flag '--jsn'; did you mean '--json'?", the flag without its "=VALUE".
@@ -133,9 +157,12 @@ std::optional<std::string> misspelt_command(const CLI::App& app, int argc, char*
             return unknown_flag(app, "", arg,
                                 "(a command's flags go after it: tare help COMMAND lists them)");
         }
-        if (std::find(commands.begin(), commands.end(), arg) != commands.end())
+        if (std::find(commands.begin(), commands.end(), arg) == commands.end())
+            return unknown_command(app, arg);
+        const CLI::App* command = app.get_subcommand(arg);
+        if (command_names(*command).empty())
             return std::nullopt;
-        return unknown_command(app, arg);
+        return misspelt_inner(*command, i + 1, argc, argv);
     }
     return std::nullopt;
 }
@@ -158,10 +185,12 @@ int print_help(const CLI::App& app, const std::optional<std::string>& command) {
 }
 
 bool missing_operand(const CLI::App& app) {
-    const std::vector<CLI::App*> parsed = app.get_subcommands();
-    if (parsed.empty())
+    const CLI::App* at = &app;
+    while (!at->get_subcommands().empty())
+        at = at->get_subcommands().back();  // the innermost: `tare history add`
+    if (at == &app)
         return false;
-    for (const CLI::Option* opt : parsed.back()->get_options()) {
+    for (const CLI::Option* opt : at->get_options()) {
         if (opt->get_positional() && opt->get_required() && opt->count() == 0)
             return true;
     }
@@ -204,9 +233,14 @@ std::string in_users_words(const CLI::App& where, const std::string& who, const 
 }  // namespace
 
 std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
-    const std::vector<CLI::App*> parsed = app.get_subcommands();
-    const CLI::App& where = parsed.empty() ? app : *parsed.back();
-    const std::string who = parsed.empty() ? "tare" : "tare " + where.get_name();
+    // The innermost command parsed, and its name as typed: "tare history check".
+    const CLI::App* at = &app;
+    std::string who = "tare";
+    while (!at->get_subcommands().empty()) {
+        at = at->get_subcommands().back();
+        who += " " + at->get_name();
+    }
+    const CLI::App& where = *at;
     if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) {
         std::string ours = in_users_words(where, who, e);
         return ours.empty() ? std::string(e.what()) : ours;

@@ -72,28 +72,6 @@ std::variant<std::vector<std::string>, std::string> split_command_line(const std
     return words;
 }
 
-// execv() takes a path; a bare name is looked up as a shell would, so `tare exec -- sleep 0.1`
-// works without a shell in between.
-std::optional<std::string> find_in_path(const std::string& name, std::string_view path_list) {
-    namespace fs = std::filesystem;
-    if (name.find('/') != std::string::npos) {
-        return name;
-    }
-    std::size_t start = 0;
-    while (start <= path_list.size()) {
-        std::size_t end = path_list.find(':', start);
-        end = end == std::string_view::npos ? path_list.size() : end;
-        const std::string_view dir = path_list.substr(start, end - start);
-        const fs::path candidate = fs::path(dir.empty() ? std::string_view(".") : dir) / name;
-        std::error_code ec;
-        if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) {
-            return candidate.string();
-        }
-        start = end + 1;
-    }
-    return std::nullopt;
-}
-
 std::vector<side> run_order(std::size_t runs, bool with_base) {
     if (!with_base) {
         return std::vector<side>(runs, side::head);
@@ -224,7 +202,7 @@ std::variant<exec_results, failure> run(const options& opts) {
     const char* path = std::getenv("PATH");
     const std::string_view path_list = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
     for (exec_side* s : sides) {
-        std::optional<std::string> found = find_in_path(s->argv[0], path_list);
+        std::optional<std::string> found = os::find_in_path(s->argv[0], path_list);
         if (!found) {
             return failure{exit_not_run, s->argv[0] + ": command not found in PATH"};
         }

@@ -69,11 +69,6 @@ std::vector<double> block_sums(const exec_side& side, exec_metric metric);
 /// the verdict on wall time at `threshold_pct`.
 exec_comparison compare_sides(const exec_side& base, const exec_side& head, double threshold_pct);
 
-/// The path execv() is given for `name`: `name` itself when it contains a '/', else the first
-/// executable regular file `dir/name` of the ':'-separated `path_list` (an empty entry is the
-/// current directory), as a shell looks it up; empty when there is none.
-std::optional<std::string> find_in_path(const std::string& name, std::string_view path_list);
-
 /// Splits a command line into words without a shell: blanks separate words, '...' and "..."
 /// group (backslash escapes inside "..." and outside quotes); no variables, globs or
 /// redirections. The words, or an error message (unterminated quote, empty command).

@@ -58,6 +58,11 @@ struct captured_child {
 captured_child run_child_capturing(const std::vector<std::string>& argv, child_options options,
                                    std::size_t limit);
 
+/// The path execv() is given for `name`: `name` itself when it contains a '/', else the first
+/// executable regular file `dir/name` of the ':'-separated `path_list` (an empty entry is the
+/// current directory), as a shell looks it up; empty when there is none.
+std::optional<std::string> find_in_path(const std::string& name, std::string_view path_list);
+
 /// Restricts the calling process to `cpus` (its affinity mask); false when refused or empty.
 /// Allocates nothing: safe between fork and exec.
 bool pin_to_cpus(std::span<const int> cpus) noexcept;

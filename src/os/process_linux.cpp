@@ -13,7 +13,10 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -322,6 +325,28 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
     r.resources.max_rss_kib = ru.ru_maxrss;
     return r;
+}
+
+// execv() takes a path; a bare name is looked up as a shell would, so `tare exec -- sleep 0.1`
+// works without a shell in between.
+std::optional<std::string> find_in_path(const std::string& name, std::string_view path_list) {
+    namespace fs = std::filesystem;
+    if (name.find('/') != std::string::npos) {
+        return name;
+    }
+    std::size_t start = 0;
+    while (start <= path_list.size()) {
+        std::size_t end = path_list.find(':', start);
+        end = end == std::string_view::npos ? path_list.size() : end;
+        const std::string_view dir = path_list.substr(start, end - start);
+        const fs::path candidate = fs::path(dir.empty() ? std::string_view(".") : dir) / name;
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) {
+            return candidate.string();
+        }
+        start = end + 1;
+    }
+    return std::nullopt;
 }
 
 std::string describe_end(const child_result& r) {

@@ -39,10 +39,6 @@ cell time_cell(const side_figures& side) {
                          : std::string(missing_mark)};
 }
 
-std::string signed_percent(double pct) {
-    return (pct > 0 ? "+" : "") + format_percent(pct);
-}
-
 cell change_cell(const compare_row& row) {
     if (!row.change) {
         return single(std::string(missing_mark));
@@ -50,10 +46,10 @@ cell change_cell(const compare_row& row) {
     const paired_change& c = *row.change;
     if (!c.interval_pct) {
         // One pair: the interval is infinite, which is the honest "no interval".
-        return single(signed_percent(c.change_pct) + " [no interval]");
+        return single(format_signed_percent(c.change_pct) + " [no interval]");
     }
-    return {signed_percent(c.change_pct), "[" + signed_percent(c.interval_pct->low),
-            signed_percent(c.interval_pct->high) + "]"};
+    return {format_signed_percent(c.change_pct), "[" + format_signed_percent(c.interval_pct->low),
+            format_signed_percent(c.interval_pct->high) + "]"};
 }
 
 // A verdict needs a change; without one there is nothing judged, so no word is printed that a

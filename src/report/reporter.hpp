@@ -13,6 +13,7 @@
 
 #include "model/comparison.hpp"
 #include "model/exec.hpp"
+#include "model/history.hpp"
 #include "model/run.hpp"
 #include "report/table/document.hpp"
 
@@ -69,7 +70,7 @@ std::unique_ptr<reporter<Results>> make_reporter(format f) {
 
 // Where each is defined: runs in report/run_table.cpp (console, Markdown), report/json.cpp and
 // report/html/html.cpp; comparisons in report/compare_table.cpp; exec runs in
-// report/exec_table.cpp.
+// report/exec_table.cpp; history checks in report/history_table.cpp.
 template <>
 std::unique_ptr<reporter<run_results>> make_console_reporter(const table::console_style& style);
 template <>
@@ -94,5 +95,9 @@ template <>
 std::unique_ptr<reporter<exec_results>> make_json_reporter();
 template <>
 std::unique_ptr<reporter<exec_results>> make_html_reporter();
+template <>
+std::unique_ptr<reporter<history_check>> make_console_reporter(const table::console_style& style);
+template <>
+std::unique_ptr<reporter<history_check>> make_markdown_reporter();
 
 }  // namespace tare::report

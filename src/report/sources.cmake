@@ -14,6 +14,7 @@ set(tare_report_tool_sources
   src/report/compare_table.cpp
   src/report/compare_presence.cpp
   src/report/exec_table.cpp
+  src/report/history_table.cpp
   src/report/html/html_page.cpp
   src/report/html/html.cpp
   src/report/html/html_benchmark.cpp

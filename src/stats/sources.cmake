@@ -6,3 +6,7 @@ set(tare_stats_sources
   src/stats/random.cpp
   src/stats/change.cpp
 )
+# The `tare` command's statistics, in its library: change points of a history.
+set(tare_stats_tool_sources
+  src/stats/change_points.cpp
+)

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "os/process.hpp"
 #include "stats/change.hpp"
 
 namespace tare::exec {
@@ -187,12 +188,12 @@ TEST(exec_split_command_line, unterminated_quotes_and_empty_commands_are_errors)
     EXPECT_EQ(split_error(" \t "), "empty command");
 }
 
-TEST(exec_find_in_path, a_path_is_kept_and_a_name_is_looked_up) {
-    EXPECT_EQ(find_in_path("./build/x", "/bin"), "./build/x");
-    EXPECT_EQ(find_in_path("/nonexistent/cmd", "/bin"), "/nonexistent/cmd");
-    EXPECT_EQ(find_in_path("sh", "/nonexistent:/bin"), "/bin/sh");
-    EXPECT_FALSE(find_in_path("no_such_command_for_tare_exec", "/nonexistent:/bin:/usr/bin"));
-    EXPECT_FALSE(find_in_path("sh", ""));  // only the current directory
+TEST(os_find_in_path, a_path_is_kept_and_a_name_is_looked_up) {
+    EXPECT_EQ(os::find_in_path("./build/x", "/bin"), "./build/x");
+    EXPECT_EQ(os::find_in_path("/nonexistent/cmd", "/bin"), "/nonexistent/cmd");
+    EXPECT_EQ(os::find_in_path("sh", "/nonexistent:/bin"), "/bin/sh");
+    EXPECT_FALSE(os::find_in_path("no_such_command_for_tare_exec", "/nonexistent:/bin:/usr/bin"));
+    EXPECT_FALSE(os::find_in_path("sh", ""));  // only the current directory
 }
 
 options quick(std::vector<std::string> head) {

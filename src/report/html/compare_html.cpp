@@ -30,10 +30,6 @@ std::string row_id(std::size_t index) {
     return fmt::format("r-{}", index + 1);
 }
 
-std::string signed_percent(double pct) {
-    return (pct > 0 ? "+" : "") + format_percent(pct);
-}
-
 // The verdict as a class: the forest plot's colour and the table's verdict cell.
 std::string verdict_class(const compare_row& row) {
     if (row.verdict == verdict::error)
@@ -94,11 +90,11 @@ detail::forest_plot forest(const compare_results& r) {
         std::string tip = one_line(row.name) + ": ";
         if (row.change) {
             f.estimate = row.change->change_pct;
-            tip += signed_percent(row.change->change_pct);
+            tip += format_signed_percent(row.change->change_pct);
             if (row.change->interval_pct) {
                 f.interval = {row.change->interval_pct->low, row.change->interval_pct->high};
-                tip += " [" + signed_percent(row.change->interval_pct->low) + ", " +
-                       signed_percent(row.change->interval_pct->high) + "]";
+                tip += " [" + format_signed_percent(row.change->interval_pct->low) + ", " +
+                       format_signed_percent(row.change->interval_pct->high) + "]";
             } else {
                 tip += " [no interval]";
             }

@@ -178,6 +178,10 @@ std::string format_percent(double percent) {
     });
 }
 
+std::string format_signed_percent(double percent) {
+    return (percent > 0 ? "+" : "") + format_percent(percent);
+}
+
 std::string format_relative_half_width(double mean, double low, double high) {
     if (!std::isfinite(mean) || mean == 0)
         return std::string(missing_mark);

@@ -47,6 +47,9 @@ std::string format_item_rate(double items_per_second);
 /// A value already in percent: one decimal below 100, none from 100 on: "0.8%", "12.5%", "250%".
 std::string format_percent(double percent);
 
+/// A change in percent with its sign: "+12.5%", "-0.8%", "0.0%".
+std::string format_signed_percent(double percent);
+
 /// Half-width of the interval [low, high] relative to `mean`, in percent; the missing mark when
 /// it cannot be computed (a mean of 0 or a non-finite input).
 std::string format_relative_half_width(double mean, double low, double high);

@@ -1,0 +1,233 @@
+// `tare history add|check|list`: results kept in one SQLite file, and the change points of each
+// benchmark and measure over a branch's runs (history/; docs/history.md).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <variant>
+
+#include "cli/checks.hpp"
+#include "cli/commands.hpp"
+#include "cli/usage.hpp"
+#include "history/check.hpp"
+#include "history/measures.hpp"
+#include "history/provenance.hpp"
+#include "history/store.hpp"
+#include "io/compare_mapping.hpp"
+#include "io/gbench_reader.hpp"
+#include "io/results_reader.hpp"
+#include "report/reporter.hpp"
+
+namespace tare::cli {
+
+CLI::App* add_history_command(CLI::App& app, history_args& args) {
+    CLI::App* cmd =
+        app.add_subcommand("history", "keep every run, and find the commits that changed a benchmark");
+    cmd->require_subcommand(1, 1);
+    cmd->footer(
+        "Examples:\n"
+        "  tare history add results.json\n"
+        "  tare history check --branch=main --fail-on-regression\n"
+        "The store, the method and CI jobs: " +
+        doc_path("history.md"));
+    auto db_option = [&args](CLI::App* sub) {
+        sub->add_option("--db", args.db, "the history's file (default tare-history.db)")->type_name("PATH");
+    };
+    CLI::App* add =
+        cmd->add_subcommand("add", "add results files (tare/1, Google Benchmark, tare-compare/1)");
+    args.add_cmd = add;
+    add->add_option("FILE", args.files, "results files, one run each")->required()->type_name("FILE...");
+    db_option(add);
+    add->add_option("--commit", args.commit, "the commit measured (default: git's HEAD)")->type_name("SHA");
+    add->add_option("--branch", args.branch, "the branch it belongs to (default: git's current branch)")
+        ->type_name("NAME");
+    add->add_option("--date", args.date, "the run's place in the history (default: the commit's date)")
+        ->type_name("ISO8601");
+    add->add_option("--side", args.side, "a comparison's side to keep: head (default) or base")
+        ->type_name("SIDE")
+        ->check(one_of({"head", "base"}));
+
+    CLI::App* check = cmd->add_subcommand("check", "find the change points of every benchmark and measure");
+    args.check_cmd = check;
+    db_option(check);
+    check
+        ->add_option("--branch", args.check_branch,
+                     "the branch to check (default main, or the store's only one)")
+        ->type_name("NAME");
+    check->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
+        ->type_name("N")
+        ->check(whole_number(0, 1'000'000));
+    check
+        ->add_option("--recent", args.recent,
+                     "a regression first seen among the newest N runs fails --fail-on-regression (default 5)")
+        ->type_name("N")
+        ->check(whole_number(1, 1'000'000));
+    check->add_flag("--fail-on-regression", args.fail_on_regression,
+                    "exit 1 when a benchmark regressed among the newest --recent runs");
+    check->add_flag("--md", args.markdown, "print the report as Markdown");
+    add_color_option(check, args.color);
+
+    CLI::App* list = cmd->add_subcommand("list", "the branches and runs the history holds");
+    args.list_cmd = list;
+    db_option(list);
+    list->add_option("--branch", args.check_branch, "the runs of this branch (default: every branch's count)")
+        ->type_name("NAME");
+    return cmd;
+}
+
+namespace {
+
+// One file's figures and what it is, or the error naming it.
+struct loaded {
+    std::vector<history_figure> figures;
+    std::string kind;
+    std::size_t benchmarks = 0;
+    std::string date;  // the results' own date
+    std::string digest;
+};
+
+std::variant<loaded, std::string> load(const std::string& path, const std::string& side) {
+    auto text = io::read_text_file(path);
+    if (auto* e = std::get_if<io::read_error>(&text))
+        return e->message;
+    const std::string& t = std::get<std::string>(text);
+    loaded out;
+    out.digest = history::digest_of(t);
+    if (io::document_schema(t) == "tare-compare/1") {
+        auto r = io::parse_compare_json(t, path);
+        if (auto* e = std::get_if<io::read_error>(&r))
+            return e->message;
+        const auto& c = std::get<compare_results>(r);
+        out.figures = history::figures_of(c, side != "base");
+        out.kind = "tare-compare/1";
+        out.benchmarks = c.rows.size();
+        out.date = c.date;
+        out.digest += side == "base" ? ":base" : ":head";
+        return out;
+    }
+    auto r = io::parse_any_results(t, path);
+    if (auto* e = std::get_if<io::read_error>(&r))
+        return e->message;
+    const auto& run = std::get<run_results>(r);
+    out.figures = history::figures_of(run);
+    out.kind = io::document_schema(t) == "tare/1" ? "tare/1" : "gbench";
+    out.benchmarks = run.benchmarks.size();
+    out.date = run.context.date;
+    return out;
+}
+
+int add_command(const history_args& a) {
+    if (a.files.empty())
+        return fail(exit_usage, "tare history add: no results file given (tare history add FILE...)");
+    if (auto twice = one_standard_input("tare history add", a.files))
+        return fail(exit_usage, *twice);
+    std::vector<loaded> files;
+    for (const std::string& path : a.files) {
+        auto l = load(path, a.side);
+        if (auto* e = std::get_if<std::string>(&l))
+            return fail(exit_usage, *e);
+        files.push_back(std::move(std::get<loaded>(l)));
+    }
+    auto opened = history::store::open(a.db, true);
+    if (auto* e = std::get_if<history::store_error>(&opened))
+        return fail(exit_usage, e->message);
+    auto& st = std::get<history::store>(opened);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        auto where = history::complete_provenance({a.commit, a.branch, a.date}, files[i].date);
+        if (auto* e = std::get_if<std::string>(&where))
+            return fail(exit_usage, "tare history add: " + *e);
+        const auto& p = std::get<history::provenance>(where);
+        const history_run run{0, p.commit, p.branch, p.date, a.files[i], files[i].kind, files[i].benchmarks};
+        auto added = st.add(run, files[i].digest, files[i].figures);
+        if (auto* e = std::get_if<history::store_error>(&added))
+            return fail(exit_usage, e->message);
+        const auto& r = std::get<history::added_run>(added);
+        if (r.already_present) {
+            std::fprintf(stderr, "%s: already in the history as run %lld of %s: not added again\n",
+                         a.files[i].c_str(), static_cast<long long>(r.id), p.branch.c_str());
+            continue;
+        }
+        std::printf("added %s as run %lld: %s %s, %s, %zu figures of %zu benchmarks\n", a.files[i].c_str(),
+                    static_cast<long long>(r.id), p.branch.c_str(), p.commit.substr(0, 10).c_str(),
+                    p.date.c_str(), files[i].figures.size(), files[i].benchmarks);
+    }
+    return exit_ok;
+}
+
+// --branch, else "main", else the store's only branch.
+std::variant<std::string, int> branch_to_check(const history::store& st, const history_args& a) {
+    if (!a.check_branch.empty())
+        return a.check_branch;
+    auto branches = st.branches();
+    if (auto* e = std::get_if<history::store_error>(&branches))
+        return fail(exit_usage, e->message);
+    const auto& b = std::get<std::vector<std::pair<std::string, std::size_t>>>(branches);
+    if (b.size() == 1)
+        return b.front().first;
+    return std::string("main");
+}
+
+int check_command(const history_args& a) {
+    auto opened = history::store::open(a.db, false);
+    if (auto* e = std::get_if<history::store_error>(&opened))
+        return fail(exit_usage, e->message);
+    const auto& st = std::get<history::store>(opened);
+    auto branch = branch_to_check(st, a);
+    if (auto* status = std::get_if<int>(&branch))
+        return *status;
+    auto runs = st.runs(std::get<std::string>(branch), a.last);
+    if (auto* e = std::get_if<history::store_error>(&runs))
+        return fail(exit_usage, e->message);
+    const auto& r = std::get<std::vector<history_run>>(runs);
+    auto figures = st.figures(r);
+    if (auto* e = std::get_if<history::store_error>(&figures))
+        return fail(exit_usage, e->message);
+    history::check_options o;
+    o.recent = a.recent;
+    history_check result =
+        history::check_history(r, std::get<std::vector<std::vector<history_figure>>>(figures), o);
+    result.store = a.db;
+    result.branch = std::get<std::string>(branch);
+    auto reporter =
+        a.markdown ? report::make_markdown_reporter<history_check>()
+                   : report::make_console_reporter<history_check>(terminal_style(a.color, STDOUT_FILENO));
+    std::fputs(reporter->render(result).c_str(), stdout);
+    const bool regressed = std::any_of(result.changes.begin(), result.changes.end(),
+                                       [](const history_change& c) { return c.at_head; });
+    return a.fail_on_regression && regressed ? exit_regression : exit_ok;
+}
+
+int list_command(const history_args& a) {
+    auto opened = history::store::open(a.db, false);
+    if (auto* e = std::get_if<history::store_error>(&opened))
+        return fail(exit_usage, e->message);
+    const auto& st = std::get<history::store>(opened);
+    if (a.check_branch.empty()) {
+        auto branches = st.branches();
+        if (auto* e = std::get_if<history::store_error>(&branches))
+            return fail(exit_usage, e->message);
+        for (const auto& [name, count] : std::get<std::vector<std::pair<std::string, std::size_t>>>(branches))
+            std::printf("%s: %zu %s\n", name.c_str(), count, count == 1 ? "run" : "runs");
+        return exit_ok;
+    }
+    auto runs = st.runs(a.check_branch, 0);
+    if (auto* e = std::get_if<history::store_error>(&runs))
+        return fail(exit_usage, e->message);
+    for (const history_run& r : std::get<std::vector<history_run>>(runs))
+        std::printf("%lld  %s  %s  %s  %zu benchmarks  %s\n", static_cast<long long>(r.id), r.date.c_str(),
+                    r.commit.substr(0, 10).c_str(), r.kind.c_str(), r.benchmarks, r.source.c_str());
+    return exit_ok;
+}
+
+}  // namespace
+
+int history_command(const history_args& args) {
+    if (args.add_cmd != nullptr && args.add_cmd->parsed())
+        return add_command(args);
+    if (args.check_cmd != nullptr && args.check_cmd->parsed())
+        return check_command(args);
+    return list_command(args);
+}
+
+}  // namespace tare::cli

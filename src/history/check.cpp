@@ -1,0 +1,209 @@
+#include "history/check.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <numeric>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "history/measures.hpp"
+#include "stats/change.hpp"
+#include "stats/change_points.hpp"
+
+namespace tare::history {
+namespace {
+
+// One benchmark's measure over the runs that have it.
+struct series {
+    std::vector<std::size_t> positions;  // among the runs checked
+    std::vector<double> values;
+};
+
+// A measure's change and where it is, before it joins its benchmark's group.
+struct found_change {
+    std::size_t before_position = 0;
+    std::size_t after_position = 0;
+    bool last_of_series = false;
+    history_measure_change change;
+};
+
+double mean_of(std::span<const double> xs) {
+    return xs.empty() ? 0 : std::accumulate(xs.begin(), xs.end(), 0.0) / static_cast<double>(xs.size());
+}
+
+history_direction direction_of(const std::string& measure, double before, double after) {
+    const std::optional<bool> higher = higher_is_better(measure);
+    if (!higher || before == after)
+        return history_direction::changed;
+    return (after > before) == *higher ? history_direction::improvement : history_direction::regression;
+}
+
+// The change at `at` (the first value after it) between the segments [from, at) and [at, to).
+history_measure_change size_change(const std::string& measure, const series& s, std::size_t from,
+                                   std::size_t at, std::size_t to, bool exact, double p) {
+    const std::span<const double> all(s.values);
+    const std::span<const double> before = all.subspan(from, at - from);
+    const std::span<const double> after = all.subspan(at, to - at);
+    history_measure_change c;
+    c.measure = measure;
+    c.exact = exact;
+    c.p_value = p;
+    c.runs_before = before.size();
+    c.runs_after = after.size();
+    c.before = exact ? before.back() : mean_of(before);
+    c.after = exact ? after.front() : mean_of(after);
+    const bool positive = std::all_of(before.begin(), before.end(), [](double v) { return v > 0; }) &&
+                          std::all_of(after.begin(), after.end(), [](double v) { return v > 0; });
+    if (!exact && positive) {
+        // Welch's interval on the logs: the runs of each segment are independent replicates,
+        // as two stored files' processes are (stats/change.hpp).
+        if (auto w = stats::welch_log_change(before, after)) {
+            c.change_pct = w->change_pct;
+            c.interval_pct = w->interval_pct;
+        }
+    } else if (c.before > 0) {
+        c.change_pct = 100 * (c.after / c.before - 1);
+    }
+    c.direction = direction_of(measure, c.before, c.after);
+    return c;
+}
+
+// The changes of one series, sized against the segments on either side.
+std::vector<found_change> changes_of(const std::string& measure, const series& s, const check_options& o) {
+    std::vector<std::pair<std::size_t, double>> points;  // index, p-value
+    bool exact = false;
+    if (exact_measure(measure)) {
+        if (auto steps = stats::exact_steps(s.values)) {
+            exact = true;
+            for (const std::size_t i : *steps)
+                points.emplace_back(i, 0.0);
+        }
+    }
+    if (!exact) {
+        stats::change_point_options co;
+        co.alpha = o.alpha;
+        co.permutations = o.permutations;
+        co.min_segment = o.min_segment;
+        for (const stats::change_point& cp : stats::e_divisive(s.values, co))
+            points.emplace_back(cp.index, cp.p_value);
+    }
+    std::vector<found_change> out;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        const std::size_t from = k == 0 ? 0 : points[k - 1].first;
+        const std::size_t to = k + 1 < points.size() ? points[k + 1].first : s.values.size();
+        const std::size_t at = points[k].first;
+        out.push_back({s.positions[at - 1], s.positions[at], k + 1 == points.size(),
+                       size_change(measure, s, from, at, to, exact, points[k].second)});
+    }
+    return out;
+}
+
+// Joins one benchmark's changes whose first runs after are at most one run apart: a noisy
+// series' split may land a run from an exact one's. The group is placed where its exact member
+// is, if any (that run is certain), else at its earliest.
+std::vector<history_change> group(const std::string& benchmark, std::vector<found_change> found,
+                                  const std::vector<history_run>& runs, std::size_t recent) {
+    std::sort(found.begin(), found.end(), [](const found_change& a, const found_change& b) {
+        return a.after_position != b.after_position
+                   ? a.after_position < b.after_position
+                   : measure_rank(a.change.measure) < measure_rank(b.change.measure);
+    });
+    std::vector<history_change> out;
+    std::size_t first = 0;
+    for (std::size_t i = 0; i <= found.size(); ++i) {
+        if (i < found.size() && found[i].after_position <= found[first].after_position + 1)
+            continue;
+        const auto begin = found.begin() + static_cast<std::ptrdiff_t>(first);
+        const auto end = found.begin() + static_cast<std::ptrdiff_t>(i);
+        if (begin == end)
+            break;
+        const auto anchor = std::find_if(begin, end, [](const found_change& f) { return f.change.exact; });
+        const found_change& at = anchor != end ? *anchor : *begin;
+        history_change c;
+        c.benchmark = benchmark;
+        c.before = runs[at.before_position];
+        c.after = runs[at.after_position];
+        c.after_position = at.after_position;
+        for (auto it = begin; it != end; ++it) {
+            c.measures.push_back(it->change);
+            if (it->change.direction == history_direction::regression && it->last_of_series &&
+                it->after_position + recent >= runs.size())
+                c.at_head = true;
+        }
+        std::stable_sort(c.measures.begin(), c.measures.end(), [](const auto& a, const auto& b) {
+            return measure_rank(a.measure) < measure_rank(b.measure);
+        });
+        out.push_back(std::move(c));
+        first = i;
+    }
+    return out;
+}
+
+}  // namespace
+
+int measure_rank(const std::string& measure) {
+    static constexpr std::array order{
+        "time_ns",
+        "allocs_per_iter",
+        "bytes_per_iter",
+        "peak_live_bytes",
+        "retained_bytes_per_iter",
+        "page_faults_per_iter",
+        "copied_bytes_per_iter",
+        "set_bytes_per_iter",
+        "mapped_bytes_per_iter",
+        "bytes_per_second",
+        "items_per_second",
+        "instructions",
+        "data_reads",
+        "data_writes",
+        "l1_misses",
+        "ll_misses",
+        "estimated_cycles",
+    };
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (measure == order[i])
+            return static_cast<int>(i);
+    }
+    return static_cast<int>(order.size());
+}
+
+history_check check_history(const std::vector<history_run>& runs,
+                            const std::vector<std::vector<history_figure>>& figures,
+                            const check_options& options) {
+    std::map<std::string, std::map<std::string, series>> by_benchmark;
+    for (std::size_t i = 0; i < runs.size() && i < figures.size(); ++i) {
+        for (const history_figure& f : figures[i]) {
+            series& s = by_benchmark[f.benchmark][f.measure];
+            s.positions.push_back(i);
+            s.values.push_back(f.value);
+        }
+    }
+    history_check out;
+    out.runs = runs;
+    out.alpha = options.alpha;
+    out.permutations = options.permutations;
+    out.recent = options.recent;
+    for (const auto& [benchmark, measures] : by_benchmark) {
+        std::vector<found_change> found;
+        for (const auto& [measure, s] : measures) {
+            if (s.values.size() < 2)
+                continue;
+            ++out.series;
+            std::vector<found_change> more = changes_of(measure, s, options);
+            found.insert(found.end(), std::make_move_iterator(more.begin()),
+                         std::make_move_iterator(more.end()));
+        }
+        std::vector<history_change> grouped = group(benchmark, std::move(found), runs, options.recent);
+        out.changes.insert(out.changes.end(), std::make_move_iterator(grouped.begin()),
+                           std::make_move_iterator(grouped.end()));
+    }
+    std::stable_sort(
+        out.changes.begin(), out.changes.end(),
+        [](const history_change& a, const history_change& b) { return a.after_position > b.after_position; });
+    return out;
+}
+
+}  // namespace tare::history

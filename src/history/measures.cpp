@@ -1,0 +1,110 @@
+#include "history/measures.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace tare::history {
+namespace {
+
+constexpr std::array exact_measures{
+    std::string_view("allocs_per_iter"),    std::string_view("bytes_per_iter"),
+    std::string_view("peak_live_bytes"),    std::string_view("copied_bytes_per_iter"),
+    std::string_view("set_bytes_per_iter"), std::string_view("mapped_bytes_per_iter"),
+    std::string_view("instructions"),       std::string_view("data_reads"),
+    std::string_view("data_writes"),        std::string_view("l1_misses"),
+    std::string_view("ll_misses"),          std::string_view("estimated_cycles"),
+};
+
+// Adds the figure unless it is missing or not a number a store can keep and a test can read.
+void put(std::vector<history_figure>& out, const std::string& name, std::string measure,
+         std::optional<double> value, std::optional<interval> ci = std::nullopt) {
+    if (!value || !std::isfinite(*value))
+        return;
+    history_figure f{name, std::move(measure), *value, std::nullopt, std::nullopt};
+    if (ci && std::isfinite(ci->low) && std::isfinite(ci->high)) {
+        f.low = ci->low;
+        f.high = ci->high;
+    }
+    out.push_back(std::move(f));
+}
+
+std::optional<double> as_double(const std::optional<std::int64_t>& v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+}
+
+void put_counts(std::vector<history_figure>& out, const std::string& name,
+                const std::optional<instruction_counts>& c) {
+    if (!c)
+        return;
+    put(out, name, "instructions", c->instructions);
+    put(out, name, "data_reads", c->data_reads);
+    put(out, name, "data_writes", c->data_writes);
+    put(out, name, "l1_misses", c->l1_misses);
+    put(out, name, "ll_misses", c->ll_misses);
+    put(out, name, "estimated_cycles", c->estimated_cycles);
+}
+
+}  // namespace
+
+std::vector<history_figure> figures_of(const run_results& r) {
+    std::vector<history_figure> out;
+    for (const benchmark_result& b : r.benchmarks) {
+        if (b.error)
+            continue;
+        if (!b.counts && (!b.samples.empty() || !b.samples_ns.empty() || b.time.mean > 0))
+            put(out, b.name, "time_ns", b.time.mean, b.time.ci);
+        put(out, b.name, "allocs_per_iter", b.allocs_per_iter);
+        put(out, b.name, "bytes_per_iter", b.bytes_per_iter);
+        put(out, b.name, "peak_live_bytes", as_double(b.peak_live_bytes));
+        put(out, b.name, "retained_bytes_per_iter", b.retained_bytes_per_iter);
+        put(out, b.name, "page_faults_per_iter", b.page_faults_per_iter);
+        put(out, b.name, "copied_bytes_per_iter", b.copied_bytes_per_iter);
+        put(out, b.name, "set_bytes_per_iter", b.set_bytes_per_iter);
+        put(out, b.name, "mapped_bytes_per_iter", b.mapped_bytes_per_iter);
+        put(out, b.name, "bytes_per_second", b.bytes_per_second);
+        put(out, b.name, "items_per_second", b.items_per_second);
+        put_counts(out, b.name, b.counts);
+        for (const auto& [counter, value] : b.counters)
+            put(out, b.name, "counter:" + counter, value);
+    }
+    return out;
+}
+
+std::vector<history_figure> figures_of(const compare_results& r, bool head) {
+    std::vector<history_figure> out;
+    for (const compare_row& row : r.rows) {
+        const side_figures& s = head ? row.head : row.base;
+        const std::string& name = head && row.head_name ? *row.head_name : row.name;
+        if (s.error)
+            continue;
+        if (!s.counts)
+            put(out, name, "time_ns", s.time_ns, s.time_ci);
+        put(out, name, "allocs_per_iter", s.allocs_per_iter);
+        put(out, name, "bytes_per_iter", s.bytes_per_iter);
+        put(out, name, "peak_live_bytes", as_double(s.peak_live_bytes));
+        put(out, name, "page_faults_per_iter", s.page_faults_per_iter);
+        put(out, name, "copied_bytes_per_iter", s.copied_bytes_per_iter);
+        put(out, name, "set_bytes_per_iter", s.set_bytes_per_iter);
+        put(out, name, "mapped_bytes_per_iter", s.mapped_bytes_per_iter);
+        put_counts(out, name, s.counts);
+    }
+    return out;
+}
+
+bool exact_measure(std::string_view measure) {
+    for (const std::string_view m : exact_measures) {
+        if (m == measure)
+            return true;
+    }
+    return false;
+}
+
+std::optional<bool> higher_is_better(std::string_view measure) {
+    if (measure.rfind("counter:", 0) == 0)
+        return std::nullopt;
+    return measure == "bytes_per_second" || measure == "items_per_second";
+}
+
+}  // namespace tare::history

@@ -1,0 +1,33 @@
+#pragma once
+// What a history keeps of a run: every figure tare reports per benchmark, by the name the
+// results' JSON gives it (docs/history.md, "What is kept"), and what each measure is: an exact
+// count or a noisy one, and which way is better.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "model/comparison.hpp"
+#include "model/history.hpp"
+#include "model/run.hpp"
+
+namespace tare::history {
+
+/// The figures of every benchmark of `r` that has figures (a failed row has none): time with its
+/// interval, the memory figures, throughput, instruction counts and the user's counters
+/// ("counter:NAME"). A figure a run did not measure is absent, never 0.
+std::vector<history_figure> figures_of(const run_results& r);
+
+/// The same of one side of a stored comparison (`head` or base): time, memory and counts.
+std::vector<history_figure> figures_of(const compare_results& r, bool head);
+
+/// True for the measures that count something exactly when the code does not change
+/// (allocations, bytes, peak heap, copies, mappings, instructions and Callgrind's other counts):
+/// any change of their level is a change (stats/change_points.hpp, exact_steps).
+bool exact_measure(std::string_view measure);
+
+/// True when a rise of `measure` is better (throughput), false when worse (time, memory,
+/// instructions), nothing for a user's counter, whose better side tare cannot know.
+std::optional<bool> higher_is_better(std::string_view measure);
+
+}  // namespace tare::history

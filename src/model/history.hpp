@@ -1,0 +1,80 @@
+#pragma once
+// The history model: runs kept in a store (`tare history add`) and the change points found in
+// them (`tare history check`). Plain data, as every model: the store, the check and the reporters
+// share it, and tests build it by hand.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/change.hpp"
+
+namespace tare {
+
+/// One run kept: a results file as added, and where it came from.
+struct history_run {
+    std::int64_t id = 0;  // the store's own, in the order runs were added
+    std::string commit;   // as given or as git named it (a full SHA from git)
+    std::string branch;
+    std::string date;    // ISO 8601, UTC: the commit's date, the order of the series
+    std::string source;  // the file's name as it was given
+    std::string kind;    // "tare/1", "gbench", "tare-compare/1"
+    std::size_t benchmarks = 0;
+};
+
+/// One figure of one benchmark in one run: `measure` names it as the results' JSON does
+/// ("time_ns", "allocs_per_iter", ..., "counter:NAME"); `low` and `high` its 95 % interval
+/// where the run had one (time).
+struct history_figure {
+    std::string benchmark;
+    std::string measure;
+    double value = 0;
+    std::optional<double> low;
+    std::optional<double> high;
+};
+
+/// What a change of a measure is: worse (time, memory or instructions up, throughput down),
+/// better, or neither known (a user's counter, whose better side tare cannot tell).
+enum class history_direction { regression, improvement, changed };
+
+/// One measure's change at a change point: the segment before against the segment after.
+struct history_measure_change {
+    std::string measure;
+    bool exact = false;           // an exact count's step (no test, no interval)
+    double before = 0;            // mean of the segment before (an exact series: its level)
+    double after = 0;             // mean of the segment after
+    std::size_t runs_before = 0;  // runs in each segment
+    std::size_t runs_after = 0;
+    /// After against before, in percent, with its 95 % interval (Welch's, on the logs, as two
+    /// stored files are compared: docs/statistics.md); empty where a value is not positive.
+    std::optional<double> change_pct;
+    std::optional<interval> interval_pct;
+    double p_value = 0;  // the permutation test's; 0 for an exact step
+    history_direction direction = history_direction::changed;
+};
+
+/// The changes of one benchmark between two adjacent runs: the measures that moved together.
+struct history_change {
+    std::string benchmark;
+    history_run before;              // the last run before the change
+    history_run after;               // the first run after it
+    std::size_t after_position = 0;  // 0-based position of `after` among the runs checked
+    std::vector<history_measure_change> measures;
+    /// A regression among the newest runs checked (`--recent`): what --fail-on-regression fails on.
+    bool at_head = false;
+};
+
+struct history_check {
+    std::string store;              // the store's path, as given
+    std::string branch;             // the branch checked
+    std::vector<history_run> runs;  // the runs checked, oldest first
+    std::size_t series = 0;         // benchmark and measure pairs with two runs or more
+    double alpha = 0.01;            // false-alarm rate of each noisy series' first test
+    std::size_t permutations = 0;
+    std::size_t recent = 0;               // the newest runs --fail-on-regression looks at
+    std::vector<history_change> changes;  // newest first
+};
+
+}  // namespace tare

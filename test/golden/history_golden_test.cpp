@@ -1,0 +1,61 @@
+// Golden tests of `tare history check`'s reporters: a fixed history through the engine
+// (history/check.hpp), then the console table (plain and at 80 columns) and Markdown.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "golden/golden.hpp"
+#include "history/check.hpp"
+#include "report/reporter.hpp"
+
+namespace tare::golden {
+namespace {
+
+// Sixteen runs of two benchmarks: parse's time rose 10 % and it gained an allocation at the
+// ninth; encode's bytes grew at the last (a regression at the head); steady never moved.
+history_check fixed_check() {
+    const std::size_t n = 16;
+    std::vector<history_run> runs;
+    std::vector<std::vector<history_figure>> figures(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string day = (i < 9 ? "0" : "") + std::to_string(i + 1);
+        runs.push_back({static_cast<std::int64_t>(i + 1), std::to_string(10 + i) + "e4be1c0f2a9d7e3", "main",
+                        "2026-11-" + day + "T09:00:00Z", "results.json", "tare/1", 3});
+        const double wobble = 1 + 0.01 * std::sin(static_cast<double>(i) * 2.4);
+        figures[i] = {
+            {"parse/64", "time_ns", 812 * wobble * (i >= 8 ? 1.1 : 1.0), {}, {}},
+            {"parse/64", "allocs_per_iter", i >= 8 ? 5.0 : 4.0, {}, {}},
+            {"parse/64", "bytes_per_iter", i >= 8 ? 2112.0 : 2048.0, {}, {}},
+            {"encode", "time_ns", 15300 * wobble, {}, {}},
+            {"encode", "bytes_per_iter", i == n - 1 ? 65536.0 : 32768.0, {}, {}},
+            {"steady", "time_ns", 48.2 / wobble, {}, {}},
+        };
+    }
+    history_check r = history::check_history(runs, figures, {});
+    r.store = "tare-history.db";
+    r.branch = "main";
+    return r;
+}
+
+TEST(history_golden, check) {
+    const history_check r = fixed_check();
+    expect_matches_approved("history_check.console.txt",
+                            report::make_console_reporter<history_check>()->render(r));
+    report::table::console_style narrow;
+    narrow.width = 80;
+    expect_matches_approved("history_check.console80.txt",
+                            report::make_console_reporter<history_check>(narrow)->render(r));
+    expect_matches_approved("history_check.md", report::make_markdown_reporter<history_check>()->render(r));
+}
+
+TEST(history_golden, nothing_changed) {
+    history_check r = fixed_check();
+    r.changes.clear();
+    expect_matches_approved("history_none.console.txt",
+                            report::make_console_reporter<history_check>()->render(r));
+}
+
+}  // namespace
+}  // namespace tare::golden

@@ -1,0 +1,164 @@
+// `tare history` end to end: a benchmark executable's real results, made into a history of a
+// slower build and an extra allocation at known commits, added run by run and checked
+// (docs/history.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run_process.hpp"
+#include "scratch.hpp"
+
+namespace tare {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::run_process;
+using test::scratch;
+
+const std::string tare_cmd = TARE_COMMAND;
+const std::string bench = TARE_CONTRACT_BENCH;
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void scale_time(json& b, double factor) {
+    for (auto& [key, value] : b["time_ns"].items()) {
+        if (value.is_number())
+            value = value.get<double>() * factor;
+    }
+    for (auto& v : b["samples_ns"])
+        v = v.get<double>() * factor;
+}
+
+std::string commit_of(std::size_t i) {
+    return "c0ffee" + std::to_string(10 + i) + "00000000000000000000000000000000";
+}
+
+// Twelve runs made from one real one: every time wobbles by about 1 %; round_trip/1000 is 15 %
+// slower from run 6 on; round_trip/1 allocates once more from run 9 on.
+class history_cli : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        const fs::path base = scratch("base.json");
+        auto r = run_process({bench, "--filter=^round_trip/", "--min-time=0.02", "--json=" + base.string()});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const json original = json::parse(read(base));
+        for (std::size_t i = 0; i < 12; ++i) {
+            json run = original;
+            for (json& b : run["benchmarks"]) {
+                scale_time(b, 1 + 0.01 * std::sin(static_cast<double>(i) * 2.4));
+                if (b["name"] == "round_trip/1000" && i >= 6)
+                    scale_time(b, 1.15);
+                if (b["name"] == "round_trip/1")
+                    b["allocs_per_iter"] = i >= 9 ? 3 : 2;
+            }
+            std::ofstream(scratch("run" + std::to_string(i) + ".json")) << run.dump(1);
+        }
+    }
+
+    static std::string db() { return scratch("h.db").string(); }
+
+    static void add_all() {
+        for (std::size_t i = 0; i < 12; ++i) {
+            const std::string day = (i < 9 ? "0" : "") + std::to_string(i + 1);
+            auto r = run_process({tare_cmd, "history", "add",
+                                  scratch("run" + std::to_string(i) + ".json").string(), "--db=" + db(),
+                                  "--commit=" + commit_of(i), "--branch=main",
+                                  "--date=2026-11-" + day + "T09:00:00Z"});
+            ASSERT_EQ(r.exit_code, 0) << r.err;
+            EXPECT_NE(r.out.find("as run " + std::to_string(i + 1)), std::string::npos) << r.out;
+        }
+    }
+};
+
+TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_commits) {
+    add_all();
+    auto r = run_process({tare_cmd, "history", "check", "--db=" + db()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("branch main · 12 runs"), std::string::npos) << r.out;
+    // round_trip/1000's time, between the sixth run's commit and the seventh's.
+    const std::string slower = "round_trip/1000  time";
+    const auto row = r.out.find(slower);
+    ASSERT_NE(row, std::string::npos) << r.out;
+    const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+    EXPECT_NE(line.find(commit_of(5).substr(0, 7) + " → " + commit_of(6).substr(0, 7)), std::string::npos)
+        << line;
+    EXPECT_NE(line.find("regression"), std::string::npos) << line;
+    // round_trip/1's allocations, exactly, and among the newest five runs: at the head.
+    EXPECT_NE(r.out.find("+50.00%"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("regressed among the newest 5 runs: round_trip/1 at " + commit_of(9).substr(0, 7)),
+              std::string::npos)
+        << r.out;
+    // Nothing else moved.
+    EXPECT_NE(r.out.find("2 changes"), std::string::npos) << r.out;
+
+    auto gate = run_process({tare_cmd, "history", "check", "--db=" + db(), "--fail-on-regression"});
+    EXPECT_EQ(gate.exit_code, 1) << gate.out << gate.err;
+    auto older =
+        run_process({tare_cmd, "history", "check", "--db=" + db(), "--fail-on-regression", "--recent=2"});
+    EXPECT_EQ(older.exit_code, 0) << older.out;
+    auto md = run_process({tare_cmd, "history", "check", "--db=" + db(), "--md"});
+    EXPECT_NE(md.out.find("| `round_trip/1000` | time"), std::string::npos) << md.out;
+}
+
+TEST_F(history_cli, a_file_added_twice_is_kept_once_and_a_bad_one_changes_nothing) {
+    const std::string file = scratch("run0.json").string();
+    const std::string once = scratch("once.db").string();
+    auto first =
+        run_process({tare_cmd, "history", "add", file, "--db=" + once, "--commit=abc", "--branch=main"});
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    auto again =
+        run_process({tare_cmd, "history", "add", file, "--db=" + once, "--commit=abc", "--branch=main"});
+    EXPECT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.err.find("already in the history as run 1"), std::string::npos) << again.err;
+
+    std::ofstream(scratch("bad.json")) << "{\"schema\": \"tare/1\",\n  \"benchmarks\": [}\n";
+    auto bad = run_process({tare_cmd, "history", "add", file, scratch("bad.json").string(), "--db=" + once,
+                            "--commit=def", "--branch=main"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find(scratch("bad.json").string() + ":2:"), std::string::npos) << bad.err;
+    auto list = run_process({tare_cmd, "history", "list", "--db=" + once});
+    EXPECT_EQ(list.out, "main: 1 run\n");  // the good file of the failed add was not added either
+
+    auto missing = run_process({tare_cmd, "history", "check", "--db=" + scratch("none.db").string()});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("none.db: no such file"), std::string::npos) << missing.err;
+    auto date = run_process({tare_cmd, "history", "add", file, "--db=" + once, "--commit=x", "--branch=main",
+                             "--date=last tuesday"});
+    EXPECT_EQ(date.exit_code, 2);
+    EXPECT_NE(date.err.find("--date: 'last tuesday' is not an ISO 8601 date"), std::string::npos) << date.err;
+}
+
+// A command with commands of its own gets the same help with typos as the top level.
+TEST(history_cli_words, a_misspelt_or_missing_command_is_named) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"history", "chek"}, "error: 'chek' is not a tare history command; did you mean 'check'?\n"},
+        {{"history"}, "error: tare history: a command is required (add, check or list)\n"},
+        {{"history", "add"}, "error: tare history add: no results file given (tare history add FILE...)\n"},
+        {{"history", "check", "--db"},
+         "error: tare history check: --db needs a value: --db=PATH (tare history check --help says what it "
+         "takes)\n"},
+    };
+    for (const auto& [args, err] : cases) {
+        std::vector<std::string> argv{tare_cmd};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto r = run_process(argv);
+        EXPECT_EQ(r.exit_code, 2) << args.back();
+        EXPECT_EQ(r.err, err);
+    }
+}
+
+}  // namespace
+}  // namespace tare

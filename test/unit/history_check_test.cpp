@@ -1,0 +1,180 @@
+// `tare history check`'s engine (history/check.hpp) and what a history keeps of a run
+// (history/measures.hpp, history/provenance.hpp): histories whose changes are known.
+#include "history/check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "history/measures.hpp"
+#include "history/provenance.hpp"
+
+namespace tare::history {
+namespace {
+
+std::vector<history_run> runs_of(std::size_t n) {
+    std::vector<history_run> runs;
+    for (std::size_t i = 0; i < n; ++i)
+        runs.push_back({static_cast<std::int64_t>(i + 1), "c" + std::to_string(i), "main",
+                        "2026-11-" + std::to_string(10 + i) + "T00:00:00Z", "r.json", "tare/1", 2});
+    return runs;
+}
+
+// A noise of +-1 % that repeats every 7 runs: deterministic, and no step of its own.
+double wobble(std::size_t i) {
+    return 1 + 0.01 * std::sin(static_cast<double>(i) * 2.4);
+}
+
+TEST(history_check, a_slower_build_and_an_extra_allocation_are_found_at_their_commits) {
+    const std::size_t n = 16;
+    std::vector<std::vector<history_figure>> figures(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double time = 100 * wobble(i) * (i >= 8 ? 1.10 : 1.0);
+        figures[i].push_back({"parse", "time_ns", time, {}, {}});
+        figures[i].push_back({"parse", "allocs_per_iter", i >= 8 ? 5.0 : 4.0, {}, {}});
+        figures[i].push_back({"steady", "time_ns", 50 * wobble(i + 3), {}, {}});
+        figures[i].push_back({"steady", "bytes_per_second", 1e9 * (i >= 13 ? 1.2 : 1.0) * wobble(i), {}, {}});
+    }
+    const history_check r = check_history(runs_of(n), figures, {});
+    EXPECT_EQ(r.series, 4U);
+    ASSERT_EQ(r.changes.size(), 2U);
+    // Newest first: steady's throughput rose at run 13: an improvement, at the head, not a regression.
+    EXPECT_EQ(r.changes[0].benchmark, "steady");
+    EXPECT_FALSE(r.changes[0].at_head);
+    ASSERT_EQ(r.changes[0].measures.size(), 1U);
+    EXPECT_EQ(r.changes[0].measures[0].direction, history_direction::improvement);
+    // parse's time and allocations moved together, at c8.
+    const history_change& c = r.changes[1];
+    EXPECT_EQ(c.benchmark, "parse");
+    EXPECT_EQ(c.before.commit, "c7");
+    EXPECT_EQ(c.after.commit, "c8");
+    ASSERT_EQ(c.measures.size(), 2U);
+    EXPECT_EQ(c.measures[0].measure, "time_ns");
+    EXPECT_FALSE(c.measures[0].exact);
+    ASSERT_TRUE(c.measures[0].change_pct);
+    EXPECT_NEAR(*c.measures[0].change_pct, 10, 1.5);
+    ASSERT_TRUE(c.measures[0].interval_pct);
+    EXPECT_LT(c.measures[0].interval_pct->low, 10);
+    EXPECT_GT(c.measures[0].interval_pct->high, 10);
+    EXPECT_EQ(c.measures[0].direction, history_direction::regression);
+    EXPECT_EQ(c.measures[1].measure, "allocs_per_iter");
+    EXPECT_TRUE(c.measures[1].exact);
+    EXPECT_EQ(c.measures[1].before, 4);
+    EXPECT_EQ(c.measures[1].after, 5);
+    EXPECT_DOUBLE_EQ(*c.measures[1].change_pct, 25);
+    EXPECT_FALSE(c.at_head);  // 8 runs ago: older than the newest 5
+}
+
+TEST(history_check, a_count_regression_at_the_newest_run_is_at_the_head) {
+    std::vector<std::vector<history_figure>> figures(6);
+    for (std::size_t i = 0; i < 6; ++i)
+        figures[i].push_back({"b", "allocs_per_iter", i == 5 ? 3.0 : 2.0, {}, {}});
+    const history_check r = check_history(runs_of(6), figures, {});
+    ASSERT_EQ(r.changes.size(), 1U);
+    EXPECT_TRUE(r.changes[0].at_head);
+    EXPECT_EQ(r.changes[0].after.commit, "c5");
+}
+
+TEST(history_check, a_regression_undone_is_not_at_the_head) {
+    std::vector<std::vector<history_figure>> figures(8);
+    for (std::size_t i = 0; i < 8; ++i)
+        figures[i].push_back({"b", "allocs_per_iter", i == 5 || i == 6 ? 3.0 : 2.0, {}, {}});
+    const history_check r = check_history(runs_of(8), figures, {});
+    ASSERT_EQ(r.changes.size(), 2U);
+    EXPECT_FALSE(r.changes[0].at_head);  // the fix
+    EXPECT_FALSE(r.changes[1].at_head);  // the regression, since undone
+    EXPECT_EQ(r.changes[0].measures[0].direction, history_direction::improvement);
+}
+
+TEST(history_check, runs_without_a_benchmark_leave_gaps_not_zeros) {
+    std::vector<std::vector<history_figure>> figures(6);
+    for (std::size_t i = 0; i < 6; ++i) {
+        if (i != 3)  // run 3 did not measure it (a filter, a failure)
+            figures[i].push_back({"b", "allocs_per_iter", i >= 4 ? 3.0 : 2.0, {}, {}});
+    }
+    const history_check r = check_history(runs_of(6), figures, {});
+    ASSERT_EQ(r.changes.size(), 1U);
+    EXPECT_EQ(r.changes[0].before.commit, "c2");  // the last run that had it
+    EXPECT_EQ(r.changes[0].after.commit, "c4");
+}
+
+TEST(history_measures, a_run_keeps_every_figure_it_measured_and_none_it_did_not) {
+    run_results r;
+    benchmark_result b;
+    b.name = "b";
+    b.samples_ns = {10, 11};
+    b.time.mean = 10.5;
+    b.time.ci = interval{10, 11};
+    b.allocs_per_iter = 2;
+    b.peak_live_bytes = 4096;
+    b.items_per_second = 1e6;
+    b.counters = {{"rows", 7}};
+    r.benchmarks.push_back(b);
+    benchmark_result failed;
+    failed.name = "f";
+    failed.error = error_info{"signal", "SIGSEGV"};
+    r.benchmarks.push_back(failed);
+    const auto f = figures_of(r);
+    std::vector<std::string> measures;
+    for (const auto& x : f)
+        measures.push_back(x.measure);
+    EXPECT_EQ(measures, (std::vector<std::string>{"time_ns", "allocs_per_iter", "peak_live_bytes",
+                                                  "items_per_second", "counter:rows"}));
+    EXPECT_EQ(f[0].low, 10);
+    EXPECT_TRUE(exact_measure("allocs_per_iter"));
+    EXPECT_FALSE(exact_measure("time_ns"));
+    EXPECT_EQ(higher_is_better("items_per_second"), true);
+    EXPECT_EQ(higher_is_better("time_ns"), false);
+    EXPECT_FALSE(higher_is_better("counter:rows"));
+}
+
+TEST(history_provenance, dates_are_read_in_iso_8601_and_kept_in_utc) {
+    EXPECT_EQ(normalize_date("2026-12-04"), "2026-12-04T00:00:00Z");
+    EXPECT_EQ(normalize_date("2026-12-04T10:30:00Z"), "2026-12-04T10:30:00Z");
+    EXPECT_EQ(normalize_date("2026-12-04T10:30"), "2026-12-04T10:30:00Z");
+    EXPECT_EQ(normalize_date("2026-12-04 10:30:00+01:00"), "2026-12-04T09:30:00Z");
+    EXPECT_EQ(normalize_date("2026-12-04T23:30:00.123-0130"), "2026-12-05T01:00:00Z");
+    for (const char* bad : {"", "yesterday", "2026-13-01", "2026-02-30", "2026-12-04T10", "2026-12-04Z",
+                            "2026-12-04T10:30:00+1"})
+        EXPECT_FALSE(normalize_date(bad)) << bad;
+}
+
+TEST(history_provenance, what_is_given_is_kept_and_a_given_date_checked) {
+    const auto p = complete_provenance({"abc", "main", "2026-12-04"}, "");
+    ASSERT_TRUE(std::holds_alternative<provenance>(p));
+    EXPECT_EQ(std::get<provenance>(p).commit, "abc");
+    EXPECT_EQ(std::get<provenance>(p).date, "2026-12-04T00:00:00Z");
+    const auto bad = complete_provenance({"abc", "main", "last week"}, "");
+    ASSERT_TRUE(std::holds_alternative<std::string>(bad));
+    EXPECT_NE(std::get<std::string>(bad).find("--date"), std::string::npos);
+}
+
+// Without flags, a run is placed by git: the commit checked out, its branch, its commit date.
+TEST(history_provenance, what_is_not_given_comes_from_git) {
+    namespace fs = std::filesystem;
+    const fs::path repo = fs::temp_directory_path() / ("tare-provenance-test-" + std::to_string(::getpid()));
+    fs::create_directories(repo);
+    const std::string init =
+        "cd '" + repo.string() +
+        "' && git init -q -b trunk && GIT_COMMITTER_DATE=2026-11-05T10:00:00+02:00 git -c "
+        "user.name=t -c user.email=t@example.com commit -q --allow-empty -m first";
+    ASSERT_EQ(std::system(init.c_str()), 0);
+    const fs::path here = fs::current_path();
+    fs::current_path(repo);
+    const auto p = complete_provenance({}, "2026-12-01T00:00:00Z");
+    fs::current_path(here);
+    fs::remove_all(repo);
+    ASSERT_TRUE(std::holds_alternative<provenance>(p)) << std::get<std::string>(p);
+    EXPECT_EQ(std::get<provenance>(p).commit.size(), 40U);
+    EXPECT_EQ(std::get<provenance>(p).branch, "trunk");
+    EXPECT_EQ(std::get<provenance>(p).date, "2026-11-05T08:00:00Z");
+}
+
+}  // namespace
+}  // namespace tare::history
