@@ -196,14 +196,15 @@ struct history_args {
     std::string commit;              // add: empty: from git
     std::string branch;
     std::string date;
-    std::string side = "head";        // add: a comparison's side to keep
-    std::string check_branch;         // check, list: empty: main, or the store's only branch
-    std::size_t last = 200;           // check: the newest runs
-    std::size_t recent = 5;           // check: where a regression is "at the head"
-    bool fail_on_regression = false;  // check
-    bool markdown = false;            // check
-    std::string color = "auto";       // check
-    CLI::App* add_cmd = nullptr;      // which subcommand was parsed
+    std::string side = "head";             // add: a comparison's side to keep
+    std::string check_branch;              // check, list: empty: main, or the store's only branch
+    std::size_t last = 200;                // check: the newest runs
+    std::size_t recent = 5;                // check: where a regression is "at the head"
+    bool fail_on_regression = false;       // check
+    bool markdown = false;                 // check
+    std::optional<std::string> json_path;  // check: --json=PATH (tare-history-check/1)
+    std::string color = "auto";            // check
+    CLI::App* add_cmd = nullptr;           // which subcommand was parsed
     CLI::App* check_cmd = nullptr;
     CLI::App* list_cmd = nullptr;
 };

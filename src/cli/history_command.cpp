@@ -66,6 +66,10 @@ CLI::App* add_history_command(CLI::App& app, history_args& args) {
     check->add_flag("--fail-on-regression", args.fail_on_regression,
                     "exit 1 when a benchmark regressed among the newest --recent runs");
     check->add_flag("--md", args.markdown, "print the report as Markdown");
+    check
+        ->add_option("--json", args.json_path,
+                     "write the change points as JSON (tare-history-check/1) to PATH")
+        ->type_name("PATH");
     add_color_option(check, args.color);
 
     CLI::App* list = cmd->add_subcommand("list", "the branches and runs the history holds");
@@ -189,10 +193,17 @@ int check_command(const history_args& a) {
         history::check_history(r, std::get<std::vector<std::vector<history_figure>>>(figures), o);
     result.store = a.db;
     result.branch = std::get<std::string>(branch);
-    auto reporter =
-        a.markdown ? report::make_markdown_reporter<history_check>()
-                   : report::make_console_reporter<history_check>(terminal_style(a.color, STDOUT_FILENO));
-    std::fputs(reporter->render(result).c_str(), stdout);
+    // The table on standard error when the JSON takes standard output (docs/cli.md, "Output files").
+    std::FILE* const out = table_stream(names_standard_output(a.json_path));
+    auto reporter = a.markdown
+                        ? report::make_markdown_reporter<history_check>()
+                        : report::make_console_reporter<history_check>(terminal_style(a.color, fileno(out)));
+    std::fputs(reporter->render(result).c_str(), out);
+    std::fflush(out);
+    if (a.json_path) {
+        if (auto e = write_output(*a.json_path, report::make_json_reporter<history_check>()->render(result)))
+            return fail(exit_usage, *e);
+    }
     const bool regressed = std::any_of(result.changes.begin(), result.changes.end(),
                                        [](const history_change& c) { return c.at_head; });
     return a.fail_on_regression && regressed ? exit_regression : exit_ok;

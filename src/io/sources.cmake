@@ -7,10 +7,11 @@ set(tare_io_sources
   src/io/run_mapping.cpp
   src/io/results_reader.cpp
 )
-# The `tare` command's readers and writers, in its library: tare-compare/1, tare-exec/1 and
-# Google Benchmark JSON.
+# The `tare` command's readers and writers, in its library: tare-compare/1, tare-exec/1,
+# tare-history-check/1 and Google Benchmark JSON.
 set(tare_io_tool_sources
   src/io/compare_mapping.cpp
   src/io/exec_mapping.cpp
   src/io/gbench_reader.cpp
+  src/io/history_mapping.cpp
 )

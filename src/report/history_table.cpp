@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "io/history_mapping.hpp"
 #include "report/function_reporter.hpp"
 #include "report/table/units.hpp"
 
@@ -206,6 +207,11 @@ template <>
 std::unique_ptr<reporter<history_check>> make_markdown_reporter() {
     return detail::make_function_reporter<history_check,
                                           detail::markdown_text<history_check, detail::history_document>>();
+}
+
+template <>
+std::unique_ptr<reporter<history_check>> make_json_reporter() {
+    return detail::make_function_reporter<history_check, io::write_history_check_json>();
 }
 
 }  // namespace tare::report

@@ -99,5 +99,7 @@ template <>
 std::unique_ptr<reporter<history_check>> make_console_reporter(const table::console_style& style);
 template <>
 std::unique_ptr<reporter<history_check>> make_markdown_reporter();
+template <>
+std::unique_ptr<reporter<history_check>> make_json_reporter();
 
 }  // namespace tare::report

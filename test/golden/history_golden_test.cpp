@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "golden/golden.hpp"
 #include "history/check.hpp"
+#include "io/history_mapping.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::golden {
@@ -48,6 +50,12 @@ TEST(history_golden, check) {
     expect_matches_approved("history_check.console80.txt",
                             report::make_console_reporter<history_check>(narrow)->render(r));
     expect_matches_approved("history_check.md", report::make_markdown_reporter<history_check>()->render(r));
+    const std::string json = report::make_json_reporter<history_check>()->render(r);
+    expect_matches_approved("history_check.json", json);
+    // What is written reads back to the same document.
+    auto back = io::parse_history_check_json(json, "history_check.json");
+    ASSERT_TRUE(std::holds_alternative<history_check>(back)) << std::get<io::read_error>(back).message;
+    EXPECT_EQ(report::make_json_reporter<history_check>()->render(std::get<history_check>(back)), json);
 }
 
 TEST(history_golden, nothing_changed) {

@@ -109,6 +109,14 @@ TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_co
     auto older =
         run_process({tare_cmd, "history", "check", "--db=" + db(), "--fail-on-regression", "--recent=2"});
     EXPECT_EQ(older.exit_code, 0) << older.out;
+    auto js = run_process({tare_cmd, "history", "check", "--db=" + db(), "--json=-"});
+    EXPECT_EQ(js.exit_code, 0) << js.err;
+    const json doc = json::parse(js.out);  // standard output holds the JSON alone
+    EXPECT_EQ(doc["schema"], "tare-history-check/1");
+    EXPECT_EQ(doc["changes"].size(), 2U);
+    EXPECT_EQ(doc["changes"][0]["measures"][0]["measure"], "allocs_per_iter");
+    EXPECT_EQ(doc["changes"][0]["after"]["commit"], commit_of(9));
+    EXPECT_NE(js.err.find("round_trip/1000"), std::string::npos);  // the table, on standard error
     auto md = run_process({tare_cmd, "history", "check", "--db=" + db(), "--md"});
     EXPECT_NE(md.out.find("| `round_trip/1000` | time"), std::string::npos) << md.out;
 }

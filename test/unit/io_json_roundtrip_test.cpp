@@ -17,6 +17,7 @@
 #include "io/compare_mapping.hpp"
 #include "io/exec_mapping.hpp"
 #include "io/gbench_reader.hpp"
+#include "io/history_mapping.hpp"
 #include "io/run_mapping.hpp"
 
 namespace tare {
@@ -551,6 +552,8 @@ TEST(io_json_roundtrip, every_approved_json_file_reads_back_to_the_same_bytes) {
             again = io::write_compare_json(value_of(io::parse_compare_json(readable, name)));
         } else if (approved.find("\"schema\": \"tare-exec/1\"") != std::string::npos) {
             again = io::write_exec_json(value_of(io::parse_exec_json(readable, name)));
+        } else if (approved.find("\"schema\": \"tare-history-check/1\"") != std::string::npos) {
+            again = io::write_history_check_json(value_of(io::parse_history_check_json(readable, name)));
         } else {
             again = io::write_run_json(value_of(io::parse_run_json(readable, name)));
         }
