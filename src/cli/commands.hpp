@@ -207,6 +207,8 @@ struct history_args {
     CLI::App* add_cmd = nullptr;           // which subcommand was parsed
     CLI::App* check_cmd = nullptr;
     CLI::App* list_cmd = nullptr;
+    CLI::App* report_cmd = nullptr;
+    std::optional<std::string> html_path;  // report: --html=PATH
 };
 
 CLI::App* add_history_command(CLI::App& app, history_args& args);

@@ -72,6 +72,18 @@ CLI::App* add_history_command(CLI::App& app, history_args& args) {
         ->type_name("PATH");
     add_color_option(check, args.color);
 
+    CLI::App* rep =
+        cmd->add_subcommand("report", "a self-contained HTML page of the trends and change points");
+    args.report_cmd = rep;
+    db_option(rep);
+    rep->add_option("--html", args.html_path, "the page to write (required)")->type_name("PATH");
+    rep->add_option("--branch", args.check_branch,
+                    "the branch to draw (default main, or the store's only one)")
+        ->type_name("NAME");
+    rep->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
+        ->type_name("N")
+        ->check(whole_number(0, 1'000'000));
+
     CLI::App* list = cmd->add_subcommand("list", "the branches and runs the history holds");
     args.list_cmd = list;
     db_option(list);
@@ -172,7 +184,9 @@ std::variant<std::string, int> branch_to_check(const history::store& st, const h
     return std::string("main");
 }
 
-int check_command(const history_args& a) {
+// The store's runs of the branch checked, their series, and the check of them; or the exit
+// status of the error, said.
+std::variant<history_trends, int> load_trends(const history_args& a) {
     auto opened = history::store::open(a.db, false);
     if (auto* e = std::get_if<history::store_error>(&opened))
         return fail(exit_usage, e->message);
@@ -187,12 +201,32 @@ int check_command(const history_args& a) {
     auto figures = st.figures(r);
     if (auto* e = std::get_if<history::store_error>(&figures))
         return fail(exit_usage, e->message);
+    const auto& f = std::get<std::vector<std::vector<history_figure>>>(figures);
     history::check_options o;
     o.recent = a.recent;
-    history_check result =
-        history::check_history(r, std::get<std::vector<std::vector<history_figure>>>(figures), o);
-    result.store = a.db;
-    result.branch = std::get<std::string>(branch);
+    history_trends t{history::check_history(r, f, o), history::series_of(r, f)};
+    t.check.store = a.db;
+    t.check.branch = std::get<std::string>(branch);
+    return t;
+}
+
+int report_command(const history_args& a) {
+    if (!a.html_path)
+        return fail(exit_usage, "tare history report: --html=PATH is required (the page to write)");
+    auto loaded = load_trends(a);
+    if (auto* status = std::get_if<int>(&loaded))
+        return *status;
+    if (auto e = write_output(*a.html_path, report::make_html_reporter<history_trends>()->render(
+                                                std::get<history_trends>(loaded))))
+        return fail(exit_usage, *e);
+    return exit_ok;
+}
+
+int check_command(const history_args& a) {
+    auto loaded = load_trends(a);
+    if (auto* status = std::get_if<int>(&loaded))
+        return *status;
+    const history_check& result = std::get<history_trends>(loaded).check;
     // The table on standard error when the JSON takes standard output (docs/cli.md, "Output files").
     std::FILE* const out = table_stream(names_standard_output(a.json_path));
     auto reporter = a.markdown
@@ -238,6 +272,8 @@ int history_command(const history_args& args) {
         return add_command(args);
     if (args.check_cmd != nullptr && args.check_cmd->parsed())
         return check_command(args);
+    if (args.report_cmd != nullptr && args.report_cmd->parsed())
+        return report_command(args);
     return list_command(args);
 }
 

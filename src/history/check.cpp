@@ -15,11 +15,20 @@
 namespace tare::history {
 namespace {
 
-// One benchmark's measure over the runs that have it.
+// One benchmark's measure over the runs that have it, as the statistics take it.
 struct series {
     std::vector<std::size_t> positions;  // among the runs checked
     std::vector<double> values;
 };
+
+series values_of(const history_series& h) {
+    series s;
+    for (const history_point& p : h.points) {
+        s.positions.push_back(p.position);
+        s.values.push_back(p.value);
+    }
+    return s;
+}
 
 // A measure's change and where it is, before it joins its benchmark's group.
 struct found_change {
@@ -170,29 +179,40 @@ int measure_rank(const std::string& measure) {
     return static_cast<int>(order.size());
 }
 
+std::vector<history_series> series_of(const std::vector<history_run>& runs,
+                                      const std::vector<std::vector<history_figure>>& figures) {
+    std::map<std::pair<std::string, std::string>, std::vector<history_point>> by_name;
+    for (std::size_t i = 0; i < runs.size() && i < figures.size(); ++i) {
+        for (const history_figure& f : figures[i])
+            by_name[{f.benchmark, f.measure}].push_back({i, f.value, f.low, f.high});
+    }
+    std::vector<history_series> out;
+    for (auto& [name, points] : by_name)
+        out.push_back({name.first, name.second, std::move(points)});
+    std::stable_sort(out.begin(), out.end(), [](const history_series& a, const history_series& b) {
+        return a.benchmark != b.benchmark ? a.benchmark < b.benchmark
+                                          : measure_rank(a.measure) < measure_rank(b.measure);
+    });
+    return out;
+}
+
 history_check check_history(const std::vector<history_run>& runs,
                             const std::vector<std::vector<history_figure>>& figures,
                             const check_options& options) {
-    std::map<std::string, std::map<std::string, series>> by_benchmark;
-    for (std::size_t i = 0; i < runs.size() && i < figures.size(); ++i) {
-        for (const history_figure& f : figures[i]) {
-            series& s = by_benchmark[f.benchmark][f.measure];
-            s.positions.push_back(i);
-            s.values.push_back(f.value);
-        }
-    }
     history_check out;
     out.runs = runs;
     out.alpha = options.alpha;
     out.permutations = options.permutations;
     out.recent = options.recent;
-    for (const auto& [benchmark, measures] : by_benchmark) {
+    const std::vector<history_series> all = series_of(runs, figures);
+    for (std::size_t i = 0; i < all.size();) {
+        const std::string& benchmark = all[i].benchmark;
         std::vector<found_change> found;
-        for (const auto& [measure, s] : measures) {
-            if (s.values.size() < 2)
+        for (; i < all.size() && all[i].benchmark == benchmark; ++i) {
+            if (all[i].points.size() < 2)
                 continue;
             ++out.series;
-            std::vector<found_change> more = changes_of(measure, s, options);
+            std::vector<found_change> more = changes_of(all[i].measure, values_of(all[i]), options);
             found.insert(found.end(), std::make_move_iterator(more.begin()),
                          std::make_move_iterator(more.end()));
         }

@@ -22,6 +22,10 @@ history_check check_history(const std::vector<history_run>& runs,
                             const std::vector<std::vector<history_figure>>& figures,
                             const check_options& options);
 
+/// Every benchmark's measures over `runs` (figures[i] for run i), by benchmark and then measure.
+std::vector<history_series> series_of(const std::vector<history_run>& runs,
+                                      const std::vector<std::vector<history_figure>>& figures);
+
 /// The order measures are shown in: time, memory, throughput, counts, then counters by name.
 int measure_rank(const std::string& measure);
 

@@ -77,4 +77,26 @@ struct history_check {
     std::vector<history_change> changes;  // newest first
 };
 
+/// One run's figure in a series: where the run is among those checked, and its value (with its
+/// interval where the run had one).
+struct history_point {
+    std::size_t position = 0;
+    double value = 0;
+    std::optional<double> low;
+    std::optional<double> high;
+};
+
+/// One benchmark's measure over the runs that have it, oldest first.
+struct history_series {
+    std::string benchmark;
+    std::string measure;
+    std::vector<history_point> points;
+};
+
+/// What `tare history report` draws: the check, and every series it was made from.
+struct history_trends {
+    history_check check;
+    std::vector<history_series> series;  // by benchmark, then measure (history::measure_rank)
+};
+
 }  // namespace tare

@@ -2,8 +2,11 @@
 // engine (report/table/document.hpp): which runs were checked and how, then one row per measure
 // that changed, the measures of one benchmark that moved together in one group, newest first.
 
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include "report/history_table.hpp"
 
 #include "io/history_mapping.hpp"
 #include "report/function_reporter.hpp"
@@ -18,7 +21,9 @@ using table::column;
 using table::line;
 using table::style;
 
-std::string measure_label(const std::string& m) {
+}  // namespace
+
+std::string history_measure_label(const std::string& m) {
     static const std::pair<const char*, const char*> labels[] = {
         {"time_ns", "time"},
         {"allocs_per_iter", "allocs/iter"},
@@ -45,7 +50,7 @@ std::string measure_label(const std::string& m) {
     return m.rfind("counter:", 0) == 0 ? m.substr(8) : m;
 }
 
-std::string format_value(const std::string& m, double v, bool exact) {
+std::string history_value(const std::string& m, double v, bool exact) {
     if (m == "time_ns")
         return format_duration(v);
     if (m == "bytes_per_second")
@@ -57,7 +62,14 @@ std::string format_value(const std::string& m, double v, bool exact) {
     return exact ? format_exact_count(v) : format_count(v);
 }
 
+namespace {
+
 cell change_cell(const history_measure_change& c) {
+    if (!c.change_pct && c.exact) {
+        // From 0 no percent exists: the count's own difference ("+1" allocation an iteration).
+        const double d = c.after - c.before;
+        return {(d > 0 ? "+" : "-") + history_value(c.measure, std::fabs(d), true), "exact"};
+    }
     if (!c.change_pct)
         return {std::string(missing_mark)};
     if (c.exact)
@@ -86,9 +98,13 @@ table::tone direction_tone(history_direction d) {
                                                  : table::tone::none;
 }
 
+}  // namespace
+
 std::string short_commit(const std::string& commit) {
     return commit.size() > 7 ? commit.substr(0, 7) : commit;  // git's own default abbreviation
 }
+
+namespace {
 
 std::string day_of(const std::string& date) {
     return date.substr(0, 10);
@@ -126,9 +142,9 @@ table::grid change_grid(const history_check& r) {
     for (const history_change& c : r.changes) {
         for (const history_measure_change& m : c.measures) {
             bench.cells.push_back({c.benchmark});
-            measure.cells.push_back({measure_label(m.measure)});
+            measure.cells.push_back({history_measure_label(m.measure)});
             levels.cells.push_back(
-                {format_value(m.measure, m.before, m.exact), format_value(m.measure, m.after, m.exact)});
+                {history_value(m.measure, m.before, m.exact), history_value(m.measure, m.after, m.exact)});
             change.cells.push_back(change_cell(m));
             kind.cells.push_back(
                 {direction_text(m.direction) +
@@ -160,6 +176,8 @@ std::vector<line> header_lines(const history_check& r) {
           style::plain}});
     return lines;
 }
+
+}  // namespace
 
 table::document history_document(const history_check& r) {
     table::document doc;
@@ -193,7 +211,6 @@ table::document history_document(const history_check& r) {
     return doc;
 }
 
-}  // namespace
 }  // namespace tare::report::detail
 
 namespace tare::report {

@@ -101,5 +101,7 @@ template <>
 std::unique_ptr<reporter<history_check>> make_markdown_reporter();
 template <>
 std::unique_ptr<reporter<history_check>> make_json_reporter();
+template <>
+std::unique_ptr<reporter<history_trends>> make_html_reporter();
 
 }  // namespace tare::report

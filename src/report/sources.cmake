@@ -20,6 +20,7 @@ set(tare_report_tool_sources
   src/report/html/html_benchmark.cpp
   src/report/html/html_forest.cpp
   src/report/html/compare_html.cpp
+  src/report/html/history_html.cpp
   src/report/html/html_svg.cpp
   src/report/export/exports.cpp
   src/report/export/compare_exports.cpp

@@ -5,7 +5,7 @@ library).
 
 For each page (`tare report` of a run with findings and an error row, of Google Benchmark
 JSON, of comparisons with an error row and a threshold band, and of 1,000 synthetic
-benchmarks) it checks, at a 1,280 x 900 viewport:
+benchmarks; `tare history report` of a history with a slower build) it checks, at a 1,280 x 900 viewport:
   - no console error, no uncaught exception, no failed request (the page fetches nothing);
   - every plot present and drawn (non-empty box, a legend), one forest-plot row per compared
     benchmark, per measured benchmark a run-order plot with its samples' distribution;
@@ -25,6 +25,7 @@ TARE_REQUIRE_BROWSER is not set (CI sets it, so there a missing browser fails).
 import argparse
 import base64
 import json
+import math
 import os
 import random
 import select
@@ -55,6 +56,7 @@ PROBE = r"""
     const b = box(e);
     if (b.right > vw + 0.5 || b.left < -0.5) r.offscreen.push(e.textContent.slice(0, 80));
   });
+  r.change_marks = document.querySelectorAll('g.change').length;
   document.querySelectorAll('section.benchmark').forEach(s => {
     r.sections.push({id: s.id, plots: s.querySelectorAll('svg').length,
                      distributions: s.querySelectorAll('svg path.bar').length,
@@ -283,6 +285,31 @@ def main():
     with open(big_json, "w") as f:
         json.dump(big, f)
 
+    # A history of 14 runs made from typical.json: its first benchmark 20 % slower from the 8th.
+    history_db = os.path.join(args.out, "history.db")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(history_db + suffix):
+            os.remove(history_db + suffix)
+    with open(os.path.join(golden, "typical.json")) as f:
+        typical = json.load(f)
+    for i in range(14):
+        run = json.loads(json.dumps(typical))
+        for k, b in enumerate(run["benchmarks"]):
+            factor = (1 + 0.01 * math.sin(i * 2.4 + k)) * (1.2 if k == 0 and i >= 7 else 1)
+            for key, value in (b.get("time_ns") or {}).items():
+                if isinstance(value, (int, float)):
+                    b["time_ns"][key] = value * factor
+            b["samples_ns"] = [x * factor for x in b.get("samples_ns") or []]
+        run_json = os.path.join(args.out, f"history_{i}.json")
+        with open(run_json, "w") as f:
+            json.dump(run, f)
+        added = subprocess.run([args.tare, "history", "add", run_json, "--db=" + history_db, f"--commit=c{i:02d}f00d",
+                                "--branch=main", f"--date=2026-11-{i + 1:02d}"], capture_output=True, text=True,
+                               timeout=60)
+        if added.returncode != 0:
+            print("FAIL: tare history add:", added.stderr.strip())
+            return 1
+
     # (page name, input, kind): kind decides the expectations.
     pages = [
         ("run_findings", os.path.join(golden, "findings.json"), "run"),
@@ -296,6 +323,7 @@ def main():
         ("compare_threshold", os.path.join(golden, "compare_threshold.json"), "compare"),
         ("compare_counted", os.path.join(golden, "compare_counted.json"), "compare"),
         ("run_1000", big_json, "big"),
+        ("history", history_db, "history"),
     ]
     failures = []
 
@@ -309,8 +337,10 @@ def main():
     try:
         for name, source, kind in pages:
             html = os.path.join(args.out, name + ".html")
-            made = subprocess.run([args.tare, "report", source, "--html=" + html], capture_output=True,
-                                  text=True, timeout=120)
+            command = [args.tare, "report", source, "--html=" + html]
+            if kind == "history":
+                command = [args.tare, "history", "report", "--db=" + source, "--html=" + html]
+            made = subprocess.run(command, capture_output=True, text=True, timeout=120)
             if made.returncode != 0:
                 failures.append(f"{name}: tare report failed: {made.stderr.strip()}")
                 continue
@@ -328,6 +358,14 @@ def main():
             for p in r["plots"]:
                 check(p["width"] > 0 and p["height"] > 0, name, f"plot not drawn: {p['name']}")
                 check(p["legend"], name, f"plot without a legend: {p['name']}")
+            if kind == "history":
+                check(len(r["sections"]) == len(typical["benchmarks"]), name,
+                      f"{len(r['sections'])} sections for {len(typical['benchmarks'])} benchmarks")
+                for s in r["sections"]:
+                    check(s["plots"] >= 1, name, f"{s['id']}: no trend plot")
+                check(r["change_marks"] >= 1, name, "no change point marked")
+                browser.call("Target.closeTarget", {"targetId": target})
+                continue
             with open(source) as f:
                 data = json.load(f)
             if kind == "compare":

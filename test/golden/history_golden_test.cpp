@@ -17,17 +17,23 @@ namespace {
 
 // Sixteen runs of two benchmarks: parse's time rose 10 % and it gained an allocation at the
 // ninth; encode's bytes grew at the last (a regression at the head); steady never moved.
-history_check fixed_check() {
-    const std::size_t n = 16;
+std::vector<history_run> fixed_runs() {
     std::vector<history_run> runs;
-    std::vector<std::vector<history_figure>> figures(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < 16; ++i) {
         const std::string day = (i < 9 ? "0" : "") + std::to_string(i + 1);
         runs.push_back({static_cast<std::int64_t>(i + 1), std::to_string(10 + i) + "e4be1c0f2a9d7e3", "main",
                         "2026-11-" + day + "T09:00:00Z", "results.json", "tare/1", 3});
+    }
+    return runs;
+}
+
+std::vector<std::vector<history_figure>> fixed_figures() {
+    const std::size_t n = 16;
+    std::vector<std::vector<history_figure>> figures(n);
+    for (std::size_t i = 0; i < n; ++i) {
         const double wobble = 1 + 0.01 * std::sin(static_cast<double>(i) * 2.4);
         figures[i] = {
-            {"parse/64", "time_ns", 812 * wobble * (i >= 8 ? 1.1 : 1.0), {}, {}},
+            {"parse/64", "time_ns", 812 * wobble * (i >= 8 ? 1.1 : 1.0), 800 * wobble, 825 * wobble},
             {"parse/64", "allocs_per_iter", i >= 8 ? 5.0 : 4.0, {}, {}},
             {"parse/64", "bytes_per_iter", i >= 8 ? 2112.0 : 2048.0, {}, {}},
             {"encode", "time_ns", 15300 * wobble, {}, {}},
@@ -35,7 +41,11 @@ history_check fixed_check() {
             {"steady", "time_ns", 48.2 / wobble, {}, {}},
         };
     }
-    history_check r = history::check_history(runs, figures, {});
+    return figures;
+}
+
+history_check fixed_check() {
+    history_check r = history::check_history(fixed_runs(), fixed_figures(), {});
     r.store = "tare-history.db";
     r.branch = "main";
     return r;
@@ -56,6 +66,18 @@ TEST(history_golden, check) {
     auto back = io::parse_history_check_json(json, "history_check.json");
     ASSERT_TRUE(std::holds_alternative<history_check>(back)) << std::get<io::read_error>(back).message;
     EXPECT_EQ(report::make_json_reporter<history_check>()->render(std::get<history_check>(back)), json);
+}
+
+// The page: the check's table, the changes that moved most, and per benchmark its trends with the
+// change points marked at their commits.
+TEST(history_golden, report_page) {
+    const history_check r = fixed_check();
+    history_trends t{r, {}};
+    t.series = history::series_of(r.runs, fixed_figures());
+    const std::string page = report::make_html_reporter<history_trends>()->render(t);
+    expect_matches_approved("history_report.html", page);
+    EXPECT_NE(page.find("<g class=\"change regression\">"), std::string::npos);
+    EXPECT_NE(page.find("<section class=\"benchmark\" id=\"b1-parse-64\">"), std::string::npos);
 }
 
 TEST(history_golden, nothing_changed) {

@@ -165,15 +165,17 @@ std::string render(const table::grid& g) {
 
 }  // namespace
 
-std::string html_page(std::string_view title, std::string_view body, bool sortable) {
+std::string html_page(std::string_view title, std::string_view body, bool sortable,
+                      std::string_view more_style) {
     // One allocation for the page, which a large suite makes hundreds of megabytes long: every
     // copy of it is that much more memory at the peak.
     std::string out;
-    out.reserve(body.size() + title.size() * 6 + style_sheet.size() + sort_script.size() + 512);
+    out.reserve(body.size() + title.size() * 6 + style_sheet.size() + more_style.size() + sort_script.size() +
+                512);
     out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     out += "<title>" + html_escape(title) + "</title>\n";
-    out += "<style>\n" + std::string(style_sheet) + "</style>\n</head>\n<body>\n";
+    out += "<style>\n" + std::string(style_sheet) + std::string(more_style) + "</style>\n</head>\n<body>\n";
     out += body;
     if (sortable)
         out += "<script>\n" + std::string(sort_script) + "</script>\n";

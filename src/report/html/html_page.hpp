@@ -14,7 +14,9 @@ namespace tare::report::detail {
 /// `sortable`, the page carries the one inline script that sorts a `table.sortable` by a
 /// clicked `th[data-sort]` header (cells' `data-v` numbers, else their text); without the
 /// script the table reads the same, in its own order.
-std::string html_page(std::string_view title, std::string_view body, bool sortable = false);
+/// `more_style`: rules of this page alone, after the shared ones.
+std::string html_page(std::string_view title, std::string_view body, bool sortable = false,
+                      std::string_view more_style = {});
 
 /// One line of marked prose as HTML (code, strong, em), every text escaped.
 std::string render_html(const table::line& l);
