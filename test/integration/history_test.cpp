@@ -117,6 +117,15 @@ TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_co
     EXPECT_EQ(doc["changes"][0]["measures"][0]["measure"], "allocs_per_iter");
     EXPECT_EQ(doc["changes"][0]["after"]["commit"], commit_of(9));
     EXPECT_NE(js.err.find("round_trip/1000"), std::string::npos);  // the table, on standard error
+    const std::string page = scratch("history.html").string();
+    auto html = run_process({tare_cmd, "history", "report", "--db=" + db(), "--html=" + page});
+    EXPECT_EQ(html.exit_code, 0) << html.err;
+    const std::string text = read(page);
+    EXPECT_NE(text.find("<g class=\"change regression\">"), std::string::npos);
+    EXPECT_NE(text.find(commit_of(6).substr(0, 7)), std::string::npos);
+    auto no_page = run_process({tare_cmd, "history", "report", "--db=" + db()});
+    EXPECT_EQ(no_page.exit_code, 2);
+    EXPECT_NE(no_page.err.find("--html=PATH is required"), std::string::npos) << no_page.err;
     auto md = run_process({tare_cmd, "history", "check", "--db=" + db(), "--md"});
     EXPECT_NE(md.out.find("| `round_trip/1000` | time"), std::string::npos) << md.out;
 }
@@ -153,7 +162,7 @@ TEST_F(history_cli, a_file_added_twice_is_kept_once_and_a_bad_one_changes_nothin
 TEST(history_cli_words, a_misspelt_or_missing_command_is_named) {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
         {{"history", "chek"}, "error: 'chek' is not a tare history command; did you mean 'check'?\n"},
-        {{"history"}, "error: tare history: a command is required (add, check or list)\n"},
+        {{"history"}, "error: tare history: a command is required (add, check, report or list)\n"},
         {{"history", "add"}, "error: tare history add: no results file given (tare history add FILE...)\n"},
         {{"history", "check", "--db"},
          "error: tare history check: --db needs a value: --db=PATH (tare history check --help says what it "
