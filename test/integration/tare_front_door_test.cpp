@@ -51,8 +51,9 @@ TEST(tare_front_door, a_misspelt_command_or_flag_gets_did_you_mean) {
     // Nothing close: the commands there are, or where the flags are listed.
     auto far = run_process({tare_cmd, "bake"});
     EXPECT_EQ(far.exit_code, 2);
-    EXPECT_EQ(far.err,
-              "error: 'bake' is not a tare command (run, exec, compare, report, export, merge, history or help)\n");
+    EXPECT_EQ(
+        far.err,
+        "error: 'bake' is not a tare command (run, exec, compare, report, export, merge, history or help)\n");
     auto flag = run_process({tare_cmd, "run", "x.json", "--zzzzzz"});
     EXPECT_EQ(flag.exit_code, 2);
     EXPECT_EQ(flag.err, "error: tare run: unknown flag '--zzzzzz' (tare run --help lists its flags)\n");
