@@ -208,7 +208,11 @@ struct history_args {
     CLI::App* check_cmd = nullptr;
     CLI::App* list_cmd = nullptr;
     CLI::App* report_cmd = nullptr;
+    CLI::App* export_cmd = nullptr;
+    CLI::App* import_cmd = nullptr;
     std::optional<std::string> html_path;  // report: --html=PATH
+    std::string format;                    // export: bmf or gab-data
+    std::optional<std::string> output;     // export: --output=PATH (standard output without it)
 };
 
 CLI::App* add_history_command(CLI::App& app, history_args& args);

@@ -11,12 +11,14 @@
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "history/check.hpp"
+#include "history/interchange.hpp"
 #include "history/measures.hpp"
 #include "history/provenance.hpp"
 #include "history/store.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
+#include "report/export/history_exports.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
@@ -83,6 +85,32 @@ CLI::App* add_history_command(CLI::App& app, history_args& args) {
     rep->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
         ->type_name("N")
         ->check(whole_number(0, 1'000'000));
+
+    CLI::App* exp =
+        cmd->add_subcommand("export", "the history as Bencher's BMF or github-action-benchmark's data.js");
+    args.export_cmd = exp;
+    db_option(exp);
+    exp->add_option("--format", args.format, "bmf (a BMF object per run) or gab-data (data.js)")
+        ->type_name("FORMAT")
+        ->check(one_of({"bmf", "gab-data"}));
+    exp->add_option("--output", args.output, "write to PATH, atomically (default: standard output)")
+        ->type_name("PATH");
+    exp->add_option("--branch", args.check_branch,
+                    "the branch to export (default main, or the store's only one)")
+        ->type_name("NAME");
+    exp->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
+        ->type_name("N")
+        ->check(whole_number(0, 1'000'000));
+
+    CLI::App* imp =
+        cmd->add_subcommand("import", "add the runs of a BMF dump or of github-action-benchmark's data.js");
+    args.import_cmd = imp;
+    imp->add_option("FILE", args.files, "tare's BMF dump, or data.js / data.json")
+        ->required()
+        ->type_name("FILE");
+    db_option(imp);
+    imp->add_option("--branch", args.branch, "the branch of runs that do not name one (default main)")
+        ->type_name("NAME");
 
     CLI::App* list = cmd->add_subcommand("list", "the branches and runs the history holds");
     args.list_cmd = list;
@@ -184,9 +212,14 @@ std::variant<std::string, int> branch_to_check(const history::store& st, const h
     return std::string("main");
 }
 
-// The store's runs of the branch checked, their series, and the check of them; or the exit
-// status of the error, said.
-std::variant<history_trends, int> load_trends(const history_args& a) {
+// The branch's runs and their figures, as the flags ask; or the exit status of the error, said.
+struct loaded_history {
+    std::string branch;
+    std::vector<history_run> runs;
+    std::vector<std::vector<history_figure>> figures;
+};
+
+std::variant<loaded_history, int> load_history(const history_args& a) {
     auto opened = history::store::open(a.db, false);
     if (auto* e = std::get_if<history::store_error>(&opened))
         return fail(exit_usage, e->message);
@@ -197,16 +230,24 @@ std::variant<history_trends, int> load_trends(const history_args& a) {
     auto runs = st.runs(std::get<std::string>(branch), a.last);
     if (auto* e = std::get_if<history::store_error>(&runs))
         return fail(exit_usage, e->message);
-    const auto& r = std::get<std::vector<history_run>>(runs);
-    auto figures = st.figures(r);
+    auto figures = st.figures(std::get<std::vector<history_run>>(runs));
     if (auto* e = std::get_if<history::store_error>(&figures))
         return fail(exit_usage, e->message);
-    const auto& f = std::get<std::vector<std::vector<history_figure>>>(figures);
+    return loaded_history{std::get<std::string>(branch), std::move(std::get<std::vector<history_run>>(runs)),
+                          std::move(std::get<std::vector<std::vector<history_figure>>>(figures))};
+}
+
+// The check of the branch's runs and the series it was made from.
+std::variant<history_trends, int> load_trends(const history_args& a) {
+    auto loaded = load_history(a);
+    if (auto* status = std::get_if<int>(&loaded))
+        return *status;
+    const auto& h = std::get<loaded_history>(loaded);
     history::check_options o;
     o.recent = a.recent;
-    history_trends t{history::check_history(r, f, o), history::series_of(r, f)};
+    history_trends t{history::check_history(h.runs, h.figures, o), history::series_of(h.runs, h.figures)};
     t.check.store = a.db;
-    t.check.branch = std::get<std::string>(branch);
+    t.check.branch = h.branch;
     return t;
 }
 
@@ -219,6 +260,49 @@ int report_command(const history_args& a) {
     if (auto e = write_output(*a.html_path, report::make_html_reporter<history_trends>()->render(
                                                 std::get<history_trends>(loaded))))
         return fail(exit_usage, *e);
+    return exit_ok;
+}
+
+int export_command(const history_args& a) {
+    if (a.format.empty())
+        return fail(exit_usage, "tare history export: --format=bmf|gab-data is required");
+    auto loaded = load_history(a);
+    if (auto* status = std::get_if<int>(&loaded))
+        return *status;
+    const auto& h = std::get<loaded_history>(loaded);
+    const std::string text = a.format == "bmf" ? report::render_history_bmf(h.runs, h.figures)
+                                               : report::render_history_gab_data(h.runs, h.figures);
+    if (auto e = write_output(a.output.value_or("-"), text))
+        return fail(exit_usage, *e);
+    return exit_ok;
+}
+
+int import_command(const history_args& a) {
+    if (a.files.size() != 1)
+        return fail(exit_usage, "tare history import: one file (tare history import FILE)");
+    auto text = io::read_text_file(a.files.front());
+    if (auto* e = std::get_if<io::read_error>(&text))
+        return fail(exit_usage, e->message);
+    auto parsed = history::parse_import(std::get<std::string>(text), a.files.front(),
+                                        a.branch.empty() ? std::string("main") : a.branch);
+    if (auto* e = std::get_if<io::read_error>(&parsed))
+        return fail(exit_usage, e->message);
+    auto opened = history::store::open(a.db, true);
+    if (auto* e = std::get_if<history::store_error>(&opened))
+        return fail(exit_usage, e->message);
+    auto& st = std::get<history::store>(opened);
+    std::size_t added = 0;
+    std::size_t present = 0;
+    for (const history::imported_run& r : std::get<std::vector<history::imported_run>>(parsed)) {
+        auto done = st.add(r.run, r.digest, r.figures);
+        if (auto* e = std::get_if<history::store_error>(&done))
+            return fail(exit_usage, e->message);
+        (std::get<history::added_run>(done).already_present ? present : added) += 1;
+    }
+    std::printf("imported %zu %s from %s", added, added == 1 ? "run" : "runs", a.files.front().c_str());
+    if (present > 0)
+        std::printf(" (%zu already in the history)", present);
+    std::printf("\n");
     return exit_ok;
 }
 
@@ -274,6 +358,10 @@ int history_command(const history_args& args) {
         return check_command(args);
     if (args.report_cmd != nullptr && args.report_cmd->parsed())
         return report_command(args);
+    if (args.export_cmd != nullptr && args.export_cmd->parsed())
+        return export_command(args);
+    if (args.import_cmd != nullptr && args.import_cmd->parsed())
+        return import_command(args);
     return list_command(args);
 }
 

@@ -5,4 +5,5 @@ set(tare_history_sources
   src/history/provenance.cpp
   src/history/store.cpp
   src/history/check.cpp
+  src/history/interchange.cpp
 )

@@ -24,4 +24,5 @@ set(tare_report_tool_sources
   src/report/html/html_svg.cpp
   src/report/export/exports.cpp
   src/report/export/compare_exports.cpp
+  src/report/export/history_exports.cpp
 )

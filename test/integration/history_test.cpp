@@ -126,6 +126,18 @@ TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_co
     auto no_page = run_process({tare_cmd, "history", "report", "--db=" + db()});
     EXPECT_EQ(no_page.exit_code, 2);
     EXPECT_NE(no_page.err.find("--html=PATH is required"), std::string::npos) << no_page.err;
+    // Out to github-action-benchmark's data.js and back into a new store: the same change points.
+    const std::string data = scratch("data.js").string();
+    auto out =
+        run_process({tare_cmd, "history", "export", "--db=" + db(), "--format=gab-data", "--output=" + data});
+    ASSERT_EQ(out.exit_code, 0) << out.err;
+    const std::string moved = scratch("moved.db").string();
+    auto in = run_process({tare_cmd, "history", "import", data, "--db=" + moved});
+    EXPECT_EQ(in.exit_code, 0) << in.err;
+    EXPECT_EQ(in.out, "imported 12 runs from " + data + "\n");
+    auto again = run_process({tare_cmd, "history", "check", "--db=" + moved});
+    EXPECT_NE(again.out.find(line), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("2 changes"), std::string::npos) << again.out;
     auto md = run_process({tare_cmd, "history", "check", "--db=" + db(), "--md"});
     EXPECT_NE(md.out.find("| `round_trip/1000` | time"), std::string::npos) << md.out;
 }
@@ -162,7 +174,8 @@ TEST_F(history_cli, a_file_added_twice_is_kept_once_and_a_bad_one_changes_nothin
 TEST(history_cli_words, a_misspelt_or_missing_command_is_named) {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
         {{"history", "chek"}, "error: 'chek' is not a tare history command; did you mean 'check'?\n"},
-        {{"history"}, "error: tare history: a command is required (add, check, report or list)\n"},
+        {{"history"},
+         "error: tare history: a command is required (add, check, report, export, import or list)\n"},
         {{"history", "add"}, "error: tare history add: no results file given (tare history add FILE...)\n"},
         {{"history", "check", "--db"},
          "error: tare history check: --db needs a value: --db=PATH (tare history check --help says what it "
