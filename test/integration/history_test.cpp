@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -168,6 +169,44 @@ TEST_F(history_cli, a_file_added_twice_is_kept_once_and_a_bad_one_changes_nothin
                              "--date=last tuesday"});
     EXPECT_EQ(date.exit_code, 2);
     EXPECT_NE(date.err.find("--date: 'last tuesday' is not an ISO 8601 date"), std::string::npos) << date.err;
+}
+
+const std::string base_build = TARE_COMPARE_BASE;
+const std::string head_build = TARE_COMPARE_HEAD;
+
+// Real runs of two builds, counted rather than timed (a loaded machine's timings of a few runs
+// can hide even a threefold step; counts cannot): four of the base, then four of a head whose
+// `spin` does three times the work and whose `allocate` allocates nothing. The history finds
+// both, exactly, at the first head run.
+TEST(history_builds, a_slower_build_is_found_at_its_first_run) {
+    if (TARE_SANITIZED)
+        GTEST_SKIP() << "Valgrind cannot run a sanitizer build";
+    const std::string store = scratch("builds.db").string();
+    for (std::size_t i = 0; i < 8; ++i) {
+        const std::string json_path = scratch("build" + std::to_string(i) + ".json").string();
+        auto r = run_process({i < 4 ? base_build : head_build, "--filter=^(spin|allocate)$",
+                              "--instrument=instructions", "--json=" + json_path});
+        if (r.exit_code == 2 && r.err.find("valgrind") != std::string::npos)
+            GTEST_SKIP() << r.err;
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        auto added =
+            run_process({tare_cmd, "history", "add", json_path, "--db=" + store, "--commit=" + commit_of(i),
+                         "--branch=main", "--date=2026-11-" + std::to_string(10 + i) + "T09:00:00Z"});
+        ASSERT_EQ(added.exit_code, 0) << added.err;
+    }
+    auto r = run_process({tare_cmd, "history", "check", "--db=" + store, "--json=-"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    std::map<std::string, std::string> found;  // benchmark and measure: direction
+    for (const json& c : doc["changes"]) {
+        EXPECT_EQ(c["after"]["commit"], commit_of(4)) << c.dump();
+        for (const json& m : c["measures"])
+            found[c["benchmark"].get<std::string>() + " " + m["measure"].get<std::string>()] = m["direction"];
+    }
+    EXPECT_EQ(found["spin instructions"], "regression") << r.out;
+    if (TARE_ACCOUNTING_EXPECTED) {
+        EXPECT_EQ(found["allocate allocs_per_iter"], "improvement") << r.out;
+    }
 }
 
 // A command with commands of its own gets the same help with typos as the top level.
