@@ -23,24 +23,29 @@
 
 namespace tare::cli {
 
-CLI::App* add_history_command(CLI::App& app, history_args& args) {
-    CLI::App* cmd =
-        app.add_subcommand("history", "keep every run, and find the commits that changed a benchmark");
-    cmd->require_subcommand(1, 1);
-    cmd->footer(
-        "Examples:\n"
-        "  tare history add results.json\n"
-        "  tare history check --branch=main --fail-on-regression\n"
-        "The store, the method and CI jobs: " +
-        doc_path("history.md"));
-    auto db_option = [&args](CLI::App* sub) {
-        sub->add_option("--db", args.db, "the history's file (default tare-history.db)")->type_name("PATH");
-    };
+namespace {
+
+void add_db_option(CLI::App* sub, history_args& args) {
+    sub->add_option("--db", args.db, "the history's file (default tare-history.db)")->type_name("PATH");
+}
+
+// --branch and --last of the commands that read one branch's runs (check, report, export).
+void add_runs_options(CLI::App* sub, history_args& args, const std::string& what) {
+    add_db_option(sub, args);
+    sub->add_option("--branch", args.check_branch,
+                    "the branch to " + what + " (default main, or the store's only one)")
+        ->type_name("NAME");
+    sub->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
+        ->type_name("N")
+        ->check(whole_number(0, 1'000'000));
+}
+
+void add_add_command(CLI::App* cmd, history_args& args) {
     CLI::App* add =
         cmd->add_subcommand("add", "add results files (tare/1, Google Benchmark, tare-compare/1)");
     args.add_cmd = add;
     add->add_option("FILE", args.files, "results files, one run each")->required()->type_name("FILE...");
-    db_option(add);
+    add_db_option(add, args);
     add->add_option("--commit", args.commit, "the commit measured (default: git's HEAD)")->type_name("SHA");
     add->add_option("--branch", args.branch, "the branch it belongs to (default: git's current branch)")
         ->type_name("NAME");
@@ -49,17 +54,12 @@ CLI::App* add_history_command(CLI::App& app, history_args& args) {
     add->add_option("--side", args.side, "a comparison's side to keep: head (default) or base")
         ->type_name("SIDE")
         ->check(one_of({"head", "base"}));
+}
 
+void add_check_command(CLI::App* cmd, history_args& args) {
     CLI::App* check = cmd->add_subcommand("check", "find the change points of every benchmark and measure");
     args.check_cmd = check;
-    db_option(check);
-    check
-        ->add_option("--branch", args.check_branch,
-                     "the branch to check (default main, or the store's only one)")
-        ->type_name("NAME");
-    check->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
-        ->type_name("N")
-        ->check(whole_number(0, 1'000'000));
+    add_runs_options(check, args, "check");
     check
         ->add_option("--recent", args.recent,
                      "a regression first seen among the newest N runs fails --fail-on-regression (default 5)")
@@ -73,48 +73,53 @@ CLI::App* add_history_command(CLI::App& app, history_args& args) {
                      "write the change points as JSON (tare-history-check/1) to PATH")
         ->type_name("PATH");
     add_color_option(check, args.color);
+}
 
-    CLI::App* rep =
-        cmd->add_subcommand("report", "a self-contained HTML page of the trends and change points");
-    args.report_cmd = rep;
-    db_option(rep);
-    rep->add_option("--html", args.html_path, "the page to write (required)")->type_name("PATH");
-    rep->add_option("--branch", args.check_branch,
-                    "the branch to draw (default main, or the store's only one)")
-        ->type_name("NAME");
-    rep->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
-        ->type_name("N")
-        ->check(whole_number(0, 1'000'000));
-
+void add_moving_commands(CLI::App* cmd, history_args& args) {
     CLI::App* exp =
         cmd->add_subcommand("export", "the history as Bencher's BMF or github-action-benchmark's data.js");
     args.export_cmd = exp;
-    db_option(exp);
+    add_runs_options(exp, args, "export");
     exp->add_option("--format", args.format, "bmf (a BMF object per run) or gab-data (data.js)")
         ->type_name("FORMAT")
         ->check(one_of({"bmf", "gab-data"}));
     exp->add_option("--output", args.output, "write to PATH, atomically (default: standard output)")
         ->type_name("PATH");
-    exp->add_option("--branch", args.check_branch,
-                    "the branch to export (default main, or the store's only one)")
-        ->type_name("NAME");
-    exp->add_option("--last", args.last, "the newest N runs (default 200; 0: all)")
-        ->type_name("N")
-        ->check(whole_number(0, 1'000'000));
-
     CLI::App* imp =
         cmd->add_subcommand("import", "add the runs of a BMF dump or of github-action-benchmark's data.js");
     args.import_cmd = imp;
     imp->add_option("FILE", args.files, "tare's BMF dump, or data.js / data.json")
         ->required()
         ->type_name("FILE");
-    db_option(imp);
+    add_db_option(imp, args);
     imp->add_option("--branch", args.branch, "the branch of runs that do not name one (default main)")
         ->type_name("NAME");
+}
 
+}  // namespace
+
+CLI::App* add_history_command(CLI::App& app, history_args& args) {
+    CLI::App* cmd =
+        app.add_subcommand("history", "keep every run, and find the commits that changed a benchmark");
+    cmd->require_subcommand(1, 1);
+    cmd->footer(
+        "Examples:\n"
+        "  tare history add results.json\n"
+        "  tare history check --branch=main --fail-on-regression\n"
+        "  tare history report --html=history.html\n"
+        "The store, the method and CI jobs: " +
+        doc_path("history.md"));
+    add_add_command(cmd, args);
+    add_check_command(cmd, args);
+    CLI::App* rep =
+        cmd->add_subcommand("report", "a self-contained HTML page of the trends and change points");
+    args.report_cmd = rep;
+    add_runs_options(rep, args, "draw");
+    rep->add_option("--html", args.html_path, "the page to write (required)")->type_name("PATH");
+    add_moving_commands(cmd, args);
     CLI::App* list = cmd->add_subcommand("list", "the branches and runs the history holds");
     args.list_cmd = list;
-    db_option(list);
+    add_db_option(list, args);
     list->add_option("--branch", args.check_branch, "the runs of this branch (default: every branch's count)")
         ->type_name("NAME");
     return cmd;

@@ -108,56 +108,42 @@ std::optional<axis_domain> y_domain(const history_series& s) {
     return padded_domain(low, high);
 }
 
-std::string trend_plot(const history_check& check, const history_series& s) {
-    const auto yd = y_domain(s);
-    const auto xd = padded_domain(0, static_cast<double>(check.runs.empty() ? 0 : check.runs.size() - 1));
-    if (!yd || !xd)
-        return {};
-    const double w = plot_w - left - right;
-    const double h = plot_h - top - bottom;
-    const auto sx = [&](double x) { return left + (x - xd->low) / (xd->high - xd->low) * w; };
-    const auto sy = [&](double y) {
-        return top + (yd->high - std::clamp(y, yd->low, yd->high)) / (yd->high - yd->low) * h;
-    };
+// Where a plot's values land: x the run's place among those checked, y the measure.
+struct trend_frame {
+    axis_domain x;
+    axis_domain y;
+    static constexpr double w = plot_w - left - right;
+    static constexpr double h = plot_h - top - bottom;
+    double sx(double v) const { return left + (v - x.low) / (x.high - x.low) * w; }
+    double sy(double v) const { return top + (y.high - std::clamp(v, y.low, y.high)) / (y.high - y.low) * h; }
+};
+
+// The frame, the grid and the ticks: runs numbered from 1 along x, the measure's unit along y.
+std::string trend_axes(const trend_frame& f, axis_kind kind) {
     const auto c = svg_number;
-    const std::string name = s.benchmark + ": " + history_measure_label(s.measure);
-    std::string out = fmt::format(
-        "<svg class=\"plot trend\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
-        "role=\"img\" "
-        "aria-label=\"{2}\">\n<title>{2} over the runs</title>\n",
-        plot_w, plot_h, html_escape(name));
-    out += render_legend({{legend_mark::dot, "dot", "a run"},
-                          {legend_mark::line, "ci", "its 95% interval"},
-                          {legend_mark::line, "mean", "level"},
-                          {legend_mark::line, "change regression", "change point"}},
-                         left, 14);
-    out += fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", c(left),
-                       c(top), c(w), c(h));
+    std::string out = fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
+                                  c(left), c(top), c(trend_frame::w), c(trend_frame::h));
     std::vector<std::array<double, 4>> grid;
     std::vector<std::pair<std::array<double, 2>, std::string>> y_texts;
-    const auto y_ticks = axis_ticks(yd->low, yd->high, kind_of(s.measure), false);
-    const auto y_labels = tick_labels(y_ticks, kind_of(s.measure));
+    const auto y_ticks = axis_ticks(f.y.low, f.y.high, kind, false);
+    const auto y_labels = tick_labels(y_ticks, kind);
     for (std::size_t i = 0; i < y_ticks.size(); ++i) {
-        grid.push_back({left, sy(y_ticks[i]), left + w, sy(y_ticks[i])});
-        y_texts.push_back({{left - 6, sy(y_ticks[i])}, y_labels[i]});
+        grid.push_back({left, f.sy(y_ticks[i]), left + trend_frame::w, f.sy(y_ticks[i])});
+        y_texts.push_back({{left - 6, f.sy(y_ticks[i])}, y_labels[i]});
     }
     std::vector<std::pair<std::array<double, 2>, std::string>> x_texts;
-    const auto x_ticks = axis_ticks(xd->low, xd->high, axis_kind::count, true);
-    for (const double t : x_ticks) {
-        grid.push_back({sx(t), top, sx(t), top + h});
-        x_texts.push_back({{sx(t), top + h + 16}, std::to_string(static_cast<long long>(t) + 1)});
+    for (const double t : axis_ticks(f.x.low, f.x.high, axis_kind::count, true)) {
+        grid.push_back({f.sx(t), top, f.sx(t), top + trend_frame::h});
+        x_texts.push_back(
+            {{f.sx(t), top + trend_frame::h + 16}, std::to_string(static_cast<long long>(t) + 1)});
     }
-    out += grid_path(grid) + tick_texts("yt", y_texts) + tick_texts("xt", x_texts);
-    // Each run's interval, one path for all.
-    std::string whiskers;
-    for (const history_point& p : s.points) {
-        if (p.low && p.high && std::isfinite(*p.low) && std::isfinite(*p.high))
-            whiskers += fmt::format("M{} {}V{}", c(sx(static_cast<double>(p.position))), c(sy(*p.low)),
-                                    c(sy(*p.high)));
-    }
-    if (!whiskers.empty())
-        out += "<path class=\"ci\" d=\"" + whiskers + "\"/>\n";
-    // The levels between change points, and the change points at their first run after.
+    return out + grid_path(grid) + tick_texts("yt", y_texts) + tick_texts("xt", x_texts);
+}
+
+// The levels between change points, and each change point, dashed before its first run after.
+std::string trend_changes(const history_check& check, const history_series& s, const trend_frame& f) {
+    const auto c = svg_number;
+    std::string out;
     const auto changes = changes_of(check, s.benchmark, s.measure);
     std::size_t from = 0;
     for (std::size_t k = 0; k <= changes.size(); ++k) {
@@ -175,13 +161,13 @@ std::string trend_plot(const history_check& check, const history_series& s) {
             }
         }
         if (n > 0)
-            out += fmt::format("<line class=\"mean\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n", c(sx(x0)),
-                               c(sx(x1)), c(sy(sum / static_cast<double>(n))),
-                               c(sy(sum / static_cast<double>(n))));
+            out += fmt::format("<line class=\"mean\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
+                               c(f.sx(x0)), c(f.sx(x1)), c(f.sy(sum / static_cast<double>(n))),
+                               c(f.sy(sum / static_cast<double>(n))));
         from = to;
     }
     for (const auto& [change, m] : changes) {
-        const double x = sx(static_cast<double>(change->after_position) - 0.5);
+        const double x = f.sx(static_cast<double>(change->after_position) - 0.5);
         const char* cls = m->direction == history_direction::regression    ? "regression"
                           : m->direction == history_direction::improvement ? "improvement"
                                                                            : "changed";
@@ -191,17 +177,49 @@ std::string trend_plot(const history_check& check, const history_series& s) {
         out += fmt::format(
             "<g class=\"change {0}\"><title>{1}</title><line x1=\"{2}\" x2=\"{2}\" y1=\"{3}\" y2=\"{4}\"/>"
             "<text class=\"label\" x=\"{2}\" y=\"{5}\">{6}</text></g>\n",
-            cls, html_escape(tip), c(x), c(top), c(top + h), c(top - 3),
+            cls, html_escape(tip), c(x), c(top), c(top + trend_frame::h), c(top - 3),
             html_escape(short_commit(change->after.commit)));
     }
+    return out;
+}
+
+std::string trend_plot(const history_check& check, const history_series& s) {
+    const auto yd = y_domain(s);
+    const auto xd = padded_domain(0, static_cast<double>(check.runs.empty() ? 0 : check.runs.size() - 1));
+    if (!yd || !xd)
+        return {};
+    const trend_frame f{*xd, *yd};
+    const auto c = svg_number;
+    const std::string name = s.benchmark + ": " + history_measure_label(s.measure);
+    std::string out = fmt::format(
+        "<svg class=\"plot trend\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+        "role=\"img\" "
+        "aria-label=\"{2}\">\n<title>{2} over the runs</title>\n",
+        plot_w, plot_h, html_escape(name));
+    out += render_legend({{legend_mark::dot, "dot", "a run"},
+                          {legend_mark::line, "ci", "its 95% interval"},
+                          {legend_mark::line, "mean", "level"},
+                          {legend_mark::line, "change regression", "change point"}},
+                         left, 14);
+    out += trend_axes(f, kind_of(s.measure));
+    // Each run's interval, one path for all.
+    std::string whiskers;
+    for (const history_point& p : s.points) {
+        if (p.low && p.high && std::isfinite(*p.low) && std::isfinite(*p.high))
+            whiskers += fmt::format("M{} {}V{}", c(f.sx(static_cast<double>(p.position))), c(f.sy(*p.low)),
+                                    c(f.sy(*p.high)));
+    }
+    if (!whiskers.empty())
+        out += "<path class=\"ci\" d=\"" + whiskers + "\"/>\n";
+    out += trend_changes(check, s, f);
     std::string trace;
     for (const history_point& p : s.points)
-        trace += fmt::format("{}{} {}", trace.empty() ? "M" : "L", c(sx(static_cast<double>(p.position))),
-                             c(sy(p.value)));
+        trace += fmt::format("{}{} {}", trace.empty() ? "M" : "L", c(f.sx(static_cast<double>(p.position))),
+                             c(f.sy(p.value)));
     out += "<path class=\"trace\" d=\"" + trace + "\"/>\n";
     for (const history_point& p : s.points)
         out += fmt::format("<circle class=\"dot\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{}</title></circle>\n",
-                           c(sx(static_cast<double>(p.position))), c(sy(p.value)),
+                           c(f.sx(static_cast<double>(p.position))), c(f.sy(p.value)),
                            html_escape(point_tip(check, s, p)));
     return out + "</svg>\n";
 }
