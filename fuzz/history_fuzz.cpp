@@ -10,9 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto* check = std::get_if<tare::history_check>(&read);
     if (check == nullptr)
         return 0;
-    using tare::report::format;
-    for (const format f : {format::console, format::markdown, format::json})
-        (void)tare::report::make_reporter<tare::history_check>(f)->render(*check);
+    (void)tare::report::make_console_reporter<tare::history_check>()->render(*check);
+    (void)tare::report::make_markdown_reporter<tare::history_check>()->render(*check);
     (void)tare::report::make_console_reporter<tare::history_check>({true, 24})->render(*check);
     tare::fuzz::check_round_trip(*check, parse);
     return 0;
