@@ -6,8 +6,11 @@ each pinned to CPU 1, and prints medians and per-round ratios (bench/README.md, 
 accounting's cost").
 
 Usage: bench/accounting_ab.py BEFORE_BUILD AFTER_BUILD [--rounds=41] [--cpu=1] [--body=malloc_free_32]
+                              [--allocator=jemalloc]
 
 --body=malloc_free_32_paused measures the paused path instead (both builds need that body).
+--allocator=jemalloc runs tare_self_bench_jemalloc and its build without accounting, linked with
+jemalloc (built when libjemalloc is installed).
 """
 import json
 import statistics
@@ -19,7 +22,7 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 2:
         sys.exit(__doc__)
-    rounds, cpu, body = 41, "1", "malloc_free_32"
+    rounds, cpu, body, suffix = 41, "1", "malloc_free_32", ""
     for a in sys.argv[1:]:
         if a.startswith("--rounds="):
             rounds = int(a.split("=", 1)[1])
@@ -27,10 +30,13 @@ def main():
             cpu = a.split("=", 1)[1]
         elif a.startswith("--body="):
             body = a.split("=", 1)[1]
+        elif a.startswith("--allocator="):
+            allocator = a.split("=", 1)[1]
+            suffix = "" if allocator == "glibc" else "_" + allocator
     exes = {}
     for label, build in (("before", args[0]), ("after", args[1])):
-        exes[label + "_on"] = f"{build}/bench/tare_self_bench"
-        exes[label + "_off"] = f"{build}/bench/tare_self_bench_noaccounting"
+        exes[label + "_on"] = f"{build}/bench/tare_self_bench{suffix}"
+        exes[label + "_off"] = f"{build}/bench/tare_self_bench{suffix}_noaccounting"
     values = {k: [] for k in exes}
     order = list(exes)
     for r in range(rounds):
@@ -45,7 +51,7 @@ def main():
     def added(a, b):
         return statistics.median([x - y for x, y in zip(values[a], values[b])])
 
-    print(f"{body}: rounds: {rounds}, CPU {cpu}; ns per malloc(32)+free, median over rounds (min)")
+    print(f"{body}{suffix}: rounds: {rounds}, CPU {cpu}; ns per iteration, median over rounds (min)")
     for k in exes:
         print(f"  {k:11s} {statistics.median(values[k]):6.2f} ({min(values[k]):.2f})")
     print(f"after on / before on:   {ratio('after_on', 'before_on'):.3f}")

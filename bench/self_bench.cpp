@@ -3,6 +3,9 @@
 #include <tare/tare.hpp>
 
 #include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "alloc/accounting.hpp"
 
@@ -55,6 +58,21 @@ void malloc_free_32(tare::State& state) {
     }
 }
 TARE_BENCHMARK(malloc_free_32);
+
+// A mixed-size body: a map of 100 strings of 16 to 136 characters built and destroyed, about
+// 200 allocations and frees of 8 sizes per iteration, by operator new and a sized delete.
+void map_100_strings(tare::State& state) {
+    std::vector<std::string> texts;
+    for (int i = 0; i < 100; ++i)
+        texts.emplace_back(static_cast<std::size_t>(16 + i % 7 * 20), static_cast<char>('a' + i % 26));
+    for (auto _ : state) {
+        std::map<int, std::string> m;
+        for (int i = 0; i < 100; ++i)
+            m.emplace(i * 7919 % 100, texts[static_cast<std::size_t>(i)]);
+        tare::do_not_optimize(m);
+    }
+}
+TARE_BENCHMARK(map_100_strings);
 
 // The same pair with the region paused, as the harness's own work between samples runs: each
 // iteration pauses again (one store), the allocation goes into the paused set and the free takes

@@ -133,10 +133,20 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
     return p;
 }
 
+/// publish()'s owner case in a plain region when the usable size is a call (any allocator but
+/// glibc's): the call and the owner's count, with none of publish_slow()'s other cases.
+[[gnu::noinline]] TARE_ALLOC_HOOK inline void* publish_called(void* p, std::size_t counted) noexcept {
+    const std::int64_t total = owner_allocated(counted, TARE_ALLOC_UNDER(malloc_usable_size, usable_size)(p));
+    if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
+        raise_peak(total);
+    return p;
+}
+
 /// Counts a block the allocator has just returned (`counted` requested bytes; nullptr: the call
 /// failed, nothing is counted) and returns it. Inlined into every allocation function. The
 /// common case, the owner's allocation in a plain region with the usable size read inline, is
-/// settled here with no call: every other case goes to publish_slow() by a tail call. Rejected:
+/// settled here with no call; the same case on an allocator whose usable size is a call goes to
+/// publish_called(), every other case to publish_slow(), each by a tail call. Rejected:
 /// count_alloc() inline for every case (as this was), whose rare calls (the paused set, the
 /// recording, the peak's compare-and-swap) made GCC save three registers on every allocation.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted,
@@ -145,9 +155,10 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
         return nullptr;  // the allocator has set errno
     // Acquire, as count_alloc()'s: pairs with the release store in region_begin()/resume().
     const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
-    if (epoch == 0 || owned_epoch != epoch || (epoch & sites_tag) != 0 || usable_of != nullptr ||
-        !usable_read_inline()) [[unlikely]]
+    if (epoch == 0 || owned_epoch != epoch || (epoch & sites_tag) != 0 || usable_of != nullptr) [[unlikely]]
         return publish_slow(p, counted, usable_of);
+    if (!usable_read_inline()) [[unlikely]]
+        return publish_called(p, counted);
     const std::int64_t total = owner_allocated(counted, inline_usable(p));
     if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
         return raise_peak_and_return(p, total);

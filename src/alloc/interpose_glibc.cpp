@@ -24,7 +24,8 @@
 // be held by a thread that no longer exists).
 //
 // PERF: bench/accounting_ab.py measures a malloc(32)+free pair counted, paused and outside any
-// region, against the same loop without tare; bench/README.md has the figures.
+// region, against the same loop without tare; bench/allocator_cost.py the same on jemalloc, and a
+// mixed-size body; bench/README.md has the figures.
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -99,19 +100,30 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
     under_free(p);
 }
 
+/// release()'s common case when the usable size is a call (any allocator but glibc's): the
+/// owner's free, in a plain region, of a block the paused set does not hold.
+[[gnu::noinline]] TARE_ALLOC_HOOK void release_called(void* p) noexcept {
+    owner_released(TARE_ALLOC_UNDER(malloc_usable_size, usable_size)(p));
+    under_free(p);
+}
+
 // Inlined into free and every delete: one call level less on the hottest path. The owner's
 // free of a block no pause made, in a plain region, with the usable size read inline, is settled
-// here with no call but the allocator's (a tail call): release_in_region() takes every other
-// case, including an allocator whose usable size is a call, so this path saves no register and
-// makes no frame (with that call inline here, p had to survive it in a saved register).
+// here with no call but the allocator's (a tail call), so this path saves no register and makes
+// no frame (with a call inline here, p had to survive it in a saved register). The same free on
+// an allocator whose usable size is a call goes to release_called(), which does that call and
+// nothing else; release_in_region() takes every other case. Rejected: sending the called case
+// to release_in_region() too (as this did), whose re-tests of the paused set and the member
+// region made a jemalloc pair about 15 % dearer (bench/README.md, "On jemalloc").
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline void release(void* p) noexcept {
     if (p == nullptr || from_bootstrap(p)) [[unlikely]]
         return;  // a block of the bootstrap buffer (dlsym's, underlying.cpp) is never freed
     const std::uint32_t region = open_region_epoch();
     if (region != 0) {
-        if (owned_epoch != region || (region & sites_tag) != 0 || !usable_read_inline() ||
-            paused_may_hold(p, region)) [[unlikely]]
+        if (owned_epoch != region || (region & sites_tag) != 0 || paused_may_hold(p, region)) [[unlikely]]
             return release_in_region(p, region);
+        if (!usable_read_inline()) [[unlikely]]
+            return release_called(p);
         owner_released(inline_usable(p));
     }
     under_free(p);

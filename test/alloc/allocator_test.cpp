@@ -172,8 +172,10 @@ TEST_F(allocator_test, counts_stay_exact) {
     EXPECT_EQ(held.allocs, 10U);
     EXPECT_EQ(held.bytes, (1U << 20) + 100U + 72U + 640U + 300U + 50U + 70U + 200U + 10U + 5000U);
     EXPECT_EQ(held.live, static_cast<std::int64_t>(usable));  // the allocator's own sizes
+    EXPECT_EQ(held.peak, held.live);  // the realloc raised it past the block it released
     EXPECT_EQ(done.allocs, 10U);
     EXPECT_EQ(done.live, 0);
+    EXPECT_EQ(done.peak, held.live);
 }
 
 /// The allocator's own entry points, looked up by name: a block made past tare, its usable size,
