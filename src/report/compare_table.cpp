@@ -156,6 +156,10 @@ double family_level(const compare_results& r) {
     return interval_level(r);
 }
 
+// The columns one memory column stands in for on a narrow terminal.
+const std::vector<std::string> memory_headers = {"allocs/iter", "bytes/iter", "mapped/iter", "peak heap",
+                                                 "copied/iter"};
+
 }  // namespace
 
 namespace {
@@ -244,18 +248,19 @@ std::vector<column> build_compare_columns(const compare_results& r) {
             return memory_cell(row, copied, format_bytes);
         }));
     }
-    // On a narrow terminal (table/document.hpp) copies, mappings and cache misses go first, then
-    // both sides' times, which the change sums up, then the peak, then the bytes; the change,
-    // verdict and allocations stay.
+    // On a narrow terminal (table/document.hpp) cache misses go first, then both sides' times,
+    // which the change sums up; then the memory columns give way to one that names what changed
+    // (compare_stand_ins), and the change to the change without its interval, which the verdict
+    // sums up. The name, the change and the verdict stay, and so does every memory change.
     for (column& c : columns) {
         c.drop_rank =
-            c.header == "copied/iter" || c.header == "LL misses/iter" || c.header == "mapped/iter" ? 4
+            c.header == "LL misses/iter" ? 4
             : c.header == "base ± 95%" || c.header == "head ± 95%" || c.header == "base instr/iter" ||
                     c.header == "head instr/iter" || c.header == "est. cycles/iter"
                 ? 3
-            : c.header == "peak heap"  ? 2
-            : c.header == "bytes/iter" ? 1
-                                       : 0;
+            : std::find(memory_headers.begin(), memory_headers.end(), c.header) != memory_headers.end() ? 2
+            : c.header.starts_with("change [")                                                          ? 1
+                                                                                                        : 0;
         for (const compare_row& row : r.rows) {
             if (c.header == "verdict") {
                 c.tones.push_back(row.verdict == verdict::slower || row.verdict == verdict::error
@@ -271,6 +276,43 @@ std::vector<column> build_compare_columns(const compare_results& r) {
     }
     return columns;
 }
+
+namespace {
+
+// What a terminal too narrow for the whole table shows in place of columns, rather than lose
+// what they say: one memory column naming only the figures that changed, so a reviewer at 80
+// columns still sees every row whose memory moved while the others stay one "=" wide; and the
+// change without its interval. Rejected: a line under each changed row (a table whose rows are
+// sometimes two lines is read wrongly), and keeping the allocations alone (a peak that tripled
+// would be invisible).
+std::vector<table::stand_in> compare_stand_ins(const compare_results& r, const std::vector<column>& columns) {
+    std::vector<table::stand_in> out;
+    std::vector<std::string> shown;
+    for (const column& c : columns) {
+        if (std::find(memory_headers.begin(), memory_headers.end(), c.header) != memory_headers.end())
+            shown.push_back(c.header);
+    }
+    if (!shown.empty()) {
+        column memory = make_column(r, "memory", align::left, {}, [](const compare_row& row) {
+            return single(row_failed(row) ? std::string() : memory_changes(row.base, row.head));
+        });
+        memory.cut_at_end = true;
+        out.push_back(
+            {shown, std::move(memory), "memory shows only the figures that changed, head against base"});
+    }
+    if (r.mode != pairing::counted) {
+        column change = make_column(r, "change", align::right, {}, [](const compare_row& row) {
+            return single(row.change ? format_signed_percent(row.change->change_pct)
+                                     : std::string(missing_mark));
+        });
+        out.push_back({{"change [" + level_text(family_level(r)) + " interval]"},
+                       change,
+                       "change without its interval"});
+    }
+    return out;
+}
+
+}  // namespace
 
 // The whole comparison in one line, first, so a pull request's reader sees it before the table:
 // "2 faster, 1 slower, 9 no change; memory: 3 rows changed". A row's memory changed when a
@@ -499,7 +541,9 @@ table::document compare_document(const compare_results& r) {
     if (r.rows.empty()) {
         doc.add(table::paragraph{{{{"no benchmark is on both sides", style::note}}}});
     } else {
-        doc.add(table::grid{build_compare_columns(r)});
+        std::vector<column> columns = build_compare_columns(r);
+        std::vector<table::stand_in> stand_ins = compare_stand_ins(r, columns);
+        doc.add(table::grid{std::move(columns), std::move(stand_ins)});
         doc.add(table::paragraph{compare_note_lines(r)});
     }
     const auto presence = compare_presence_lines(r);

@@ -506,7 +506,9 @@ table::document run_document(const run_results& results) {
     doc.add(grid_of(build_columns(results)));
     if (!results.comparisons.empty()) {
         doc.add(variant_summary(results));
-        doc.add(grid_of(build_comparison_columns(results)), /*joined=*/true);
+        std::vector<column> columns = build_comparison_columns(results);
+        std::vector<table::stand_in> stand_ins = comparison_stand_ins(results, columns);
+        doc.add(table::grid{std::move(columns), std::move(stand_ins)}, /*joined=*/true);
         if (std::string note = comparison_note(results); !note.empty())
             doc.add(lines_of({std::move(note)}), /*joined=*/true);
     }

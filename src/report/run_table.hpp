@@ -42,6 +42,12 @@ std::vector<column> build_columns(const run_results& results);
 /// the members' ordinary rows, looked up by name; a missing or failed row shows "—".
 std::vector<column> build_comparison_columns(const run_results& results);
 
+/// What a terminal too narrow for the comparison table shows in place of columns: one memory
+/// column naming only the figures that changed ("allocs +2, peak +1.25 MiB", "=" when none
+/// did) for the memory columns, and the change without its interval.
+std::vector<table::stand_in> comparison_stand_ins(const run_results& results,
+                                                  const std::vector<column>& columns);
+
 /// The line under the comparison table that says what the intervals are: their level, and the
 /// Bonferroni family they belong to. Empty when no comparison has an interval.
 std::string comparison_note(const run_results& results);

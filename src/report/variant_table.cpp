@@ -80,6 +80,12 @@ std::string memory_change(const benchmark_result* base, const benchmark_result* 
     return text;
 }
 
+// The columns one memory column stands in for on a narrow terminal.
+bool is_memory(const std::string& header) {
+    return header == "allocs/iter" || header == "bytes/iter" || header == "mapped/iter" ||
+           header == "peak heap" || header == "copied/iter";
+}
+
 }  // namespace
 
 std::vector<column> build_comparison_columns(const run_results& results) {
@@ -165,17 +171,19 @@ std::vector<column> build_comparison_columns(const run_results& results) {
             }));
     }
     // On a narrow terminal (table/document.hpp): the blocks go first, then the times the change
-    // already sums up, then the peak, the bytes, the group's name (the members' names carry it)
-    // and the baseline's name (the line above the table names it); each member, its change,
-    // verdict and allocations stay.
+    // already sums up, the group's name (the members' names carry it) and the baseline's; then
+    // the memory columns give way to one that names what changed, and the change to the change
+    // without its interval (comparison_stand_ins). Each member, its change, its verdict and every
+    // memory change stay.
     for (column& c : columns) {
         c.drop_rank = c.header == "blocks" ? 4
                       : c.header == "baseline time" || c.header == "member time" ||
-                              c.header == "baseline instr/iter" || c.header == "member instr/iter"
+                              c.header == "baseline instr/iter" || c.header == "member instr/iter" ||
+                              c.header == "comparison" || c.header == "baseline"
                           ? 3
-                      : c.header == "peak heap" || c.header == "copied/iter" || c.header == "mapped/iter" ? 2
-                      : c.header == "bytes/iter" || c.header == "comparison" || c.header == "baseline"    ? 1
-                                                                                                          : 0;
+                      : is_memory(c.header)       ? 2
+                      : c.header == "change [CI]" ? 1
+                                                  : 0;
         if (c.header == "verdict") {
             for (const auto& comparison : results.comparisons)
                 c.tones.push_back(comparison.verdict == verdict::slower   ? table::tone::bad
@@ -184,6 +192,50 @@ std::vector<column> build_comparison_columns(const run_results& results) {
         }
     }
     return columns;
+}
+
+// As the comparison of two builds does (compare_table.cpp): one memory column naming only what
+// changed, so each member whose memory moved shows it at 80 columns, and the change without its
+// interval.
+std::vector<table::stand_in> comparison_stand_ins(const run_results& results,
+                                                  const std::vector<column>& columns) {
+    const auto make = [&](std::string header, align alignment, auto text_of) {
+        column c{std::move(header), alignment, {}, {}, false};
+        for (const auto& comparison : results.comparisons) {
+            const benchmark_result* base = find_row(results, comparison.baseline);
+            const benchmark_result* member = find_row(results, comparison.member);
+            c.cells.push_back(single(text_of(comparison, base, member)));
+        }
+        return c;
+    };
+    using row = const benchmark_result*;
+    std::vector<table::stand_in> out;
+    std::vector<std::string> shown;
+    for (const column& c : columns) {
+        if (is_memory(c.header))
+            shown.push_back(c.header);
+    }
+    column memory = make("memory", align::left, [](const variant_comparison&, row base, row member) {
+        return base == nullptr || member == nullptr ? std::string(missing_mark)
+                                                    : memory_changes(*base, *member);
+    });
+    memory.cut_at_end = true;
+    out.push_back(
+        {shown, std::move(memory), "memory shows only the figures that changed, member against baseline"});
+    const auto has = [&](const std::string& header) {
+        return std::any_of(columns.begin(), columns.end(),
+                           [&](const column& c) { return c.header == header; });
+    };
+    if (has("change [CI]")) {
+        out.push_back({{"change [CI]"},
+                       make("change", align::right,
+                            [](const variant_comparison& c, row, row) {
+                                return c.change ? signed_percent(c.change->change_pct)
+                                                : std::string(missing_mark);
+                            }),
+                       "change without its interval"});
+    }
+    return out;
 }
 
 std::string comparison_note(const run_results& results) {

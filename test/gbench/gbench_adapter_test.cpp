@@ -366,6 +366,25 @@ TEST(gbench_adapter, tare_and_gbench_macros_coexist_in_one_translation_unit) {
     EXPECT_EQ(run.out, "BM_gbench_side\n");
 }
 
+// `tare run` of two Google Benchmark suites `> log 2>&1`, as CI keeps it: each suite's progress
+// lines come whole, the second suite's after the first suite's table, none among a table's rows.
+TEST(gbench_run, a_joined_log_keeps_progress_out_of_the_tables) {
+    const std::string fixture = test::suite(TARE_GBENCH_FIXTURE);
+    auto run = test::run_logged(
+        {tare_cmd, "run", alloc_bench, fixture, "--filter=BM_allocs|BM_linear", "--min-time=0.01"},
+        "gbench_run.log");
+    ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.out;
+    EXPECT_EQ(test::joined_log_faults(run.out), std::vector<std::string>{}) << run.out;
+    const auto first_table = run.out.find("\nBM_allocs/3 ");
+    const auto second_progress = run.out.find("BM_linear/64 done in ");
+    const auto second_table = run.out.find("\nBM_linear/64 ");
+    ASSERT_NE(first_table, std::string::npos) << run.out;
+    ASSERT_NE(second_table, std::string::npos) << run.out;
+    EXPECT_LT(run.out.find("BM_allocs/3 done in "), first_table) << run.out;
+    EXPECT_LT(first_table, second_progress) << run.out;
+    EXPECT_LT(second_progress, second_table) << run.out;
+}
+
 TEST(gbench_run, prints_the_figures_and_what_they_include) {
     const fs::path out = scratch("alloc.json");
     auto run = run_process(

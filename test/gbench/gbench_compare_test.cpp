@@ -50,6 +50,22 @@ TEST(gbench_compare, two_gb_executables_give_a_verdict_table) {
     fs::remove(out);
 }
 
+// `tare compare` of two Google Benchmark suites `> log 2>&1`, as CI keeps it: a whole line per
+// round, all of them before the table, none among its rows.
+TEST(gbench_compare, a_joined_log_keeps_progress_out_of_the_table) {
+    auto r = test::run_logged(
+        {tare_cmd, "compare", test::suite(TARE_GBENCH_ALLOC_COUNTS), test::suite(TARE_GBENCH_ALLOC_COUNTS),
+         "--rounds=2", "--samples=2", "--min-time=0.02", "--filter=BM_allocs/"},
+        "gbench_compare.log");
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_EQ(test::joined_log_faults(r.out), std::vector<std::string>{}) << r.out;
+    const auto last_round = r.out.find("[2/2] round 2 ");
+    const auto table = r.out.find("\nbenchmark ");
+    ASSERT_NE(last_round, std::string::npos) << r.out;
+    ASSERT_NE(table, std::string::npos) << r.out;
+    EXPECT_LT(last_round, table) << r.out;
+}
+
 // A suite with tare::gbench against the same source without it: the hooked side's interposer and
 // region hooks cost time the plain side does not pay, so the time change is not judged, the header
 // and every row say why, and a gate refuses to pass on it (docs/compare.md, "Mixed

@@ -4,6 +4,7 @@
 // with the printed intervals, and columns that line up.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "golden/compare_fixtures.hpp"
 #include "golden/golden.hpp"
 #include "report/reporter.hpp"
+#include "report/table/units.hpp"
 
 namespace tare::golden {
 namespace {
@@ -289,6 +291,58 @@ TEST(compare_golden, the_first_line_sums_up_the_comparison) {
     EXPECT_EQ(first_line(compare_edges_run()),
               "0 faster, 1 slower, 2 no change, 1 failed; memory: 1 row changed");
     EXPECT_EQ(first_line(compare_unpaired_run()).substr(0, 40), "0 faster, 0 slower, 0 no change, 2 not j");
+}
+
+// At 80 columns a reviewer still sees every memory change: each fixture's table is approved as a
+// terminal that narrow prints it, no line is wider, and the row of every benchmark whose
+// allocations, bytes or peak differ between the sides names that figure, beside its name,
+// change and verdict.
+TEST(compare_golden, at_80_columns_every_memory_change_stays_in_view) {
+    report::table::console_style narrow;
+    narrow.width = 80;
+    for (const auto& f : all_compare_fixtures()) {
+        SCOPED_TRACE(f.name);
+        const compare_results r = f.make();
+        const std::string text = report::make_console_reporter<compare_results>(narrow)->render(r);
+        expect_matches_approved("compare_" + f.name + ".console80.txt", text);
+        const auto lines = lines_of(text);
+        for (const std::string& line : lines) {
+            EXPECT_LE(report::display_width(line), 80U) << line;
+        }
+        const auto header = std::find_if(lines.begin(), lines.end(),
+                                         [](const std::string& l) { return l.rfind("benchmark ", 0) == 0; });
+        if (r.rows.empty()) {
+            continue;
+        }
+        ASSERT_NE(header, lines.end());
+        ASSERT_GE(lines.end() - header, static_cast<std::ptrdiff_t>(2 + r.rows.size()));
+        for (std::size_t i = 0; i < r.rows.size(); ++i) {
+            const compare_row& row = r.rows[i];
+            const std::string& line = header[static_cast<std::ptrdiff_t>(2 + i)];
+            EXPECT_EQ(line.rfind(row.name.substr(0, 6), 0), 0U) << line;
+            if (row.change) {
+                const std::string change = r.mode == pairing::counted
+                                               ? report::format_count_change(row.change->change_pct)
+                                               : report::format_signed_percent(row.change->change_pct);
+                EXPECT_NE(line.find(change), std::string::npos) << line;
+            }
+            const auto differs = [](const auto& a, const auto& b) { return a && b && *a != *b; };
+            // The figure named in the one memory column, or its own column still shown.
+            const auto shows = [&](const char* label, const char* column) {
+                return header->find("  memory") != std::string::npos ? line.find(label)
+                                                                     : header->find(column);
+            };
+            if (differs(row.base.allocs_per_iter, row.head.allocs_per_iter)) {
+                EXPECT_NE(shows("allocs ", "allocs/iter"), std::string::npos) << line;
+            }
+            if (differs(row.base.bytes_per_iter, row.head.bytes_per_iter)) {
+                EXPECT_NE(shows("bytes ", "bytes/iter"), std::string::npos) << line;
+            }
+            if (differs(row.base.peak_live_bytes, row.head.peak_live_bytes)) {
+                EXPECT_NE(shows("peak ", "peak heap"), std::string::npos) << line;
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -189,6 +189,54 @@ TEST(report_golden, console_comparison_table_is_aligned_and_explained) {
     EXPECT_NE(note->find("Bonferroni: 95% for the run's 3 comparisons"), std::string::npos) << *note;
 }
 
+// At 80 columns the comparison groups' table still shows every member's memory change: the run
+// is approved as a terminal that narrow prints it, no line is wider, and each member whose
+// allocations, bytes or peak differ from its baseline's names that figure on its row.
+TEST(report_golden, at_80_columns_every_member_memory_change_stays_in_view) {
+    report::table::console_style narrow;
+    narrow.width = 80;
+    const run_results run = variants_run();
+    const std::string text = report::make_console_reporter<run_results>(narrow)->render(run);
+    expect_matches_approved("variants.console80.txt", text);
+    const auto lines = lines_of(text);
+    for (const std::string& line : lines)
+        EXPECT_LE(report::display_width(line), 80U) << line;
+    const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.rfind("comparison groups", 0) == 0;
+    });
+    ASSERT_NE(header, lines.end());
+    ASSERT_GE(lines.end() - header, static_cast<std::ptrdiff_t>(3 + run.comparisons.size()));
+    const auto row_of = [&](const std::string& name) {
+        return std::find_if(run.benchmarks.begin(), run.benchmarks.end(),
+                            [&](const benchmark_result& b) { return b.name == name; });
+    };
+    for (std::size_t i = 0; i < run.comparisons.size(); ++i) {
+        const variant_comparison& c = run.comparisons[i];
+        const std::string& line = header[static_cast<std::ptrdiff_t>(3 + i)];
+        EXPECT_NE(line.find(c.member), std::string::npos) << line;
+        EXPECT_NE(line.find(std::string(verdict_name(c.verdict))), std::string::npos) << line;
+        const auto base = row_of(c.baseline);
+        const auto member = row_of(c.member);
+        if (base == run.benchmarks.end() || member == run.benchmarks.end() || base->error || member->error)
+            continue;
+        const auto differs = [](const auto& a, const auto& b) { return a && b && *a != *b; };
+        // The figure named in the one memory column, or its own column still shown.
+        const auto shows = [&](const char* label, const char* column) {
+            return header[1].find("  memory") != std::string::npos ? line.find(label)
+                                                                   : header[1].find(column);
+        };
+        if (differs(base->allocs_per_iter, member->allocs_per_iter)) {
+            EXPECT_NE(shows("allocs ", "allocs/iter"), std::string::npos) << line;
+        }
+        if (differs(base->bytes_per_iter, member->bytes_per_iter)) {
+            EXPECT_NE(shows("bytes ", "bytes/iter"), std::string::npos) << line;
+        }
+        if (differs(base->peak_live_bytes, member->peak_live_bytes)) {
+            EXPECT_NE(shows("peak ", "peak heap"), std::string::npos) << line;
+        }
+    }
+}
+
 // A pull request's comment shows the table first: the warnings are folded under one line, the
 // errors stay in view after them.
 TEST(report_golden, markdown_folds_the_warnings_and_shows_the_errors) {

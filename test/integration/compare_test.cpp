@@ -99,6 +99,27 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
 #endif
 }
 
+// `tare compare ... > log 2>&1`, as CI keeps it: a whole line per round, all of them before the
+// table, none among its rows.
+TEST(compare, a_joined_log_keeps_progress_out_of_the_table) {
+    auto r = test::run_logged({tare_cmd, "compare", base, head, "--rounds=3", "--samples=4",
+                               "--min-time=0.05", "--filter=spin|allocate"},
+                              "compare.log");
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_EQ(test::joined_log_faults(r.out), std::vector<std::string>{}) << r.out;
+    const auto last_round = r.out.find("[3/3] round 3 (2 benchmarks) done in ");
+    const auto table = r.out.find("\nbenchmark ");
+    ASSERT_NE(last_round, std::string::npos) << r.out;
+    ASSERT_NE(table, std::string::npos) << r.out;
+    EXPECT_LT(last_round, table) << r.out;
+    // The check sees what it looks for: a round among the rows, a round run into a row.
+    EXPECT_EQ(test::joined_log_faults("benchmark  x\n─────────  ─\n[1/2] round 1 done\nspin  1\n\n").size(),
+              1U);
+    EXPECT_EQ(test::joined_log_faults("spin  1[2/2] round 2 done\n").size(), 1U);
+    EXPECT_TRUE(
+        test::joined_log_faults("[1/2] round 1 done\n\nbenchmark  x\n─────────  ─\nspin  1\n").empty());
+}
+
 // A suite compared in shards on two runners, merged and judged as one family, then exported.
 // Eight rounds of eight samples: with two, one slow round under a loaded machine (t on 1 degree
 // of freedom, its quantile 25 at the family's level) can leave a 3x slowdown inside the

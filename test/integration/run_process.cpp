@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "scratch.hpp"
@@ -64,6 +65,46 @@ process_result run_process(const std::vector<std::string>& argv) {
     waitpid(pid, &status, 0);
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+process_result run_logged(const std::vector<std::string>& argv, const std::string& name) {
+    const std::string log = scratch(name).string();
+    std::vector<std::string> shell = {"/bin/sh", "-c", "exec \"$@\" >\"$0\" 2>&1", log};
+    shell.insert(shell.end(), argv.begin(), argv.end());
+    process_result r = run_process(shell);
+    std::ifstream in(log, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    r.out = text.str();
+    return r;
+}
+
+std::vector<std::string> joined_log_faults(const std::string& log) {
+    std::vector<std::string> faults;
+    if (log.find('\r') != std::string::npos)
+        faults.push_back("a carriage return: terminal codes in a log");
+    const std::regex progress(R"(\[\d+/\d+\] )");
+    std::istringstream in(log);
+    std::string previous;
+    bool in_table = false;
+    for (std::string line; std::getline(in, line); previous = line) {
+        // A table begins at the line above its rule (a line of "─" and blanks) and ends at a blank line.
+        if (!in_table && line.rfind("─", 0) == 0 && line.find_first_not_of("─ ") == std::string::npos) {
+            in_table = true;
+            if (std::regex_search(previous, progress))
+                faults.push_back("progress in a table's header: " + previous);
+        }
+        if (line.empty())
+            in_table = false;
+        std::smatch found;
+        if (!std::regex_search(line, found, progress))
+            continue;
+        if (found.position(0) != 0)
+            faults.push_back("progress inside a line: " + line);
+        else if (in_table)
+            faults.push_back("progress inside a table: " + line);
+    }
+    return faults;
 }
 
 std::string private_copy(const std::string& exe, const std::string& name) {

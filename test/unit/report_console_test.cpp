@@ -80,6 +80,45 @@ TEST(report_console, a_narrow_terminal_drops_columns_by_rank_then_shortens_names
     EXPECT_NE(narrow.find("\n  "), std::string::npos) << narrow;
 }
 
+// A stand-in takes the place of the columns it tells briefly, where the first of them stood,
+// when the first of them would go; the note says so. Wide enough, or in Markdown, it never shows.
+TEST(report_console, a_stand_in_replaces_its_columns_and_is_cut_last) {
+    column name{"benchmark", align::left, {}, {{"parse"}, {"encode"}}, true};
+    column allocs{"allocs/iter", align::right, {}, {{"1 → 0"}, {"= 3"}}, false, 2};
+    column bytes{"bytes/iter", align::right, {}, {{"512 B → 0 B"}, {"= 48 B"}}, false, 2};
+    column peak{"peak heap", align::right, {}, {{"512 B → 0 B"}, {"= 48 B"}}, false, 2};
+    column verdict{"verdict", align::left, {}, {{"faster"}, {"no change"}}, false};
+    column samples{"samples", align::right, {}, {{"100 × 16k"}, {"90 × 1k"}}, false, 4};
+    column memory{"memory", align::left, {}, {{"allocs -1, peak -512 B, bytes -512 B"}, {"="}}, false};
+    memory.cut_at_end = true;
+    document doc;
+    doc.add(grid{{name, allocs, bytes, peak, verdict, samples},
+                 {{{"allocs/iter", "bytes/iter", "peak heap"}, memory, "memory shows only what changed"}}});
+    const std::string whole = table::render_console(doc, {false, 0});
+    EXPECT_EQ(whole.find("memory"), std::string::npos) << whole;
+    EXPECT_EQ(table::render_markdown(doc).find("memory"), std::string::npos);
+
+    // The samples go first (rank 4); then the three memory columns, as one, where the first stood.
+    const std::string narrow = table::render_console(doc, {false, 58});
+    const auto lines = lines_of(narrow);
+    ASSERT_GE(lines.size(), 4U) << narrow;
+    EXPECT_TRUE(std::regex_search(lines[0], std::regex("^benchmark +memory +verdict$"))) << narrow;
+    EXPECT_NE(lines[2].find("allocs -1, peak -512 B, bytes -512 B"), std::string::npos) << narrow;
+    EXPECT_EQ(narrow.find("allocs/iter"), std::string::npos) << narrow;
+    EXPECT_NE(narrow.find("(samples not shown at 58 columns; memory shows only what\n changed: widen"),
+              std::string::npos)
+        << narrow;
+    for (const auto& line : lines)
+        EXPECT_LE(display_width(line), 58U) << line;
+
+    // Narrower still: the stand-in's cells are cut at their end, the first figures kept.
+    const std::string cut = table::render_console(doc, {false, 50});
+    EXPECT_NE(cut.find("allocs -1, peak -512 B, "), std::string::npos) << cut;
+    EXPECT_NE(cut.find("…"), std::string::npos) << cut;
+    for (const auto& line : lines_of(cut))
+        EXPECT_LE(display_width(line), 50U) << line;
+}
+
 TEST(report_console, colour_repeats_what_the_text_says) {
     const std::string text = table::render_console(sample_document(), {true, 0});
     EXPECT_NE(text.find("\033[31mslower\033[0m"), std::string::npos) << text;

@@ -8,7 +8,9 @@
 // Colour and width are the caller's (console_style): it knows whether the output is a terminal.
 // By default neither, which is what CI logs and golden files get. Colour only repeats what the
 // text says (a verdict, "warning:"), so nothing is lost without it. A table too wide drops whole
-// columns by rank rather than wrapping rows: a wrapped row is read as two. The names are then
+// columns by rank rather than wrapping rows: a wrapped row is read as two. Where a table gives a
+// stand-in for some columns (one "memory" column naming only what changed), the stand-in takes
+// their place instead, so what matters in them is told briefly rather than lost. The names are then
 // shortened in the middle, where "skip_records_bench/…/BatchSize:1000" keeps both the suite and
 // the argument that tell rows apart.
 
@@ -28,6 +30,7 @@ namespace {
 constexpr std::string_view column_gap = "  ";
 constexpr std::string_view rule_mark = "─";
 constexpr std::size_t min_name_width = 16;  // a name shortened below this is no longer a name
+constexpr std::size_t min_cut_width = 24;   // "allocs -1, peak -512 B, …": a figure or two still read
 
 constexpr std::string_view reset = "\033[0m";
 
@@ -156,13 +159,28 @@ std::size_t table_width(const std::vector<layout>& layouts) {
     return width + column_gap.size() * (layouts.empty() ? 0 : layouts.size() - 1);
 }
 
-std::string render(const grid& whole, const console_style& style) {
-    grid g = whole;
+// What a narrow terminal made of a table: the headers of the columns it left out, and the notes
+// of the stand-ins it put in place of others.
+struct narrowing {
     std::vector<std::string> dropped;
-    std::vector<layout> layouts;
-    for (const column& c : g.columns)
-        layouts.push_back(measure(c));
-    while (style.width > 0 && table_width(layouts) > style.width) {
+    std::vector<std::string> notes;
+};
+
+bool replaces(const stand_in& s, const std::string& header) {
+    return std::find(s.replaces.begin(), s.replaces.end(), header) != s.replaces.end();
+}
+
+// Columns of `g` left out, or replaced by their stand-in, by rank until the table fits `width`
+// or nothing more can go. A stand-in takes the place of the first column it replaces that is
+// still there, and all of them go: they are each told in it, so keeping one would say it twice.
+narrowing drop_columns(grid& g, std::vector<layout>& layouts, std::size_t width) {
+    narrowing out;
+    std::vector<bool> placed(g.stand_ins.size(), false);
+    const auto erase = [&](std::size_t i) {
+        g.columns.erase(g.columns.begin() + static_cast<std::ptrdiff_t>(i));
+        layouts.erase(layouts.begin() + static_cast<std::ptrdiff_t>(i));
+    };
+    while (width > 0 && table_width(layouts) > width) {
         // The highest rank goes first; among equals the rightmost.
         std::size_t victim = g.columns.size();
         for (std::size_t i = 0; i < g.columns.size(); ++i) {
@@ -172,33 +190,84 @@ std::string render(const grid& whole, const console_style& style) {
         }
         if (victim == g.columns.size())
             break;
-        dropped.push_back(g.columns[victim].header);
-        g.columns.erase(g.columns.begin() + static_cast<std::ptrdiff_t>(victim));
-        layouts.erase(layouts.begin() + static_cast<std::ptrdiff_t>(victim));
+        std::size_t s = 0;
+        while (s < g.stand_ins.size() && (placed[s] || !replaces(g.stand_ins[s], g.columns[victim].header)))
+            ++s;
+        if (s == g.stand_ins.size()) {
+            out.dropped.push_back(g.columns[victim].header);
+            erase(victim);
+            continue;
+        }
+        placed[s] = true;
+        std::size_t at = g.columns.size();
+        for (std::size_t i = g.columns.size(); i-- > 0;) {
+            if (replaces(g.stand_ins[s], g.columns[i].header)) {
+                erase(i);
+                at = i;
+            }
+        }
+        g.columns.insert(g.columns.begin() + static_cast<std::ptrdiff_t>(at), g.stand_ins[s].replacement);
+        layouts.insert(layouts.begin() + static_cast<std::ptrdiff_t>(at),
+                       measure(g.stand_ins[s].replacement));
+        out.notes.push_back(g.stand_ins[s].note);
     }
-    // Then the widest column of names is shortened, as far as the overflow or its floor allows,
-    // until the table fits or every name column is at its floor.
-    while (style.width > 0 && table_width(layouts) > style.width) {
+    return out;
+}
+
+// "(samples, throughput not shown at 80 columns; memory shows only what changed: widen …)".
+std::string narrowing_note(const narrowing& n, std::size_t width) {
+    std::string said = n.dropped.empty()
+                           ? fmt::format("at {} columns", width)
+                           : fmt::format("{} not shown at {} columns", fmt::join(n.dropped, ", "), width);
+    if (!n.notes.empty())
+        said += fmt::format("{}{}", n.dropped.empty() ? " " : "; ", fmt::join(n.notes, "; "));
+    return wrap("(" + said + ": widen the terminal, or pipe the output for every column)", width, 1);
+}
+
+// The widest column that `which` marks is shortened, as far as the overflow or `floor` allows,
+// until the table fits `width` or every such column is at its floor.
+void shorten_columns(grid& g, std::vector<layout>& layouts, std::size_t width, bool column::*which,
+                     std::size_t floor, cut where) {
+    while (width > 0 && table_width(layouts) > width) {
         std::size_t widest = g.columns.size();
         for (std::size_t i = 0; i < g.columns.size(); ++i) {
-            if (g.columns[i].names && layouts[i].width > min_name_width &&
+            if (g.columns[i].*which && layouts[i].width > floor &&
                 (widest == g.columns.size() || layouts[i].width > layouts[widest].width))
                 widest = i;
         }
         if (widest == g.columns.size())
             break;
-        const std::size_t over = table_width(layouts) - style.width;
+        const std::size_t over = table_width(layouts) - width;
         const std::size_t target =
-            std::max(min_name_width, layouts[widest].width - std::min(over, layouts[widest].width));
+            std::max(floor, layouts[widest].width - std::min(over, layouts[widest].width));
         for (cell& x : g.columns[widest].cells) {
             for (std::string& part : x)
-                part = shorten(part, target, cut::middle);
+                part = shorten(part, target, where);
         }
         const std::size_t before = layouts[widest].width;
         layouts[widest] = measure(g.columns[widest]);
         if (layouts[widest].width >= before)
-            break;  // the header is wider than the names: nothing more to gain here
+            break;  // the header is wider than the cells: nothing more to gain here
     }
+}
+
+std::string render(const grid& whole, const console_style& style) {
+    grid g = whole;
+    std::vector<layout> layouts;
+    for (const column& c : g.columns)
+        layouts.push_back(measure(c));
+    narrowing narrowed = drop_columns(g, layouts, style.width);
+    // Named in the table's order, not in the order they went.
+    const auto place_of = [&](const std::string& header) {
+        return std::find_if(whole.columns.begin(), whole.columns.end(),
+                            [&](const column& c) { return c.header == header; }) -
+               whole.columns.begin();
+    };
+    std::stable_sort(narrowed.dropped.begin(), narrowed.dropped.end(),
+                     [&](const std::string& a, const std::string& b) { return place_of(a) < place_of(b); });
+    // Then the names are shortened, and last the cells that may be cut at their end.
+    shorten_columns(g, layouts, style.width, &column::names, min_name_width, cut::middle);
+    shorten_columns(g, layouts, style.width, &column::cut_at_end, min_cut_width, cut::end);
     std::vector<std::string> header;
     std::vector<std::string> rules;
     for (std::size_t i = 0; i < g.columns.size(); ++i) {
@@ -217,13 +286,8 @@ std::string render(const grid& whole, const console_style& style) {
         }
         out += join_row(cells);
     }
-    if (!dropped.empty()) {
-        out +=
-            wrap(fmt::format(
-                     "({} not shown at {} columns: widen the terminal, or pipe the output for every column)",
-                     fmt::join(dropped, ", "), style.width),
-                 style.width, 1);
-    }
+    if (!narrowed.dropped.empty() || !narrowed.notes.empty())
+        out += narrowing_note(narrowed, style.width);
     return out;
 }
 

@@ -55,10 +55,25 @@ struct column {
     /// never (the names, time, change, verdict, allocations).
     int drop_rank = 0;
     std::vector<table::tone> tones = {};  // one per row, or empty: no colour
+    /// On a terminal still too narrow once the names are shortened, the cells may be cut at
+    /// their end ("allocs -1, peak -4.00 KiB, …"): a list whose first items matter most.
+    bool cut_at_end = false;
+};
+
+/// A shorter column a terminal too narrow for a table shows in place of some of its columns,
+/// so what they say is told briefly rather than left out: one "memory" column naming only the
+/// figures that changed, in place of a column per figure; a change without its interval. It is
+/// placed when the first column it replaces would be left out, where the first of them stood,
+/// and all of them go (they are each in it). Markdown and a terminal wide enough never show it.
+struct stand_in {
+    std::vector<std::string> replaces;  // the headers of the columns it takes the place of
+    column replacement;                 // its drop rank counts once it is placed
+    std::string note;                   // said under the table: "memory shows only what changed"
 };
 
 struct grid {
     std::vector<column> columns;  // every column has the same number of cells
+    std::vector<stand_in> stand_ins = {};
     std::size_t rows() const noexcept { return columns.empty() ? 0 : columns.front().cells.size(); }
 };
 
@@ -101,8 +116,8 @@ struct console_style {
 
 /// Aligned text for a terminal: columns padded by display width (units.hpp), a rule under the
 /// header, no trailing blanks. With a width, a table too wide for it loses its columns of
-/// highest drop rank first, then shortens its names, and says which columns it left out; prose
-/// and findings wrap at blanks.
+/// highest drop rank first (or puts their stand-in in their place), then shortens its names, and
+/// says which columns it left out and which it shortened; prose and findings wrap at blanks.
 std::string render_console(const document& doc, const console_style& style = {});
 
 /// GitHub-flavoured Markdown, its source padded to aligned columns too.

@@ -9,6 +9,7 @@
 // the missing mark "—", infinities as "∞" / "-∞", without a unit, so no reporter needs its own
 // special cases. Machine output (JSON) never goes through here.
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -58,6 +59,56 @@ std::string format_relative_half_width(double mean, double low, double high);
 template <class T, class Format>
 std::string format_or_missing(const std::optional<T>& value, Format format) {
     return value ? format(*value) : std::string(missing_mark);
+}
+
+/// One figure's change for a narrow table's memory column: `label` and the signed difference
+/// `to` - `from` in `format`'s unit ("allocs +1", "peak -4.00 KiB"); empty when the two are
+/// equal or either is missing (a side that did not count is no change). Equal means exactly
+/// equal: a change too small for the unit still shows ("allocs +<0.001"), so a row counted as
+/// changed never reads as unchanged.
+template <class Format>
+std::string figure_change(std::string_view label, std::optional<double> from, std::optional<double> to,
+                          Format format) {
+    if (!from || !to || *from == *to)
+        return {};
+    if (!std::isfinite(*to - *from))
+        return std::string(label) + " " + format(*from) + " → " + format(*to);
+    return std::string(label) + " " + (*to > *from ? "+" : "-") +
+           format(*to > *from ? *to - *from : *from - *to);
+}
+
+/// The memory of `to` against `from` (a comparison's base and head, a group's baseline and
+/// member: anything with the per-iteration figures of a benchmark's result) in one cell, for a
+/// terminal too narrow for a column per figure: only the figures that changed, "allocs -1,
+/// peak -512 B, bytes -512 B"; "=" when none did; the missing mark when no figure is on both.
+/// The count and the peak come first: a cell cut at its end keeps what a reviewer asks first,
+/// whether the code allocates more and holds more.
+template <class Figures>
+std::string memory_changes(const Figures& from, const Figures& to) {
+    const auto bytes = [](double b) { return format_bytes(b); };
+    const auto peak = [](const Figures& f) {
+        return f.peak_live_bytes ? std::optional<double>(static_cast<double>(*f.peak_live_bytes))
+                                 : std::nullopt;
+    };
+    const std::string changes[] = {
+        figure_change("allocs", from.allocs_per_iter, to.allocs_per_iter,
+                      [](double n) { return format_count(n); }),
+        figure_change("peak", peak(from), peak(to), bytes),
+        figure_change("bytes", from.bytes_per_iter, to.bytes_per_iter, bytes),
+        figure_change("mapped", from.mapped_bytes_per_iter, to.mapped_bytes_per_iter, bytes),
+        figure_change("copied", from.copied_bytes_per_iter, to.copied_bytes_per_iter, bytes),
+    };
+    std::string text;
+    for (const std::string& change : changes) {
+        if (!change.empty())
+            text += (text.empty() ? "" : ", ") + change;
+    }
+    if (!text.empty())
+        return text;
+    const bool compared = (from.allocs_per_iter && to.allocs_per_iter) ||
+                          (from.bytes_per_iter && to.bytes_per_iter) || (peak(from) && peak(to)) ||
+                          (from.copied_bytes_per_iter && to.copied_bytes_per_iter);
+    return compared ? "=" : std::string(missing_mark);
 }
 
 /// Columns a terminal uses for `text`: one per code point, so "µs" is 2 wide although it is 3
