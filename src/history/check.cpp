@@ -1,9 +1,7 @@
 #include "history/check.hpp"
 
 #include <algorithm>
-#include <array>
 #include <map>
-#include <numeric>
 #include <span>
 #include <string>
 #include <utility>
@@ -11,6 +9,7 @@
 #include "history/measures.hpp"
 #include "stats/change.hpp"
 #include "stats/change_points.hpp"
+#include "stats/descriptive.hpp"
 
 namespace tare::history {
 namespace {
@@ -38,10 +37,6 @@ struct found_change {
     history_measure_change change;
 };
 
-double mean_of(std::span<const double> xs) {
-    return xs.empty() ? 0 : std::accumulate(xs.begin(), xs.end(), 0.0) / static_cast<double>(xs.size());
-}
-
 history_direction direction_of(const std::string& measure, double before, double after) {
     const std::optional<bool> higher = higher_is_better(measure);
     if (!higher || before == after)
@@ -61,8 +56,8 @@ history_measure_change size_change(const std::string& measure, const series& s, 
     c.p_value = p;
     c.runs_before = before.size();
     c.runs_after = after.size();
-    c.before = exact ? before.back() : mean_of(before);
-    c.after = exact ? after.front() : mean_of(after);
+    c.before = exact ? before.back() : stats::mean(before);
+    c.after = exact ? after.front() : stats::mean(after);
     const bool positive = std::all_of(before.begin(), before.end(), [](double v) { return v > 0; }) &&
                           std::all_of(after.begin(), after.end(), [](double v) { return v > 0; });
     if (!exact && positive) {
@@ -151,33 +146,6 @@ std::vector<history_change> group(const std::string& benchmark, std::vector<foun
 }
 
 }  // namespace
-
-int measure_rank(const std::string& measure) {
-    static constexpr std::array order{
-        "time_ns",
-        "allocs_per_iter",
-        "bytes_per_iter",
-        "peak_live_bytes",
-        "retained_bytes_per_iter",
-        "page_faults_per_iter",
-        "copied_bytes_per_iter",
-        "set_bytes_per_iter",
-        "mapped_bytes_per_iter",
-        "bytes_per_second",
-        "items_per_second",
-        "instructions",
-        "data_reads",
-        "data_writes",
-        "l1_misses",
-        "ll_misses",
-        "estimated_cycles",
-    };
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        if (measure == order[i])
-            return static_cast<int>(i);
-    }
-    return static_cast<int>(order.size());
-}
 
 std::vector<history_series> series_of(const std::vector<history_run>& runs,
                                       const std::vector<std::vector<history_figure>>& figures) {

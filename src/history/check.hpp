@@ -26,7 +26,4 @@ history_check check_history(const std::vector<history_run>& runs,
 std::vector<history_series> series_of(const std::vector<history_run>& runs,
                                       const std::vector<std::vector<history_figure>>& figures);
 
-/// The order measures are shown in: time, memory, throughput, counts, then counters by name.
-int measure_rank(const std::string& measure);
-
 }  // namespace tare::history

@@ -8,13 +8,30 @@
 namespace tare::history {
 namespace {
 
-constexpr std::array exact_measures{
-    std::string_view("allocs_per_iter"),    std::string_view("bytes_per_iter"),
-    std::string_view("peak_live_bytes"),    std::string_view("copied_bytes_per_iter"),
-    std::string_view("set_bytes_per_iter"), std::string_view("mapped_bytes_per_iter"),
-    std::string_view("instructions"),       std::string_view("data_reads"),
-    std::string_view("data_writes"),        std::string_view("l1_misses"),
-    std::string_view("ll_misses"),          std::string_view("estimated_cycles"),
+// Every measure figures_of() keeps, in the order reports show them, and whether it counts
+// something exactly: one table for both, so a new measure is placed and classed at once.
+struct measure_kind {
+    std::string_view name;
+    bool exact;
+};
+constexpr std::array measures{
+    measure_kind{"time_ns", false},
+    measure_kind{"allocs_per_iter", true},
+    measure_kind{"bytes_per_iter", true},
+    measure_kind{"peak_live_bytes", true},
+    measure_kind{"retained_bytes_per_iter", false},
+    measure_kind{"page_faults_per_iter", false},
+    measure_kind{"copied_bytes_per_iter", true},
+    measure_kind{"set_bytes_per_iter", true},
+    measure_kind{"mapped_bytes_per_iter", true},
+    measure_kind{"bytes_per_second", false},
+    measure_kind{"items_per_second", false},
+    measure_kind{"instructions", true},
+    measure_kind{"data_reads", true},
+    measure_kind{"data_writes", true},
+    measure_kind{"l1_misses", true},
+    measure_kind{"ll_misses", true},
+    measure_kind{"estimated_cycles", true},
 };
 
 // Adds the figure unless it is missing or not a number a store can keep and a test can read.
@@ -94,11 +111,19 @@ std::vector<history_figure> figures_of(const compare_results& r, bool head) {
 }
 
 bool exact_measure(std::string_view measure) {
-    for (const std::string_view m : exact_measures) {
-        if (m == measure)
-            return true;
+    for (const measure_kind& m : measures) {
+        if (m.name == measure)
+            return m.exact;
     }
     return false;
+}
+
+int measure_rank(std::string_view measure) {
+    for (std::size_t i = 0; i < measures.size(); ++i) {
+        if (measures[i].name == measure)
+            return static_cast<int>(i);
+    }
+    return static_cast<int>(measures.size());  // a user's counter: after every measure of tare's
 }
 
 std::optional<bool> higher_is_better(std::string_view measure) {

@@ -26,6 +26,9 @@ std::vector<history_figure> figures_of(const compare_results& r, bool head);
 /// any change of their level is a change (stats/change_points.hpp, exact_steps).
 bool exact_measure(std::string_view measure);
 
+/// The order measures are shown in: time, memory, throughput, counts, then counters.
+int measure_rank(std::string_view measure);
+
 /// True when a rise of `measure` is better (throughput), false when worse (time, memory,
 /// instructions), nothing for a user's counter, whose better side tare cannot know.
 std::optional<bool> higher_is_better(std::string_view measure);

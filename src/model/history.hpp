@@ -96,7 +96,8 @@ struct history_series {
 /// What `tare history report` draws: the check, and every series it was made from.
 struct history_trends {
     history_check check;
-    std::vector<history_series> series;  // by benchmark, then measure (history::measure_rank)
+    std::vector<history_series>
+        series;  // by benchmark, then measure (history::measure_rank, history/measures.hpp)
 };
 
 }  // namespace tare
