@@ -96,7 +96,7 @@ constexpr auto syntax = std::regex::ECMAScript | std::regex_constants::__polynom
 constexpr auto syntax = std::regex::ECMAScript;
 #endif
 
-std::string quoted(const std::string& pattern) {
+std::string quoted_pattern(const std::string& pattern) {
     return "'" + (pattern.size() > 60
                       ? pattern.substr(0, 60) + "...' (" + std::to_string(pattern.size()) + " characters)"
                       : pattern + "'");
@@ -106,12 +106,12 @@ std::string quoted(const std::string& pattern) {
 
 std::variant<name_filter, std::string> name_filter::parse(const std::string& pattern) {
     if (auto why = beyond_bounds(pattern))
-        return quoted(pattern) + " is beyond what a filter may be: " + *why;
+        return quoted_pattern(pattern) + " is beyond what a filter may be: " + *why;
     name_filter f;
     try {
         f.compiled_ = std::make_shared<const compiled>(compiled{std::regex(pattern, syntax)});
     } catch (const std::regex_error& e) {
-        return quoted(pattern) + " is not a valid regular expression: " + e.what();
+        return quoted_pattern(pattern) + " is not a valid regular expression: " + e.what();
     }
     return f;
 }

@@ -54,10 +54,10 @@ io::read_error at(const std::string& origin, const std::string& what) {
 }
 
 // One benchmark's BMF object ({measure: {value, lower_value, upper_value}}) as figures.
-void bmf_figures(const std::string& benchmark, const json& measures, std::vector<history_figure>& out) {
-    if (!measures.is_object())
+void bmf_figures(const std::string& benchmark, const json& by_measure, std::vector<history_figure>& out) {
+    if (!by_measure.is_object())
         return;
-    for (const auto& [slug, m] : measures.items()) {
+    for (const auto& [slug, m] : by_measure.items()) {
         const auto value = m.is_object() && m.contains("value") ? number(m["value"]) : std::nullopt;
         if (!value)
             continue;
@@ -90,8 +90,8 @@ std::variant<std::vector<imported_run>, io::read_error> bmf_dump(const json& doc
         r.run.date = *date;
         r.run.source = origin;
         r.run.kind = "bmf";
-        for (const auto& [name, measures] : e["results"].items())
-            bmf_figures(name, measures, r.figures);
+        for (const auto& [name, by_measure] : e["results"].items())
+            bmf_figures(name, by_measure, r.figures);
         r.run.benchmarks = e["results"].size();
         r.digest = "bmf:" + digest_of(e.dump());
         out.push_back(std::move(r));

@@ -165,6 +165,11 @@ struct benchmark_result {
     std::optional<instruction_counts> counts;
 };
 
+/// The benchmark ended in an error (its row says which), not in figures.
+inline bool failed(const benchmark_result& b) noexcept {
+    return b.error.has_value();
+}
+
 /// Where and how a run happened.
 struct run_context {
     std::string tare_version;

@@ -9,19 +9,9 @@
 #include <cstring>
 
 #include "os/capture.hpp"
+#include "os/os.hpp"
 
 namespace tare::os {
-
-namespace {
-
-void close_fd(int& fd) noexcept {
-    if (fd >= 0) {
-        close(fd);
-        fd = -1;
-    }
-}
-
-}  // namespace
 
 tail_capture::tail_capture(std::size_t keep_bytes) : keep_bytes_(keep_bytes > 0 ? keep_bytes : 1) {
     int data[2] = {-1, -1};

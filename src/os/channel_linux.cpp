@@ -16,6 +16,7 @@
 #include "os/channel.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
+#include "os/os.hpp"
 
 namespace tare::os {
 
@@ -23,13 +24,6 @@ namespace {
 
 double now_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-void close_fd(int& fd) noexcept {
-    if (fd >= 0) {
-        close(fd);
-        fd = -1;
-    }
 }
 
 }  // namespace

@@ -114,6 +114,13 @@ bool is_terminal(int fd) noexcept {
     return ::isatty(fd) != 0;
 }
 
+void close_fd(int& fd) noexcept {
+    if (fd >= 0) {
+        ::close(fd);
+        fd = -1;
+    }
+}
+
 std::optional<std::size_t> terminal_columns(int fd) {
     if (!is_terminal(fd))
         return std::nullopt;

@@ -40,6 +40,8 @@ std::string utc_now_iso8601();
 
 /// Is the file descriptor `fd` a terminal?
 bool is_terminal(int fd) noexcept;
+/// Closes `fd` when it is open (not negative) and marks it closed (-1).
+void close_fd(int& fd) noexcept;
 /// The width in columns of the terminal at `fd`: $COLUMNS when it is a positive number (what
 /// shells export, and what a user sets to ask for another width), else the terminal's own size;
 /// empty when `fd` is not a terminal or its size is unknown.

@@ -20,9 +20,7 @@ using table::column;
 using table::line;
 using table::style;
 
-cell single(std::string text) {
-    return cell{std::move(text)};
-}
+using table::single;
 
 bool row_failed(const compare_row& row) {
     return row.base.error.has_value() || row.head.error.has_value();

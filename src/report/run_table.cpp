@@ -16,15 +16,10 @@ namespace {
 
 using cell = std::vector<std::string>;
 
-cell single(std::string text) {
-    return cell{std::move(text)};
-}
+using table::single;
+
 cell blank() {
     return single("");
-}
-
-bool failed(const benchmark_result& b) {
-    return b.error.has_value();
 }
 
 cell error_cell(const benchmark_result& b) {

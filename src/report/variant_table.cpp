@@ -15,13 +15,7 @@ namespace {
 
 using cell = std::vector<std::string>;
 
-cell single(std::string text) {
-    return cell{std::move(text)};
-}
-
-bool failed(const benchmark_result& b) {
-    return b.error.has_value();
-}
+using table::single;
 
 }  // namespace
 

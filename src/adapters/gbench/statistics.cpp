@@ -41,8 +41,8 @@ double coefficient_of_variation(const std::vector<double>& v) {
     if (v.size() < 2) {
         return 0.0;  // as Google Benchmark: no spread from one value
     }
-    const double stddev = benchmark::StatisticsStdDev(v);
-    const double mean = benchmark::StatisticsMean(v);
+    const double stddev = ::benchmark::StatisticsStdDev(v);
+    const double mean = ::benchmark::StatisticsMean(v);
     if (stddev == 0.0) {
         return 0.0;  // values that do not vary, zeros included
     }
@@ -53,7 +53,7 @@ double coefficient_of_variation(const std::vector<double>& v) {
 }  // namespace tare::gbench
 
 // The shared library's reference (interposed by the executable's definition).
-__attribute__((weak)) double benchmark::StatisticsCV(const std::vector<double>& v) {
+__attribute__((weak)) double ::benchmark::StatisticsCV(const std::vector<double>& v) {
     return tare::gbench::coefficient_of_variation(v);
 }
 

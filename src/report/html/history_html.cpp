@@ -38,10 +38,10 @@ constexpr const char* trend_style =
 
 constexpr double plot_w = 560;  // two side by side on a 1,280-pixel screen
 constexpr double plot_h = 200;
-constexpr double left = 72;
-constexpr double right = 16;
-constexpr double top = 34;  // the legend's row above the frame
-constexpr double bottom = 30;
+constexpr double frame_left = 72;
+constexpr double frame_right = 16;
+constexpr double frame_top = 34;  // the legend's row above the frame
+constexpr double frame_bottom = 30;
 
 axis_kind kind_of(const std::string& measure) {
     if (measure == "time_ns")
@@ -112,30 +112,32 @@ std::optional<axis_domain> y_domain(const history_series& s) {
 struct trend_frame {
     axis_domain x;
     axis_domain y;
-    static constexpr double w = plot_w - left - right;
-    static constexpr double h = plot_h - top - bottom;
-    double sx(double v) const { return left + (v - x.low) / (x.high - x.low) * w; }
-    double sy(double v) const { return top + (y.high - std::clamp(v, y.low, y.high)) / (y.high - y.low) * h; }
+    static constexpr double w = plot_w - frame_left - frame_right;
+    static constexpr double h = plot_h - frame_top - frame_bottom;
+    double sx(double v) const { return frame_left + (v - x.low) / (x.high - x.low) * w; }
+    double sy(double v) const {
+        return frame_top + (y.high - std::clamp(v, y.low, y.high)) / (y.high - y.low) * h;
+    }
 };
 
 // The frame, the grid and the ticks: runs numbered from 1 along x, the measure's unit along y.
 std::string trend_axes(const trend_frame& f, axis_kind kind) {
     const auto c = svg_number;
     std::string out = fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
-                                  c(left), c(top), c(trend_frame::w), c(trend_frame::h));
+                                  c(frame_left), c(frame_top), c(trend_frame::w), c(trend_frame::h));
     std::vector<std::array<double, 4>> grid;
     std::vector<std::pair<std::array<double, 2>, std::string>> y_texts;
     const auto y_ticks = axis_ticks(f.y.low, f.y.high, kind, false);
     const auto y_labels = tick_labels(y_ticks, kind);
     for (std::size_t i = 0; i < y_ticks.size(); ++i) {
-        grid.push_back({left, f.sy(y_ticks[i]), left + trend_frame::w, f.sy(y_ticks[i])});
-        y_texts.push_back({{left - 6, f.sy(y_ticks[i])}, y_labels[i]});
+        grid.push_back({frame_left, f.sy(y_ticks[i]), frame_left + trend_frame::w, f.sy(y_ticks[i])});
+        y_texts.push_back({{frame_left - 6, f.sy(y_ticks[i])}, y_labels[i]});
     }
     std::vector<std::pair<std::array<double, 2>, std::string>> x_texts;
     for (const double t : axis_ticks(f.x.low, f.x.high, axis_kind::count, true)) {
-        grid.push_back({f.sx(t), top, f.sx(t), top + trend_frame::h});
+        grid.push_back({f.sx(t), frame_top, f.sx(t), frame_top + trend_frame::h});
         x_texts.push_back(
-            {{f.sx(t), top + trend_frame::h + 16}, std::to_string(static_cast<long long>(t) + 1)});
+            {{f.sx(t), frame_top + trend_frame::h + 16}, std::to_string(static_cast<long long>(t) + 1)});
     }
     return out + grid_path(grid) + tick_texts("yt", y_texts) + tick_texts("xt", x_texts);
 }
@@ -177,7 +179,7 @@ std::string trend_changes(const history_check& check, const history_series& s, c
         out += fmt::format(
             "<g class=\"change {0}\"><title>{1}</title><line x1=\"{2}\" x2=\"{2}\" y1=\"{3}\" y2=\"{4}\"/>"
             "<text class=\"label\" x=\"{2}\" y=\"{5}\">{6}</text></g>\n",
-            cls, html_escape(tip), c(x), c(top), c(top + trend_frame::h), c(top - 3),
+            cls, html_escape(tip), c(x), c(frame_top), c(frame_top + trend_frame::h), c(frame_top - 3),
             html_escape(short_commit(change->after.commit)));
     }
     return out;
@@ -200,7 +202,7 @@ std::string trend_plot(const history_check& check, const history_series& s) {
                           {legend_mark::line, "ci", "its 95% interval"},
                           {legend_mark::line, "mean", "level"},
                           {legend_mark::line, "change regression", "change point"}},
-                         left, 14);
+                         frame_left, 14);
     out += trend_axes(f, kind_of(s.measure));
     // Each run's interval, one path for all.
     std::string whiskers;

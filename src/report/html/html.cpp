@@ -56,10 +56,6 @@ using detail::definition;
 using detail::html_escape;
 using detail::section_id;
 
-bool failed(const benchmark_result& b) {
-    return b.error.has_value();
-}
-
 // The words of `text` split at blanks: the executables of a run of several ("a b c").
 std::vector<std::string> words(const std::string& text) {
     std::vector<std::string> out;

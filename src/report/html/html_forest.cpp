@@ -22,11 +22,6 @@
 namespace tare::report::detail {
 namespace {
 
-constexpr double margin_right = 16;
-constexpr double margin_top = 12;
-constexpr double legend_height = 20;
-constexpr double margin_bottom = 44;
-
 std::string svg_open(const std::string& title, double w, double h, std::string_view css_class) {
     const std::string name = html_escape(title);
     return fmt::format(

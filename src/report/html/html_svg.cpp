@@ -35,10 +35,6 @@ namespace tare::report::detail {
 namespace {
 
 constexpr double margin_left = 78;
-constexpr double margin_right = 16;
-constexpr double margin_top = 12;
-constexpr double legend_height = 20;  // added above the frame when the plot has a legend
-constexpr double margin_bottom = 44;
 constexpr double padding = 0.06;        // of the data's span, on each side of the domain
 constexpr double marginal_width = 120;  // the distribution beside a plot
 constexpr double marginal_gap = 12;

@@ -11,6 +11,13 @@
 
 namespace tare::report::detail {
 
+// The frame's margins in every run and comparison plot, in pixels; the left margin, which the
+// tick labels need, is each kind of plot's own.
+inline constexpr double margin_right = 16;
+inline constexpr double margin_top = 12;
+inline constexpr double legend_height = 20;  // added above the frame when the plot has a legend
+inline constexpr double margin_bottom = 44;
+
 /// `text` safe as HTML element content and as a double- or single-quoted attribute value:
 /// & < > " ' become entities; control characters other than newline and tab become spaces.
 std::string html_escape(std::string_view text);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -41,6 +42,11 @@ enum class tone { none, good, bad, warn };
 /// "1.25 µs ±  0.8%" lines up on its "±"; a cell with fewer parts than the column's widest (an
 /// error, a "—") is one text that spans the column.
 using cell = std::vector<std::string>;
+
+/// A cell of one part.
+inline cell single(std::string text) {
+    return cell{std::move(text)};
+}
 
 struct column {
     std::string header;
