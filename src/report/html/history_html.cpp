@@ -36,8 +36,8 @@ constexpr const char* trend_style =
     "svg .change text{stroke:none;fill:#57606a;font-size:10px;text-anchor:middle}\n"
     ".changed-most{font-size:14px}\n";
 
-constexpr double plot_w = 560;  // two side by side on a 1,280-pixel screen
-constexpr double plot_h = 200;
+constexpr double trend_w = 560;  // two side by side on a 1,280-pixel screen
+constexpr double trend_h = 200;
 constexpr double frame_left = 72;
 constexpr double frame_right = 16;
 constexpr double frame_top = 34;  // the legend's row above the frame
@@ -112,8 +112,8 @@ std::optional<axis_domain> y_domain(const history_series& s) {
 struct trend_frame {
     axis_domain x;
     axis_domain y;
-    static constexpr double w = plot_w - frame_left - frame_right;
-    static constexpr double h = plot_h - frame_top - frame_bottom;
+    static constexpr double w = trend_w - frame_left - frame_right;
+    static constexpr double h = trend_h - frame_top - frame_bottom;
     double sx(double v) const { return frame_left + (v - x.low) / (x.high - x.low) * w; }
     double sy(double v) const {
         return frame_top + (y.high - std::clamp(v, y.low, y.high)) / (y.high - y.low) * h;
@@ -197,7 +197,7 @@ std::string trend_plot(const history_check& check, const history_series& s) {
         "<svg class=\"plot trend\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
         "role=\"img\" "
         "aria-label=\"{2}\">\n<title>{2} over the runs</title>\n",
-        plot_w, plot_h, html_escape(name));
+        trend_w, trend_h, html_escape(name));
     out += render_legend({{legend_mark::dot, "dot", "a run"},
                           {legend_mark::line, "ci", "its 95% interval"},
                           {legend_mark::line, "mean", "level"},
