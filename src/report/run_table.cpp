@@ -14,8 +14,7 @@
 namespace tare::report::detail {
 namespace {
 
-using cell = std::vector<std::string>;
-
+using table::cell;
 using table::single;
 
 cell blank() {

@@ -13,8 +13,7 @@
 namespace tare::report::detail {
 namespace {
 
-using cell = std::vector<std::string>;
-
+using table::cell;
 using table::single;
 
 }  // namespace

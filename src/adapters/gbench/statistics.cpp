@@ -53,7 +53,7 @@ double coefficient_of_variation(const std::vector<double>& v) {
 }  // namespace tare::gbench
 
 // The shared library's reference (interposed by the executable's definition).
-__attribute__((weak)) double ::benchmark::StatisticsCV(const std::vector<double>& v) {
+__attribute__((weak)) double benchmark::StatisticsCV(const std::vector<double>& v) {
     return tare::gbench::coefficient_of_variation(v);
 }
 
