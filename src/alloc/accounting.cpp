@@ -146,6 +146,38 @@ bool available() noexcept {
 
 namespace {
 
+/// Starts reading the owner's level off its allocator's counters `c` in the plain region
+/// `epoch`, which the calling thread owns, when its allocator keeps them (`c` is then this
+/// thread's, asked before the region opened: the first ask may allocate, in dlsym and
+/// mallctl, and must not count). The owner's tally is rebased
+/// so that tally + counters is the level it was. The flag goes last, with release: a thread
+/// that sees it sees the pointers and the rebased tally. The owner allocates nothing in
+/// between; another thread that reads the rebased tally before the flag sees a level too low,
+/// which raises no peak.
+void count_by_allocator(std::uint32_t epoch, detail::thread_counters c) noexcept {
+    detail::region_state& s = detail::state;
+    if ((epoch & (detail::members_tag | detail::sites_tag)) != 0 || detail::owned_epoch != epoch ||
+        load(s.flags.counted_by_allocator) != 0 || c.allocated == nullptr)
+        return;  // not a plain region this thread owns, already counted so (a second resume()),
+                 // or an allocator that keeps no counters
+    store(s.flags.allocated, c.allocated);
+    store(s.flags.deallocated, c.deallocated);
+    store(s.owner.live, load(s.owner.live) - detail::allocator_level());
+    store<order_release>(s.flags.counted_by_allocator, epoch);
+}
+
+/// Stops reading the owner's level off the allocator's counters: folds what they counted into
+/// the owner's tally (pause(), region_end()). The flag goes first: a thread that reads the
+/// tally before the fold sees a level too low, never counted twice.
+void stop_counting_by_allocator() noexcept {
+    detail::region_state& s = detail::state;
+    if (load(s.flags.counted_by_allocator) == 0)
+        return;
+    const std::int64_t level = detail::allocator_level();
+    store(s.flags.counted_by_allocator, 0);
+    store(s.owner.live, load(s.owner.live) + level);
+}
+
 void open_region(std::uint32_t epoch) noexcept {
     detail::region_state& s = detail::state;
     reset_counters();
@@ -159,6 +191,7 @@ void open_region(std::uint32_t epoch) noexcept {
 std::uint32_t stop_previous_region() noexcept {
     // Stop the previous region first, so nothing is counted in it from here on.
     store(detail::state.flags.counting_epoch, 0);
+    stop_counting_by_allocator();
     store(detail::state.flags.region_epoch, 0);
     return next_epoch();
 }
@@ -166,9 +199,11 @@ std::uint32_t stop_previous_region() noexcept {
 }  // namespace
 
 void region_begin() noexcept {
+    const detail::thread_counters counters = detail::allocator_thread_counters();
     const std::uint32_t epoch = stop_previous_region();
     detail::owned_epoch = epoch;
     open_region(epoch);
+    count_by_allocator(epoch, counters);
 }
 
 void region_begin_members() noexcept {
@@ -201,10 +236,14 @@ void finish() noexcept {
 
 void pause() noexcept {
     store(detail::state.flags.counting_epoch, 0);
+    stop_counting_by_allocator();  // a paused allocation is in no figure, and the counters count it
 }
 
 void resume() noexcept {
     detail::region_state& s = detail::state;
+    // This thread's counters, if it owns the region, were asked for when it opened (cached).
+    if (load(s.flags.counted_by_allocator) == 0 && detail::owned_epoch == load(s.flags.region_epoch))
+        count_by_allocator(load(s.flags.region_epoch), detail::allocator_thread_counters());
     // Release for the same reason as in region_begin(): a thread that sees counting resume
     // also sees everything the runner did before, the reset included.
     store<order_release>(s.flags.counting_epoch, load(s.flags.region_epoch));
@@ -215,7 +254,7 @@ counters snapshot() noexcept {
     counters c;
     c.allocs = load(s.owner.allocs) + load(s.others.allocs);
     c.bytes = load(s.owner.bytes) + load(s.others.bytes);
-    c.live = load(s.owner.live) + load(s.others.live);
+    c.live = detail::owner_live() + load(s.others.live);
     // The hook raises the peak at every counted allocation, so live <= peak except while
     // another thread is between its two updates; the max keeps the pair consistent anyway.
     c.peak = std::max(load(s.peak.value), c.live);
@@ -237,6 +276,7 @@ bool copies_counted() noexcept {
 void region_end() noexcept {
     detail::region_state& s = detail::state;
     store(s.flags.counting_epoch, 0);
+    stop_counting_by_allocator();
     store(s.flags.region_epoch, 0);
 }
 

@@ -51,6 +51,38 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
                      order_relaxed);
 }
 
+/// Gives `usable` bytes back to the owner's level: the allocator's counters, which the level is
+/// read off, have lowered it by a block that is in no figure (one made while paused).
+TARE_ALLOC_HOOK inline void owner_restored(std::size_t usable) noexcept {
+    owner_tally& o = state.owner;
+    __atomic_store_n(&o.live, __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(usable),
+                     order_relaxed);
+}
+
+/// Adds an allocation of the region's owner while its level is read off its allocator's own
+/// counters (counted_by_allocator()): the allocation and its requested bytes; the allocator has
+/// already raised the level. Returns the live heap of all threads, for the peak.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::int64_t owner_allocated_by_allocator(
+    std::size_t n) noexcept {
+    owner_tally& o = state.owner;
+    __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
+    __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
+    return __atomic_load_n(&o.live, order_relaxed) + allocator_level() +
+           __atomic_load_n(&state.others.live, order_relaxed);
+}
+
+/// jemalloc's usable size of one of its blocks (sallocx), which its own entry points are counted
+/// with (interpose_native.cpp).
+TARE_ALLOC_HOOK std::size_t jemalloc_usable(void* p) noexcept TARE_ALLOC_HIDDEN;
+
+/// True when a call of the owner's, in the region `epoch`, through the allocator whose usable
+/// sizes `usable_of` reads (nullptr: the malloc family's), moves the counters the owner's level
+/// is read off: the level then needs no update of tare's own. Another allocator's entry point
+/// in the same process (a mimalloc call beside a jemalloc malloc) is counted as before.
+TARE_ALLOC_HOOK inline bool seen_by_allocator(std::uint32_t epoch, usable_fn usable_of) noexcept {
+    return counted_by_allocator(epoch) && (usable_of == nullptr || usable_of == &jemalloc_usable);
+}
+
 /// Counts the allocation of `p` (`n` bytes requested, `held` bytes in the live heap, or the
 /// block's usable size read by `usable_of`), which has succeeded. Returns the epoch of the region
 /// that counted it, 0 when none did: no region open, or open and paused (or, in a member region,
@@ -66,15 +98,21 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
             paused_insert(p, region);
         return 0;
     }
-    const std::size_t usable = held == ask_allocator ? usable_size_of(p, usable_of) : held;
     std::int64_t total = 0;
     if (owned_epoch == epoch) [[likely]] {
-        total = owner_allocated(n, usable);
+        if (held == ask_allocator && seen_by_allocator(epoch, usable_of)) {
+            total = owner_allocated_by_allocator(n);
+        } else {
+            total = owner_allocated(n, held == ask_allocator ? usable_size_of(p, usable_of) : held);
+            if (counted_by_allocator(epoch))  // a declared block: the level is tally + counters
+                total += allocator_level();
+        }
     } else {
         if (outside_members(epoch)) {
             paused_insert(p, epoch);  // not a member: as if paused, for this thread alone
             return 0;
         }
+        const std::size_t usable = held == ask_allocator ? usable_size_of(p, usable_of) : held;
         shared_tally& s = state.others;
         __atomic_fetch_add(&s.allocs, 1, order_relaxed);
         __atomic_fetch_add(&s.bytes, n, order_relaxed);
@@ -102,11 +140,17 @@ TARE_ALLOC_HOOK inline void lower_level(std::uint32_t region, std::size_t usable
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline bool count_free(const void* p, std::uint32_t region,
                                                               std::size_t held = ask_allocator,
                                                               usable_fn usable_of = nullptr) noexcept {
-    if (paused_remove(p, region)) [[unlikely]]
+    const bool by_allocator =
+        owned_epoch == region && held == ask_allocator && seen_by_allocator(region, usable_of);
+    if (paused_remove(p, region)) [[unlikely]] {
+        if (by_allocator)
+            owner_restored(usable_size_of(p, usable_of));
         return false;
+    }
     if (outside_member_loop(region)) [[unlikely]]
-        return false;  // a thread's setup or teardown around its loop in a member region
-    lower_level(region, held == ask_allocator ? usable_size_of(p, usable_of) : held);
+        return false;   // a thread's setup or teardown around its loop in a member region
+    if (!by_allocator)  // otherwise the allocator's counters lower the level
+        lower_level(region, held == ask_allocator ? usable_size_of(p, usable_of) : held);
     return true;
 }
 
@@ -134,9 +178,14 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
 }
 
 /// publish()'s owner case in a plain region when the usable size is a call (any allocator but
-/// glibc's): the call and the owner's count, with none of publish_slow()'s other cases.
-[[gnu::noinline]] TARE_ALLOC_HOOK inline void* publish_called(void* p, std::size_t counted) noexcept {
-    const std::int64_t total = owner_allocated(counted, TARE_ALLOC_UNDER(malloc_usable_size, usable_size)(p));
+/// glibc's): the owner's count, with none of publish_slow()'s other cases. No call at all when
+/// the level is read off the allocator's own counters (jemalloc); the usable-size call otherwise.
+[[gnu::noinline]] TARE_ALLOC_HOOK inline void* publish_called(void* p, std::size_t counted,
+                                                              std::uint32_t epoch) noexcept {
+    const std::int64_t total =
+        counted_by_allocator(epoch)
+            ? owner_allocated_by_allocator(counted)
+            : owner_allocated(counted, TARE_ALLOC_UNDER(malloc_usable_size, usable_size)(p));
     if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
         raise_peak(total);
     return p;
@@ -158,7 +207,7 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
     if (epoch == 0 || owned_epoch != epoch || (epoch & sites_tag) != 0 || usable_of != nullptr) [[unlikely]]
         return publish_slow(p, counted, usable_of);
     if (!usable_read_inline()) [[unlikely]]
-        return publish_called(p, counted);
+        return publish_called(p, counted, epoch);
     const std::int64_t total = owner_allocated(counted, inline_usable(p));
     if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
         return raise_peak_and_return(p, total);
@@ -180,6 +229,8 @@ struct resize_release {
     std::uint32_t region = 0;   ///< the open region's epoch, 0 when none is
     bool paused_block = false;  ///< the old block is in the paused set
     bool lowers = false;        ///< its release lowers the level, by `usable`
+    bool by_allocator = false;  ///< the allocator's counters move the owner's level (seen_by_allocator)
+    bool usable_read = false;   ///< `usable` holds the block's usable size
     std::size_t usable = 0;
 };
 
@@ -192,7 +243,10 @@ struct resize_release {
         return r;
     r.paused_block = paused_holds(p, r.region);
     r.lowers = !r.paused_block && !outside_member_loop(r.region);  // as count_free() decides
-    r.usable = r.lowers ? usable_size_of(p, usable_of) : 0;
+    r.by_allocator = owned_epoch == r.region && seen_by_allocator(r.region, usable_of);
+    // Read when tare lowers the level itself, or gives a paused block back to the counters.
+    r.usable_read = r.by_allocator ? r.paused_block : r.lowers;
+    r.usable = r.usable_read ? usable_size_of(p, usable_of) : 0;
     return r;
 }
 
@@ -204,8 +258,11 @@ struct resize_release {
         return;
     if (r.paused_block) {
         paused_remove(p, r.region);
+        if (r.by_allocator)
+            owner_restored(r.usable);  // the allocator lowered its counters by a block in no figure
     } else if (r.lowers) {
-        lower_level(r.region, r.usable);
+        if (!r.by_allocator)
+            lower_level(r.region, r.usable);
         if ((r.region & sites_tag) != 0) [[unlikely]]
             record_free(p, r.region);
     }

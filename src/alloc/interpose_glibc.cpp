@@ -110,9 +110,11 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
 // Inlined into free and every delete: one call level less on the hottest path. The owner's
 // free of a block no pause made, in a plain region, with the usable size read inline, is settled
 // here with no call but the allocator's (a tail call), so this path saves no register and makes
-// no frame (with a call inline here, p had to survive it in a saved register). The same free on
-// an allocator whose usable size is a call goes to release_called(), which does that call and
-// nothing else; release_in_region() takes every other case. Rejected: sending the called case
+// no frame (with a call inline here, p had to survive it in a saved register). On an allocator
+// whose counters the owner's level is read off (jemalloc's; tally.hpp), the same free counts
+// nothing at all: the allocator's free lowers them. On any other allocator whose usable size is
+// a call it goes to release_called(), which does that call and nothing else;
+// release_in_region() takes every other case. Rejected: sending the called case
 // to release_in_region() too (as this did), whose re-tests of the paused set and the member
 // region made a jemalloc pair about 15 % dearer (bench/README.md, "On jemalloc").
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline void release(void* p) noexcept {
@@ -122,9 +124,11 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
     if (region != 0) {
         if (owned_epoch != region || (region & sites_tag) != 0 || paused_may_hold(p, region)) [[unlikely]]
             return release_in_region(p, region);
-        if (!usable_read_inline()) [[unlikely]]
+        if (usable_read_inline()) [[likely]]
+            owner_released(inline_usable(p));
+        else if (!counted_by_allocator(region))
             return release_called(p);
-        owner_released(inline_usable(p));
+        // else the level is read off the allocator's counters, which its free lowers: no call
     }
     under_free(p);
 }

@@ -210,10 +210,8 @@ __attribute__((constructor(101))) void look_up_before_main() noexcept {
 }
 #endif
 
-// The allocators' usable-size readers, as count_alloc() and count_free() take them.
-TARE_ALLOC_HOOK std::size_t je_usable(void* p) noexcept {
-    return next<std::size_t (*)(const void*, int) noexcept>(je_sallocx)(p, 0);
-}
+// The allocators' usable-size readers, as count_alloc() and count_free() take them (jemalloc's
+// is jemalloc_usable(), below: counting.hpp tells its calls by it).
 TARE_ALLOC_HOOK std::size_t mi_usable(void* p) noexcept {
     return next<usable_fn>(mi_usable_size_)(p);
 }
@@ -309,6 +307,10 @@ const void* native_definition(const char* name) noexcept {
     return nullptr;
 }
 
+TARE_ALLOC_HOOK std::size_t jemalloc_usable(void* p) noexcept {
+    return next<std::size_t (*)(const void*, int) noexcept>(je_sallocx)(p, 0);
+}
+
 bool native_api_counted(const char* name) noexcept {
     return native_definition(name) != nullptr;
 }
@@ -322,12 +324,12 @@ extern "C" {
 // ---- jemalloc ----------------------------------------------------------------------------
 
 TARE_NATIVE_EXPORT void* mallocx(std::size_t size, int flags) noexcept {
-    return tad::alloc_via<tad::size_flags_fn>(tad::je_mallocx, tad::je_usable, size, size, flags);
+    return tad::alloc_via<tad::size_flags_fn>(tad::je_mallocx, tad::jemalloc_usable, size, size, flags);
 }
 
 TARE_NATIVE_EXPORT void* rallocx(void* p, std::size_t size, int flags) noexcept {
-    return tad::resize_via<void* (*)(void*, std::size_t, int) noexcept>(tad::je_rallocx, tad::je_usable, size,
-                                                                        p, size, flags);
+    return tad::resize_via<void* (*)(void*, std::size_t, int) noexcept>(tad::je_rallocx, tad::jemalloc_usable,
+                                                                        size, p, size, flags);
 }
 
 // Resizes in place and returns the block's size after: a change of size counts as a resize
@@ -336,23 +338,23 @@ TARE_NATIVE_EXPORT std::size_t xallocx(void* p, std::size_t size, std::size_t ex
     const auto f = tad::next<std::size_t (*)(void*, std::size_t, std::size_t, int) noexcept>(tad::je_xallocx);
     if (tad::forwarding)
         return f(p, size, extra, flags);
-    const tad::resize_release r = tad::plan_release(p, tad::je_usable);
-    // The size before, read once: plan_release() has it unless the block is in no figure.
-    const std::size_t before = r.region == 0 ? 0 : r.lowers ? r.usable : tad::je_usable(p);
+    const tad::resize_release r = tad::plan_release(p, tad::jemalloc_usable);
+    // The size before, read once: plan_release() has it when it read it.
+    const std::size_t before = r.region == 0 ? 0 : r.usable_read ? r.usable : tad::jemalloc_usable(p);
     const std::size_t after = tad::forward(f, p, size, extra, flags);
     if (r.region == 0 || after == before)
         return after;
     tad::apply_release(p, r);
-    tad::publish(p, size, tad::je_usable);
+    tad::publish(p, size, tad::jemalloc_usable);
     return after;
 }
 
 TARE_NATIVE_EXPORT void dallocx(void* p, int flags) noexcept {
-    tad::free_via<void (*)(void*, int) noexcept>(tad::je_dallocx, tad::je_usable, p, flags);
+    tad::free_via<void (*)(void*, int) noexcept>(tad::je_dallocx, tad::jemalloc_usable, p, flags);
 }
 
 TARE_NATIVE_EXPORT void sdallocx(void* p, std::size_t size, int flags) noexcept {
-    tad::free_via<void (*)(void*, std::size_t, int) noexcept>(tad::je_sdallocx, tad::je_usable, p, size,
+    tad::free_via<void (*)(void*, std::size_t, int) noexcept>(tad::je_sdallocx, tad::jemalloc_usable, p, size,
                                                               flags);
 }
 

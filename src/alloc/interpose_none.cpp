@@ -14,6 +14,10 @@ availability check_interposer() noexcept {
     return availability::not_built;
 }
 
+thread_counters allocator_thread_counters() noexcept {
+    return {};
+}
+
 }  // namespace tare::alloc::detail
 
 namespace tare::alloc {

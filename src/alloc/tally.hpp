@@ -60,6 +60,15 @@ struct alignas(cache_line) region_flags {
     std::uint32_t region_epoch = 0;
     /// The last epoch handed out (runner thread only).
     std::uint32_t last_epoch = 0;
+    /// The open region's epoch while the owner's live heap is read off its allocator's own
+    /// counters (below), 0 otherwise: set by region_begin() and resume() on the owner, cleared
+    /// by pause() and region_end(). Written with release after the pointers and the owner's
+    /// rebased level; read with acquire by any thread that then follows the pointers.
+    std::uint32_t counted_by_allocator = 0;
+    /// The owner thread's running totals of bytes allocated and freed, as its allocator keeps
+    /// them in usable sizes (jemalloc's thread.allocatedp and thread.deallocatedp), or nullptr.
+    const std::uint64_t* allocated = nullptr;
+    const std::uint64_t* deallocated = nullptr;
 };
 
 /// The owner's counts: written by the owner alone, with load + store. `live` is the level its
@@ -116,9 +125,40 @@ availability check_interposer() noexcept;
 /// true without calling anything otherwise); leaves the closed region's figures as they were.
 bool hook_counts(void* (*allocate)(std::size_t), void (*release)(void*)) noexcept;
 
-/// The owner's live bytes (any thread may ask).
+/// A thread's running totals of the bytes it has allocated and freed, as its allocator keeps
+/// them, in usable sizes.
+struct thread_counters {
+    const std::uint64_t* allocated = nullptr;
+    const std::uint64_t* deallocated = nullptr;
+};
+
+/// The calling thread's counters of the allocator underneath, when it keeps them (jemalloc's
+/// thread.allocatedp and thread.deallocatedp); nullptrs otherwise. Defined by underlying.cpp
+/// and interpose_none.cpp. May allocate on a thread's first call: for region_begin() and
+/// resume(), never for the hook.
+thread_counters allocator_thread_counters() noexcept;
+
+/// The owner's bytes allocated less its bytes freed, by its allocator's own counters: plain
+/// integers of the owner thread that its allocator writes with plain stores, read here as
+/// relaxed atomics (an aligned 8-byte load, atomic on every target the interposer builds for).
+TARE_ALLOC_HOOK inline std::int64_t allocator_level() noexcept {
+    const region_flags& f = state.flags;
+    return static_cast<std::int64_t>(__atomic_load_n(f.allocated, order_relaxed) -
+                                     __atomic_load_n(f.deallocated, order_relaxed));
+}
+
+/// True while the open region `epoch` reads the owner's level off its allocator's counters.
+TARE_ALLOC_HOOK inline bool counted_by_allocator(std::uint32_t epoch) noexcept {
+    return __atomic_load_n(&state.flags.counted_by_allocator, order_relaxed) == epoch;
+}
+
+/// The owner's live bytes (any thread may ask): its tally, plus what its allocator has counted
+/// since the tally was rebased, while the level is read off the allocator's counters.
 TARE_ALLOC_HOOK inline std::int64_t owner_live() noexcept {
-    return __atomic_load_n(&state.owner.live, order_relaxed);
+    const std::int64_t live = __atomic_load_n(&state.owner.live, order_relaxed);
+    if (__atomic_load_n(&state.flags.counted_by_allocator, order_acquire) == 0) [[likely]]
+        return live;
+    return live + allocator_level();
 }
 
 TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {

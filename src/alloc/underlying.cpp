@@ -258,6 +258,67 @@ TARE_ALLOC_HOOK void* next_definition(const char* name) noexcept {
     return f;
 }
 
+namespace {
+
+using mallctl_fn = int (*)(const char*, void*, std::size_t*, void*, std::size_t) noexcept;
+
+/// jemalloc's mallctl when jemalloc is the allocator underneath, with its own thread counters:
+/// the module that defines malloc is a jemalloc and defines it. Not under valgrind, whose
+/// replacements serve the blocks and leave jemalloc's counters still. Told by the module's name
+/// first: a failed dlsym leaves an error string that glibc frees at the next dynamic-linker
+/// call, which could then fall inside a region (the first call of an allocator's own API).
+mallctl_fn counters_source() noexcept {
+#if defined(__SANITIZE_THREAD__)
+    return nullptr;
+#else
+    resolve_underlying();
+    if (__atomic_load_n(&resolution, order_relaxed) != underlying_kind::next || under_valgrind())
+        return nullptr;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(__atomic_load_n(&underlying.malloc, order_relaxed)), &info) ==
+            0 ||
+        info.dli_fname == nullptr || __builtin_strstr(info.dli_fname, "jemalloc") == nullptr)
+        return nullptr;
+    auto* const f = reinterpret_cast<mallctl_fn>(next_definition("mallctl"));
+    if (f == nullptr ||
+        module_base(reinterpret_cast<const void*>(f)) !=
+            module_base(reinterpret_cast<const void*>(__atomic_load_n(&underlying.malloc, order_relaxed))))
+        return nullptr;
+    return f;
+#endif
+}
+
+/// A pointer jemalloc hands out for `name` (thread.allocatedp, thread.deallocatedp), or nullptr.
+const std::uint64_t* counter(mallctl_fn mallctl, const char* name) noexcept {
+    std::uint64_t* p = nullptr;
+    std::size_t size = sizeof p;
+    return mallctl(name, static_cast<void*>(&p), &size, nullptr, 0) == 0 && size == sizeof p ? p : nullptr;
+}
+
+constinit thread_local thread_counters this_thread TARE_ALLOC_TLS{};
+constinit thread_local bool this_thread_asked TARE_ALLOC_TLS = false;
+
+}  // namespace
+
+// Reading the level off the allocator's counters saves the hook two calls of jemalloc's
+// malloc_usable_size a pair (a lookup in its radix tree each): bench/README.md, "On jemalloc".
+// The counters are in usable sizes, as the level is (docs/accounting.md); a jemalloc built
+// without statistics answers no pointer, and the hook then reads usable sizes as on any other
+// allocator.
+thread_counters allocator_thread_counters() noexcept {
+    if (!this_thread_asked) {
+        static const mallctl_fn mallctl = counters_source();
+        if (mallctl != nullptr) {
+            const thread_counters c = {counter(mallctl, "thread.allocatedp"),
+                                       counter(mallctl, "thread.deallocatedp")};
+            if (c.allocated != nullptr && c.deallocated != nullptr)
+                this_thread = c;
+        }
+        this_thread_asked = true;
+    }
+    return this_thread;
+}
+
 std::size_t bootstrap_size(const void* p) noexcept {
     std::uint64_t size = 0;
     __builtin_memcpy(&size, static_cast<const unsigned char*>(p) - sizeof size, sizeof size);

@@ -270,13 +270,15 @@ TEST_F(allocator_test, frees_across_the_allocators_entry_points_run_and_count) {
     escape(ours);
     const auto ours_usable = static_cast<std::int64_t>(malloc_usable_size(ours));
     const alloc::counters held = alloc::snapshot();
-    api.release(ours);  // past tare: not seen
+    // Past tare's hooks: not seen, except on jemalloc, whose own counters of this thread the
+    // owner's level is read off (level_test.cpp).
+    api.release(ours);
     std::free(theirs);  // seen: an older block's free
     const alloc::counters done = alloc::snapshot();
     alloc::region_end();
     EXPECT_EQ(held.allocs, 1U);
     EXPECT_EQ(held.live, ours_usable);
-    EXPECT_EQ(done.live, ours_usable - theirs_usable);
+    EXPECT_EQ(done.live, (expected == "jemalloc" ? 0 : ours_usable) - theirs_usable);
 }
 
 // The allocator's own mappings are its heap, not the program's: jemalloc and mimalloc call mmap
