@@ -75,15 +75,19 @@ void reset_counters() noexcept {
 }
 
 /// Empties the paused set if the last region to insert is over: before a region opens, outside
-/// every timed window (256 KiB of stores, a few microseconds, and only after a region that
+/// every timed window (512 KiB of stores, a few microseconds, and only after a region that
 /// paused with blocks made).
 void clear_paused_set() noexcept {
     detail::paused_set& p = detail::paused;
     if (load(p.used_by) != 0) {
         for (std::uint64_t& key : p.keys)
             store(key, detail::empty_slot);
-        for (std::uint16_t& count : p.held)
-            store(count, 0);
+        for (std::uint64_t& key : p.owner_keys)
+            store(key, detail::empty_slot);
+        for (detail::group_counts& count : p.held) {
+            store(count.owner, 0);
+            store(count.shared, 0);
+        }
         store(p.used_by, 0);
     }
     store(p.lost, 0);

@@ -233,6 +233,36 @@ TEST(alloc_threads, another_thread_freeing_a_setup_block_lowers_the_level) {
     EXPECT_EQ(got.peak, std::max(p_usable, p_usable - setup_usable + q_usable));
 }
 
+// The owner's paused blocks and another thread's are kept apart (the owner's without atomics);
+// a block made while paused is in no figure whichever thread frees it.
+TEST(alloc_threads, a_paused_block_freed_by_another_thread_is_in_no_figure) {
+    helper other;
+    alloc::region_begin();
+    alloc::pause();
+    void* owners = std::malloc(3000);
+    escape(owners);
+    other.run(allocate_mib, nullptr);  // another thread's, while the region is paused
+    void* theirs = helper::result_;
+    alloc::resume();
+    other.run(free_it, owners);
+    std::free(theirs);
+    void* p = std::malloc(100);
+    escape(p);
+    alloc::pause();
+    void* again = std::malloc(3000);  // the owner's table after another thread removed from it
+    escape(again);
+    alloc::resume();
+    std::free(again);
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    const std::int64_t p_usable = usable(p);
+    std::free(p);
+    EXPECT_EQ(got.allocs, 1U);
+    EXPECT_EQ(got.live, p_usable);
+    EXPECT_EQ(got.peak, p_usable);
+    EXPECT_EQ(got.untracked, 0U);
+}
+
 TEST(alloc_threads, a_block_freed_by_another_thread_after_region_end_is_ignored) {
     helper other;
     alloc::region_begin();
