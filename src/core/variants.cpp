@@ -35,7 +35,7 @@ std::string arg_sets_text(const std::vector<const instance*>& instances) {
     return out;
 }
 
-std::string quoted(const std::string& s) {
+std::string in_quotes(const std::string& s) {
     return "'" + s + "'";
 }
 
@@ -123,7 +123,7 @@ resolved_variants resolve_variants(const std::vector<instance>& all,
     std::map<std::string, std::string> group_of;  // member name -> group name
     std::set<std::string> group_names;
     for (const variant_group& g : groups) {
-        const std::string where = "comparison group " + quoted(g.name);
+        const std::string where = "comparison group " + in_quotes(g.name);
         if (g.name.empty()) {
             return fail("a comparison group has an empty name (members: " +
                         (g.members.empty() ? std::string("none") : g.members.front()) + ", ...)");
@@ -139,15 +139,15 @@ resolved_variants resolve_variants(const std::vector<instance>& all,
         for (const std::string& m : g.members) {
             auto it = by_benchmark.find(m);
             if (it == by_benchmark.end()) {
-                return fail(where + ": no benchmark named " + quoted(m) +
+                return fail(where + ": no benchmark named " + in_quotes(m) +
                             " is registered (members are benchmark names, as TARE_BENCHMARK(fn) registers "
                             "them: the function's name, without arguments)");
             }
             auto [other, inserted] = group_of.emplace(m, g.name);
             if (!inserted) {
-                return fail(other->second == g.name ? where + " names " + quoted(m) + " twice"
-                                                    : "benchmark " + quoted(m) + " is in comparison groups " +
-                                                          quoted(other->second) + " and " + quoted(g.name) +
+                return fail(other->second == g.name ? where + " names " + in_quotes(m) + " twice"
+                                                    : "benchmark " + in_quotes(m) + " is in comparison groups " +
+                                                          in_quotes(other->second) + " and " + in_quotes(g.name) +
                                                           "; a benchmark belongs to one group at most");
             }
             member_instances.push_back(&it->second);
@@ -164,8 +164,8 @@ resolved_variants resolve_variants(const std::vector<instance>& all,
             }
             if (!same) {
                 return fail(where + ": members must have the same argument lists, to pair their instances; " +
-                            quoted(g.members.front()) + " has " + arg_sets_text(base) + ", " +
-                            quoted(g.members[k]) + " has " + arg_sets_text(other));
+                            in_quotes(g.members.front()) + " has " + arg_sets_text(base) + ", " +
+                            in_quotes(g.members[k]) + " has " + arg_sets_text(other));
             }
         }
         for (std::size_t j = 0; j < base.size(); ++j) {
@@ -175,7 +175,7 @@ resolved_variants resolve_variants(const std::vector<instance>& all,
             // A comparison's name selects it (--filter, and --tare-exact in a child), so it must
             // not be a benchmark's name too.
             if (std::any_of(all.begin(), all.end(), [&](const instance& i) { return i.name == gi.name; })) {
-                return fail(where + ": its comparison " + quoted(gi.name) +
+                return fail(where + ": its comparison " + in_quotes(gi.name) +
                             " has the name of a benchmark instance; give the group another name");
             }
             for (const auto* members : member_instances) {
@@ -406,8 +406,8 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
         } else if (calls[k].empty()) {
             out.members.push_back(error_result(
                 name,
-                {"not_run", "not measured: " + quoted(g.members[*failed].name) + " of comparison group " +
-                                quoted(g.group) + " failed before this member's first call"}));
+                {"not_run", "not measured: " + in_quotes(g.members[*failed].name) + " of comparison group " +
+                                in_quotes(g.group) + " failed before this member's first call"}));
         } else {
             out.members.push_back(
                 pooled_result(name, calls[k], k == 0 && calibration.optimized_away, loop_overhead_ns));
