@@ -150,36 +150,50 @@ bool available() noexcept {
 
 namespace {
 
+/// The writer's half of owner_live()'s sequence lock (tally.hpp): the sequence odd, then the
+/// changes, then even again. One writer: the region's owner.
+void begin_level_change() noexcept {
+    detail::region_flags& f = detail::state.flags;
+    store(f.level_seq, load(f.level_seq) + 1);
+    __atomic_thread_fence(order_release);
+}
+void end_level_change() noexcept {
+    detail::region_flags& f = detail::state.flags;
+    store<order_release>(f.level_seq, load(f.level_seq) + 1);
+}
+
 /// Starts reading the owner's level off its allocator's counters `c` in the plain region
 /// `epoch`, which the calling thread owns, when its allocator keeps them (`c` is then this
 /// thread's, asked before the region opened: the first ask may allocate, in dlsym and
-/// mallctl, and must not count). The owner's tally is rebased
-/// so that tally + counters is the level it was. The flag goes last, with release: a thread
-/// that sees it sees the pointers and the rebased tally. The owner allocates nothing in
-/// between; another thread that reads the rebased tally before the flag sees a level too low,
-/// which raises no peak.
+/// mallctl, and must not count). The owner's tally is rebased so that tally + counters is the
+/// level it was.
 void count_by_allocator(std::uint32_t epoch, detail::thread_counters c) noexcept {
     detail::region_state& s = detail::state;
-    if ((epoch & (detail::members_tag | detail::sites_tag)) != 0 || detail::owned_epoch != epoch ||
-        load(s.flags.counted_by_allocator) != 0 || c.allocated == nullptr)
-        return;  // not a plain region this thread owns, already counted so (a second resume()),
-                 // or an allocator that keeps no counters
+    if (epoch == 0 || (epoch & (detail::members_tag | detail::sites_tag)) != 0 ||
+        detail::owned_epoch != epoch || load(s.flags.counted_by_allocator) != 0 || c.allocated == nullptr)
+        return;  // no region, not a plain region this thread owns, already counted so (a
+                 // second resume()), or an allocator that keeps no counters
+    begin_level_change();
     store(s.flags.allocated, c.allocated);
     store(s.flags.deallocated, c.deallocated);
     store(s.owner.live, load(s.owner.live) - detail::allocator_level());
-    store<order_release>(s.flags.counted_by_allocator, epoch);
+    store(s.flags.counted_by_allocator, epoch);
+    end_level_change();
 }
 
-/// Stops reading the owner's level off the allocator's counters: folds what they counted into
-/// the owner's tally (pause(), region_end()). The flag goes first: a thread that reads the
-/// tally before the fold sees a level too low, never counted twice.
-void stop_counting_by_allocator() noexcept {
+/// Stops reading the owner's level off the allocator's counters (pause(), region_end()):
+/// folds what they counted into the owner's tally when `fold`. Not when a region opens on a
+/// thread that does not own the one before (its counters are reset anyway, and the old owner
+/// may have exited, taking the thread-local counters with it).
+void stop_counting_by_allocator(bool fold = true) noexcept {
     detail::region_state& s = detail::state;
     if (load(s.flags.counted_by_allocator) == 0)
         return;
-    const std::int64_t level = detail::allocator_level();
+    begin_level_change();
+    if (fold)
+        store(s.owner.live, load(s.owner.live) + detail::allocator_level());
     store(s.flags.counted_by_allocator, 0);
-    store(s.owner.live, load(s.owner.live) + level);
+    end_level_change();
 }
 
 void open_region(std::uint32_t epoch) noexcept {
@@ -195,7 +209,7 @@ void open_region(std::uint32_t epoch) noexcept {
 std::uint32_t stop_previous_region() noexcept {
     // Stop the previous region first, so nothing is counted in it from here on.
     store(detail::state.flags.counting_epoch, 0);
-    stop_counting_by_allocator();
+    stop_counting_by_allocator(detail::owned_epoch == load(detail::state.flags.counted_by_allocator));
     store(detail::state.flags.region_epoch, 0);
     return next_epoch();
 }

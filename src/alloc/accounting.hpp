@@ -13,6 +13,8 @@
 // - `peak` is the highest `live` reached while counting, from 0 (the level the region began at).
 // - pause()/resume() bracket the harness's own work between samples: allocations made while
 //   paused are not counted, and their frees lower nothing.
+// - The owner calls pause(), resume() and region_end(): on jemalloc the owner's level is read
+//   off its own per-thread counters while it counts, and these calls fold them in and out.
 
 #include <cstddef>
 #include <cstdint>

@@ -140,7 +140,7 @@ TARE_ALLOC_HOOK void* reallocate(void* p, std::size_t n) noexcept {
         void* q = under_malloc(n);  // out of the bootstrap buffer, which is never freed
         if (q != nullptr)
             __builtin_memcpy(q, p, bootstrap_size(p) < n ? bootstrap_size(p) : n);
-        return q;
+        return publish(q, n);  // a block of the allocator's, counted as any other
     }
     if (n > max_request)
         return fail(ENOMEM);

@@ -26,8 +26,9 @@
 //
 // Rejected: a header bit (there is no header: the program gets its allocator's block as it is);
 // a table of every counted block, which would put a hash insert on the counting path that the
-// timed body pays for. This one costs a counted free a hash and a load of its group's count,
-// and the paused path a compare-and-swap and two counted updates, outside the window.
+// timed body pays for. This one costs a counted free a hash and a load of its group's counts,
+// and the owner's paused path plain loads and stores (another thread's a compare-and-swap and
+// two counted updates), outside the window.
 //
 // Capacity: 32,768 slots a table; with probes bounded to a window of 32, about half of them can
 // be held at once (with_inputs' inputs of a chunk, Google Benchmark's PauseTiming work). Past that, an
@@ -66,11 +67,13 @@ struct group_counts {
 };
 
 struct paused_set {
-    std::uint64_t keys[paused_slots];               // other threads' blocks: compare-and-swap
-    std::uint64_t owner_keys[paused_slots];         // the owner's: plain stores, one writer
-    alignas(cache_line) std::uint64_t lost;         // inserts that found no slot in their window
-    std::uint32_t used_by;                          // the epoch of the last region that inserted
-    alignas(cache_line) group_counts held[groups];  // keys present per group: at most 32,768 each
+    std::uint64_t keys[paused_slots];        // other threads' blocks: compare-and-swap
+    std::uint64_t owner_keys[paused_slots];  // the owner's: plain stores, one writer
+    alignas(cache_line) std::uint64_t lost;  // inserts that found no slot in their window
+    std::uint32_t used_by;                   // the epoch of the last region that inserted
+    // Keys present per group, at least: another thread's removal of an owner's key leaves the
+    // owner's count as it was, and that count stops at its top (owner_saturated) rather than wrap.
+    alignas(cache_line) group_counts held[groups];
 };
 
 /// Defined in accounting.cpp; zero-initialised.
@@ -89,6 +92,12 @@ TARE_ALLOC_HOOK inline std::size_t paused_home(std::uint64_t key) noexcept {
 TARE_ALLOC_HOOK inline group_counts& group_of(std::size_t home) noexcept {
     return paused.held[home >> 3];
 }
+
+/// The owner's count of a group that has reached its top: it stays there, raised and lowered no
+/// more, until the set is emptied. A free in that group then always probes the slots. Rejected:
+/// letting it wrap, after 65,536 paused blocks of one group freed by other threads in one
+/// region, to a count that says 0 while a key is present.
+inline constexpr std::uint16_t owner_saturated = UINT16_MAX;
 
 /// Marks the set as used by `region`, for region_begin() to empty it.
 TARE_ALLOC_HOOK inline void paused_used_by(std::uint32_t region) noexcept {
@@ -136,8 +145,9 @@ TARE_ALLOC_HOOK inline bool slot_free(std::uint64_t seen, std::uint64_t key) noe
         std::uint64_t& slot = paused.owner_keys[(home + i) & (paused_slots - 1)];
         if (slot_free(__atomic_load_n(&slot, order_relaxed), key)) {
             // The count before the key, as in the shared table.
-            __atomic_store_n(&count, static_cast<std::uint16_t>(__atomic_load_n(&count, order_relaxed) + 1),
-                             order_relaxed);
+            const std::uint16_t n = __atomic_load_n(&count, order_relaxed);
+            if (n != owner_saturated)
+                __atomic_store_n(&count, static_cast<std::uint16_t>(n + 1), order_relaxed);
             __atomic_store_n(&slot, key, order_relaxed);
             return;
         }
@@ -187,10 +197,10 @@ TARE_ALLOC_HOOK inline bool group_holds(std::size_t home) noexcept {
     group_counts& g = group_of(home);
     if (std::uint64_t* slot = paused_find(paused.owner_keys, key, home); slot != nullptr) {
         __atomic_store_n(slot, deleted_slot, order_relaxed);  // the key's owner alone writes it
-        if (owned_epoch == region)  // another thread leaves the owner's count high (above)
-            __atomic_store_n(&g.owner,
-                             static_cast<std::uint16_t>(__atomic_load_n(&g.owner, order_relaxed) - 1),
-                             order_relaxed);
+        // Another thread leaves the owner's count high (above).
+        const std::uint16_t n = __atomic_load_n(&g.owner, order_relaxed);
+        if (owned_epoch == region && n != owner_saturated)
+            __atomic_store_n(&g.owner, static_cast<std::uint16_t>(n - 1), order_relaxed);
         return true;
     }
     if (std::uint64_t* slot = paused_find(paused.keys, key, home); slot != nullptr) {

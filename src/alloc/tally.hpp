@@ -65,6 +65,9 @@ struct alignas(cache_line) region_flags {
     /// by pause() and region_end(). Written with release after the pointers and the owner's
     /// rebased level; read with acquire by any thread that then follows the pointers.
     std::uint32_t counted_by_allocator = 0;
+    /// Odd while the owner rebases its tally onto its allocator's counters or folds them back
+    /// (owner_live()).
+    std::uint32_t level_seq = 0;
     /// The owner thread's running totals of bytes allocated and freed, as its allocator keeps
     /// them in usable sizes (jemalloc's thread.allocatedp and thread.deallocatedp), or nullptr.
     const std::uint64_t* allocated = nullptr;
@@ -143,8 +146,9 @@ thread_counters allocator_thread_counters() noexcept;
 /// relaxed atomics (an aligned 8-byte load, atomic on every target the interposer builds for).
 TARE_ALLOC_HOOK inline std::int64_t allocator_level() noexcept {
     const region_flags& f = state.flags;
-    return static_cast<std::int64_t>(__atomic_load_n(f.allocated, order_relaxed) -
-                                     __atomic_load_n(f.deallocated, order_relaxed));
+    return static_cast<std::int64_t>(
+        __atomic_load_n(__atomic_load_n(&f.allocated, order_relaxed), order_relaxed) -
+        __atomic_load_n(__atomic_load_n(&f.deallocated, order_relaxed), order_relaxed));
 }
 
 /// True while the open region `epoch` reads the owner's level off its allocator's counters.
@@ -153,12 +157,28 @@ TARE_ALLOC_HOOK inline bool counted_by_allocator(std::uint32_t epoch) noexcept {
 }
 
 /// The owner's live bytes (any thread may ask): its tally, plus what its allocator has counted
-/// since the tally was rebased, while the level is read off the allocator's counters.
+/// since the tally was rebased, while the level is read off the allocator's counters. The
+/// tally, the flag and the counters change together when the owner rebases or folds
+/// (accounting.cpp), and a reader must not take them from two sides of that: a sequence lock
+/// (Lamport's; the reader of Boehm, "Can seqlocks get along with programming language memory
+/// models?", 2012) makes the sequence odd around each change, and a reader that saw it odd or
+/// changed reads again. The owner changes them only at region_begin(), pause(), resume() and
+/// region_end(), outside every timed window, so a reader almost never reads twice. Rejected:
+/// ordering the loads alone, which cannot tell a fold from a fold followed by the owner's paused
+/// allocations (the counters then hold bytes no figure has).
 TARE_ALLOC_HOOK inline std::int64_t owner_live() noexcept {
-    const std::int64_t live = __atomic_load_n(&state.owner.live, order_relaxed);
-    if (__atomic_load_n(&state.flags.counted_by_allocator, order_acquire) == 0) [[likely]]
-        return live;
-    return live + allocator_level();
+    const region_flags& f = state.flags;
+    for (;;) {
+        const std::uint32_t before = __atomic_load_n(&f.level_seq, order_acquire);
+        if ((before & 1U) != 0)
+            continue;
+        std::int64_t live = __atomic_load_n(&state.owner.live, order_relaxed);
+        if (__atomic_load_n(&f.counted_by_allocator, order_relaxed) != 0)
+            live += allocator_level();
+        __atomic_thread_fence(order_acquire);
+        if (__atomic_load_n(&f.level_seq, order_relaxed) == before)
+            return live;
+    }
 }
 
 TARE_ALLOC_HOOK inline void raise_peak(std::int64_t total) noexcept {

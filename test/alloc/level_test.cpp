@@ -143,4 +143,42 @@ TEST_F(level_test, blocks_freed_across_threads_balance_and_the_peak_is_their_sum
     EXPECT_EQ(done.live, 0) << expected;
 }
 
+// Another thread that raises the peak reads the owner's level while the owner pauses and
+// resumes: on jemalloc the owner then folds its allocator's counters into its tally and rebases
+// it again. A read that took the tally from one side of that and the counters from the other
+// would add the owner's whole heap (here the 64 MiB it holds from before the region) to the peak.
+TEST_F(level_test, the_peak_never_takes_the_owners_level_from_two_sides_of_a_pause) {
+    void* hoard = std::malloc(std::size_t{64} << 20);  // before the region: in no figure
+    escape(hoard);
+    std::atomic<int> stage{0};
+    std::thread worker([&] {
+        while (stage.load() == 0)
+            std::this_thread::yield();
+        while (stage.load() == 1) {
+            void* p = std::malloc(64);
+            escape(p);
+            std::free(p);
+        }
+        while (stage.load() != 3)
+            std::this_thread::yield();
+    });
+    alloc::region_begin();
+    stage.store(1);
+    for (int i = 0; i < 100000; ++i) {
+        alloc::pause();
+        void* q = std::malloc(std::size_t{1} << 20);  // the harness's: in no figure
+        escape(q);
+        std::free(q);
+        alloc::resume();
+    }
+    stage.store(2);
+    const alloc::counters got = alloc::snapshot();
+    alloc::region_end();
+    stage.store(3);
+    worker.join();
+    std::free(hoard);
+    EXPECT_LT(got.peak, std::int64_t{1} << 20) << expected;
+    EXPECT_LT(got.live, std::int64_t{1} << 20) << expected;
+}
+
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "alloc/accounting.hpp"
+#include "alloc/paused.hpp"
 #include "unit/alloc_test_support.hpp"
 
 namespace {
@@ -261,6 +262,52 @@ TEST(alloc_threads, a_paused_block_freed_by_another_thread_is_in_no_figure) {
     EXPECT_EQ(got.live, p_usable);
     EXPECT_EQ(got.peak, p_usable);
     EXPECT_EQ(got.untracked, 0U);
+}
+
+// Another thread's removal of one of the owner's paused keys leaves the owner's count high.
+// Past 65,535 such removals in one group the count must not wrap to a figure that says the
+// group is empty while a key is in it: the key's free would then lower the level. Fake
+// addresses of one group, 32 at a time (the probe window), never given to an allocator.
+std::vector<void*> addresses_of_one_group(std::size_t n) {
+    namespace d = tare::alloc::detail;
+    std::vector<void*> out;
+    const std::uint32_t region = __atomic_load_n(&d::state.flags.region_epoch, __ATOMIC_RELAXED);
+    const std::size_t group = d::paused_home(d::paused_key(reinterpret_cast<void*>(0x10000), region)) >> 3;
+    for (std::uintptr_t a = 0x10000; out.size() < n; a += 16) {
+        if (d::paused_home(d::paused_key(reinterpret_cast<void*>(a), region)) >> 3 == group)
+            out.push_back(reinterpret_cast<void*>(a));
+    }
+    return out;
+}
+
+void* remove_batch(void* batch) {
+    namespace d = tare::alloc::detail;
+    const std::uint32_t region = __atomic_load_n(&d::state.flags.region_epoch, __ATOMIC_RELAXED);
+    for (void* p : *static_cast<std::vector<void*>*>(batch))
+        helper::result_ = d::paused_remove(p, region) ? p : nullptr;
+    return nullptr;
+}
+
+TEST(alloc_threads, the_owners_paused_count_never_wraps_to_empty) {
+    namespace d = tare::alloc::detail;
+    helper other;
+    alloc::region_begin();
+    alloc::pause();
+    const std::uint32_t region = __atomic_load_n(&d::state.flags.region_epoch, __ATOMIC_RELAXED);
+    std::vector<void*> batch = addresses_of_one_group(32);
+    constexpr std::size_t removals = 65535;
+    for (std::size_t done = 0; done < removals; done += batch.size()) {
+        batch.resize(std::min(batch.size(), removals - done));
+        for (void* p : batch)
+            d::paused_insert(p, region);
+        other.run(remove_batch, &batch);
+    }
+    d::paused_insert(batch.front(), region);
+    const bool held = d::paused_may_hold(batch.front(), region);
+    const bool removed = d::paused_remove(batch.front(), region);
+    alloc::region_end();
+    EXPECT_TRUE(held);
+    EXPECT_TRUE(removed);
 }
 
 TEST(alloc_threads, a_block_freed_by_another_thread_after_region_end_is_ignored) {
