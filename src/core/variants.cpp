@@ -145,10 +145,11 @@ resolved_variants resolve_variants(const std::vector<instance>& all,
             }
             auto [other, inserted] = group_of.emplace(m, g.name);
             if (!inserted) {
-                return fail(other->second == g.name ? where + " names " + in_quotes(m) + " twice"
-                                                    : "benchmark " + in_quotes(m) + " is in comparison groups " +
-                                                          in_quotes(other->second) + " and " + in_quotes(g.name) +
-                                                          "; a benchmark belongs to one group at most");
+                return fail(other->second == g.name
+                                ? where + " names " + in_quotes(m) + " twice"
+                                : "benchmark " + in_quotes(m) + " is in comparison groups " +
+                                      in_quotes(other->second) + " and " + in_quotes(g.name) +
+                                      "; a benchmark belongs to one group at most");
             }
             member_instances.push_back(&it->second);
         }
