@@ -32,31 +32,40 @@ inline constexpr std::size_t ask_allocator = SIZE_MAX;
     return usable_of != nullptr ? usable_of(const_cast<void*>(p)) : under_usable_size(const_cast<void*>(p));
 }
 
-/// Adds an allocation of the region's owner (`n` bytes requested, `usable` held) to its tally by
-/// load and store (one writer); returns the live heap of all threads, for the peak.
-[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::int64_t owner_allocated(std::size_t n,
-                                                                           std::size_t usable) noexcept {
+/// Counts one allocation of the region's owner, of `n` requested bytes, by load and store (one
+/// writer).
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void owner_counted(std::size_t n) noexcept {
     owner_tally& o = state.owner;
     __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
     __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
-    const std::int64_t live = __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(usable);
-    __atomic_store_n(&o.live, live, order_relaxed);
-    return live + __atomic_load_n(&state.others.live, order_relaxed);
 }
 
-/// Takes `usable` bytes off the owner's level by load and store.
-[[gnu::always_inline]] TARE_ALLOC_HOOK inline void owner_released(std::size_t usable) noexcept {
+/// Moves the owner's level by `delta`, by load and store; returns the new level.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::int64_t owner_moved(std::int64_t delta) noexcept {
     owner_tally& o = state.owner;
-    __atomic_store_n(&o.live, __atomic_load_n(&o.live, order_relaxed) - static_cast<std::int64_t>(usable),
-                     order_relaxed);
+    const std::int64_t live = __atomic_load_n(&o.live, order_relaxed) + delta;
+    __atomic_store_n(&o.live, live, order_relaxed);
+    return live;
+}
+
+/// Adds an allocation of the region's owner (`n` bytes requested, `usable` held) to its tally;
+/// returns the live heap of all threads, for the peak.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::int64_t owner_allocated(std::size_t n,
+                                                                           std::size_t usable) noexcept {
+    owner_counted(n);
+    return owner_moved(static_cast<std::int64_t>(usable)) +
+           __atomic_load_n(&state.others.live, order_relaxed);
+}
+
+/// Takes `usable` bytes off the owner's level.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void owner_released(std::size_t usable) noexcept {
+    owner_moved(-static_cast<std::int64_t>(usable));
 }
 
 /// Gives `usable` bytes back to the owner's level: the allocator's counters, which the level is
 /// read off, have lowered it by a block that is in no figure (one made while paused).
 TARE_ALLOC_HOOK inline void owner_restored(std::size_t usable) noexcept {
-    owner_tally& o = state.owner;
-    __atomic_store_n(&o.live, __atomic_load_n(&o.live, order_relaxed) + static_cast<std::int64_t>(usable),
-                     order_relaxed);
+    owner_moved(static_cast<std::int64_t>(usable));
 }
 
 /// Adds an allocation of the region's owner while its level is read off its allocator's own
@@ -64,10 +73,8 @@ TARE_ALLOC_HOOK inline void owner_restored(std::size_t usable) noexcept {
 /// already raised the level. Returns the live heap of all threads, for the peak.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline std::int64_t owner_allocated_by_allocator(
     std::size_t n) noexcept {
-    owner_tally& o = state.owner;
-    __atomic_store_n(&o.allocs, __atomic_load_n(&o.allocs, order_relaxed) + 1, order_relaxed);
-    __atomic_store_n(&o.bytes, __atomic_load_n(&o.bytes, order_relaxed) + n, order_relaxed);
-    return __atomic_load_n(&o.live, order_relaxed) + allocator_level() +
+    owner_counted(n);
+    return __atomic_load_n(&state.owner.live, order_relaxed) + allocator_level() +
            __atomic_load_n(&state.others.live, order_relaxed);
 }
 

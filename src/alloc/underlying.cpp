@@ -68,6 +68,14 @@ TARE_ALLOC_HOOK const void* module_base(const void* f) noexcept {
     return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
 }
 
+/// The path of the module that defines the malloc underneath (nullptr if unknown): what tells
+/// jemalloc, mimalloc and tcmalloc apart.
+[[maybe_unused]] const char* underlying_module() noexcept {
+    Dl_info info{};
+    const auto* const f = reinterpret_cast<const void*>(__atomic_load_n(&underlying.malloc, order_relaxed));
+    return dladdr(f, &info) != 0 ? info.dli_fname : nullptr;
+}
+
 }  // namespace
 
 constinit bool usable_in_chunk = false;
@@ -274,10 +282,8 @@ mallctl_fn counters_source() noexcept {
     resolve_underlying();
     if (__atomic_load_n(&resolution, order_relaxed) != underlying_kind::next || under_valgrind())
         return nullptr;
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<const void*>(__atomic_load_n(&underlying.malloc, order_relaxed)), &info) ==
-            0 ||
-        info.dli_fname == nullptr || __builtin_strstr(info.dli_fname, "jemalloc") == nullptr)
+    const char* const module = underlying_module();
+    if (module == nullptr || __builtin_strstr(module, "jemalloc") == nullptr)
         return nullptr;
     auto* const f = reinterpret_cast<mallctl_fn>(next_definition("mallctl"));
     if (f == nullptr ||
@@ -366,11 +372,10 @@ std::string allocator_name() {
 #if defined(__SANITIZE_THREAD__)
     return "ThreadSanitizer's allocator";
 #else
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<const void*>(detail::underlying.malloc), &info) == 0 ||
-        info.dli_fname == nullptr)
+    const char* const path = detail::underlying_module();
+    if (path == nullptr)
         return "an unknown allocator";
-    const std::string module = info.dli_fname;
+    const std::string module = path;
     if (module.find("jemalloc") != std::string::npos) {
         const char* version = nullptr;
         std::size_t size = sizeof version;

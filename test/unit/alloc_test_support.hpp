@@ -90,6 +90,15 @@ inline std::int64_t usable(const void* p) {
     return static_cast<std::int64_t>(malloc_usable_size(const_cast<void*>(p)));
 }
 
+/// The figures of a region in which one block of `held` usable bytes was counted and is still
+/// live, and every other block was in no figure (made while paused, and freed).
+inline void expect_one_block_kept(const tare::alloc::counters& got, std::int64_t held) {
+    EXPECT_EQ(got.allocs, 1U);
+    EXPECT_EQ(got.live, held);
+    EXPECT_EQ(got.peak, held);
+    EXPECT_EQ(got.untracked, 0U);
+}
+
 /// The usable size the allocator gives a request of `n` bytes (asked outside any region, for the
 /// small sizes whose block size is fixed by the request alone).
 inline std::int64_t usable_of(std::size_t n) {
