@@ -30,6 +30,7 @@
 #include "os/layout.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
+#include "report/profile/profile_files.hpp"
 #include "report/progress.hpp"
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
@@ -55,6 +56,9 @@ struct bench_options {
     std::vector<std::string> pass_env;       // --pass-env=NAME: what the counted children get
     std::optional<std::string> counted;      // internal: the counting child (instrument/launch.hpp)
     std::optional<std::string> member;       // internal: which member of a group it counts
+    std::optional<std::string> profile_dir;  // --profile=DIR (docs/profiles.md)
+    bool profiled = false;                   // internal: the counting child of --profile
+    bool profile_results = false;            // internal: profiles in the results, no files (tare run)
 };
 
 int fail_usage(const std::string& message) {
@@ -82,6 +86,12 @@ int write_results(const run_results& results, const bench_options& opt, bool any
         }
     }
     std::fflush(stdout);
+    if (opt.profile_dir) {
+        if (auto err = io::write_files_into(*opt.profile_dir, report::profile_files(results))) {
+            std::fprintf(stderr, "error: --profile: %s\n", err->c_str());
+            return 1;
+        }
+    }
     return any_failed ? 1 : 0;
 }
 
@@ -227,6 +237,7 @@ int run_counted_child(const std::vector<core::run_unit>& units, const bench_opti
         }
     }
     instrument::callgrind_session session;
+    session.profile = opt.profiled;
     instrument::counter how = instrument::counter::hw_instructions;
     const std::string callgrind_prefix = "callgrind:";
     if (opt.counted->starts_with(callgrind_prefix)) {
@@ -258,6 +269,7 @@ int run_instrumented(const std::vector<core::run_unit>& units, const bench_optio
     }
     instrument::launcher& launcher = std::get<instrument::launcher>(made);
     launcher.pass_env = opt.pass_env;
+    launcher.profile = opt.profile_dir.has_value() || opt.profile_results;
     core::system_probe probe;
     run_results results;
     results.context = instrument::counted_context(probe.accounting());
@@ -370,9 +382,15 @@ int drive(int argc, char** argv) {
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     add_pass_env_option(&app, opt.pass_env);
+    app.add_option("--profile", opt.profile_dir,
+                   "write each benchmark's profile to DIR: instructions by call stack (with --instrument), "
+                   "allocations by call stack (the sites pass)")
+        ->type_name("DIR");
     app.add_option(exact_flag, opt.exact, "")->group("");                  // hidden: the --isolate protocol
     app.add_option(instrument::counted_flag, opt.counted, "")->group("");  // hidden: the counting child
     app.add_option(instrument::member_flag, opt.member, "")->group("");
+    app.add_flag(instrument::profiled_flag, opt.profiled, "")->group("");
+    app.add_flag(instrument::profile_results_flag, opt.profile_results, "")->group("");
     app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {
         app.parse(argc, argv);
@@ -385,8 +403,9 @@ int drive(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return fail_usage(e.what());
     }
-    if (sites_flag->count() > 0) {
-        opt.alloc_sites = sites_top;
+    if (sites_flag->count() > 0 || (opt.profile_dir && !opt.instrument)) {
+        // A timed run's allocation profile is the sites pass's stacks: the default top without the flag.
+        opt.alloc_sites = sites_flag->count() > 0 ? sites_top : 5;
     }
     if (opt.timeout && !opt.isolate && !opt.instrument) {
         return fail_usage(
@@ -396,6 +415,9 @@ int drive(int argc, char** argv) {
     if (!opt.pass_env.empty() && !opt.instrument) {
         return fail_usage(
             "--pass-env applies only with --instrument (a timed run has its whole environment)");
+    }
+    if ((opt.profile_dir || opt.profile_results) && opt.instrument && *opt.instrument != "instructions") {
+        return fail_usage("--profile counts by call stack under Callgrind only (--instrument=instructions)");
     }
     if (opt.instrument && opt.alloc_sites) {
         return fail_usage("--alloc-sites and --instrument cannot be combined: run them separately");

@@ -34,15 +34,16 @@ struct run_args {
     std::optional<std::string> html_path;  // --html=PATH: the run's HTML page
     std::optional<double> min_time;
     bool markdown = false;
-    std::string color = "auto";             // --color: auto, always, never
-    unsigned processes = 1;                 // fresh processes of each executable, pooled into one result
-    bool isolate = false;                   // each benchmark in a process of its own
-    std::optional<double> timeout;          // with isolate: a benchmark's process is stopped past it
-    std::vector<std::string> exports;       // --export=FORMAT:PATH, each checked by parse_export_request
-    std::optional<std::string> shard;       // --shard=K/N (core/shard.hpp), checked up front
-    std::size_t alloc_sites_top = 0;        // --alloc-sites[=N]: N sites per list; 0: not asked
-    std::optional<std::string> instrument;  // --instrument=KIND, passed to tare executables
-    std::vector<std::string> pass_env;      // --pass-env=NAME: given to the counted processes
+    std::string color = "auto";              // --color: auto, always, never
+    unsigned processes = 1;                  // fresh processes of each executable, pooled into one result
+    bool isolate = false;                    // each benchmark in a process of its own
+    std::optional<double> timeout;           // with isolate: a benchmark's process is stopped past it
+    std::vector<std::string> exports;        // --export=FORMAT:PATH, each checked by parse_export_request
+    std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp), checked up front
+    std::size_t alloc_sites_top = 0;         // --alloc-sites[=N]: N sites per list; 0: not asked
+    std::optional<std::string> instrument;   // --instrument=KIND, passed to tare executables
+    std::vector<std::string> pass_env;       // --pass-env=NAME: given to the counted processes
+    std::optional<std::string> profile_dir;  // --profile=DIR: each benchmark's profile files
 };
 
 /// Why one target of `tare run` produced no results: the exit status and the message.
@@ -135,6 +136,9 @@ struct compare_args {
     /// --instrument=KIND: count both sides once instead of timing them in rounds.
     std::optional<std::string> instrument;
     std::vector<std::string> pass_env;  // --pass-env=NAME: given to the counted processes
+    /// --profile=DIR with --instrument=instructions: each side's profile files under DIR/base and
+    /// DIR/head, and the functions that changed under each changed row.
+    std::optional<std::string> profile_dir;
 };
 
 CLI::App* add_compare_command(CLI::App& app, compare_args& args);

@@ -31,6 +31,7 @@
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
+#include "report/profile/profile_files.hpp"
 #include "report/progress.hpp"
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
@@ -107,6 +108,11 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->type_name("KIND")
         ->check(CLI::IsMember({"instructions", "hw-instructions"}));
     add_pass_env_option(cmd, args.pass_env);
+    cmd->add_option(
+           "--profile", args.profile_dir,
+           "with --instrument=instructions: write each side's profiles to DIR/base and DIR/head, and "
+           "list the functions that changed under each changed row")
+        ->type_name("DIR");
     add_fail_on_regression(cmd, args.fail_on_regression);
     cmd->add_flag("--allow-mixed-instrumentation", args.allow_mixed_instrumentation,
                   "judge time although the sides differ in accounting, tare::copies, region hooks "
@@ -314,6 +320,11 @@ int compare_command(const compare_args& args) {
                     "--pass-env applies only with --instrument (timed workers have their whole "
                     "environment)");
     }
+    if (args.profile_dir && (!args.instrument || *args.instrument != "instructions")) {
+        return fail(exit_usage,
+                    "--profile compares the profiles of counted runs: give --instrument=instructions (two "
+                    "files recorded with --profile are compared by function without it)");
+    }
     if (args.instrument && files) {
         return fail(exit_usage,
                     "--instrument runs executables; these are results files (the counts of files "
@@ -336,6 +347,7 @@ int compare_command(const compare_args& args) {
         ra.shard = args.shard;
         ra.instrument = args.instrument;
         ra.pass_env = args.pass_env;
+        ra.profile_dir = args.profile_dir;
         if (args.timeout_given) {
             ra.timeout = args.timeout;  // per counted benchmark, in its child
         }
@@ -353,6 +365,15 @@ int compare_command(const compare_args& args) {
             sides.push_back(std::move(std::get<run_results>(run)));
             if (os::interrupted() != 0) {
                 break;
+            }
+        }
+        if (args.profile_dir && sides.size() == 2) {
+            for (std::size_t i = 0; i < 2; ++i) {
+                const std::string dir =
+                    (std::filesystem::path(*args.profile_dir) / (i == 0 ? "base" : "head")).string();
+                if (auto e = io::write_files_into(dir, report::profile_files(sides[i]))) {
+                    return fail(exit_usage, "--profile: " + *e);
+                }
             }
         }
         // Renamed once counted: the filter and shard chose each side's benchmarks by its own names.

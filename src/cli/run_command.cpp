@@ -29,6 +29,7 @@
 #include "os/interrupt.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
+#include "report/profile/profile_files.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
@@ -92,6 +93,10 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
                   "default 5; tare executables)")
         ->type_name("[=N]")
         ->check(whole_number(1, 1000));
+    cmd->add_option("--profile", args.profile_dir,
+                    "write each benchmark's profile to DIR: instructions by call stack (with "
+                    "--instrument=instructions), allocations by call stack (tare executables' sites pass)")
+        ->type_name("DIR");
     return cmd;
 }
 
@@ -141,11 +146,16 @@ std::variant<run_results, run_failure> run_tare_target(const std::string& target
     if (args.timeout) {
         argv.push_back("--timeout=" + std::to_string(*args.timeout));
     }
-    if (args.alloc_sites_top != 0) {
-        argv.push_back("--alloc-sites=" + std::to_string(args.alloc_sites_top));
+    if (args.alloc_sites_top != 0 || (args.profile_dir && !args.instrument)) {
+        // A timed run's allocation profile is the sites pass's stacks.
+        argv.push_back("--alloc-sites=" +
+                       std::to_string(args.alloc_sites_top != 0 ? args.alloc_sites_top : 5));
     }
     if (args.instrument) {
         argv.push_back("--instrument=" + *args.instrument);
+        if (args.profile_dir) {
+            argv.emplace_back(instrument::profile_results_flag);
+        }
     }
     for (const std::string& name : args.pass_env) {
         argv.push_back("--pass-env=" + name);
@@ -194,6 +204,10 @@ collected collect(const std::string& target, const run_args& args) {
     const bool gbench = k == target_kind::gbench_executable;
     if (args.instrument && gbench) {
         return {gbench_counted_collect(target, args), gbench};
+    }
+    if (args.profile_dir && !args.instrument && args.processes > 1) {
+        return {run_failure{exit_usage,
+                            target + ": --profile locates allocations in one process: drop --processes"}};
     }
     if (args.alloc_sites_top != 0 && (gbench || args.processes > 1)) {
         return {run_failure{
@@ -273,6 +287,9 @@ std::optional<std::string> refused_flags(const run_args& args) {
     }
     if (args.instrument && args.alloc_sites_top != 0) {
         return "--alloc-sites and --instrument cannot be combined: run them separately";
+    }
+    if (args.profile_dir && args.instrument && *args.instrument != "instructions") {
+        return "--profile counts by call stack under Callgrind only (--instrument=instructions)";
     }
     if (args.shard) {
         auto s = core::parse_shard(*args.shard);
@@ -370,6 +387,11 @@ std::optional<std::string> write_outputs(const run_results& merged, const run_ar
         const auto request = std::get<export_request>(parse_export_request(spec));  // checked up front
         if (auto e = write_export(merged, request.format, request.path)) {
             return e;
+        }
+    }
+    if (args.profile_dir) {
+        if (auto e = io::write_files_into(*args.profile_dir, report::profile_files(merged))) {
+            return "--profile: " + *e;
         }
     }
     return std::nullopt;

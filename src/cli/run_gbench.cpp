@@ -252,6 +252,7 @@ std::variant<run_results, run_failure> gbench_counted_collect(const std::string&
         return run_failure{exit_usage, *e};
     }
     std::get<instrument::launcher>(made).pass_env = args.pass_env;
+    std::get<instrument::launcher>(made).profile = args.profile_dir.has_value();
     auto listed = shard_names(target, args);
     if (auto* f = std::get_if<run_failure>(&listed)) {
         return *f;

@@ -224,6 +224,11 @@ benchmark_result run_counted(const core::instance& inst, counter how, callgrind_
     counting_controller controller(how, session, hw ? &*hw : nullptr, counted, fixed);
     detail::sample_driver driver(clock, counted, plan);
     driver.set_controller(&controller);
+    if (how == counter::callgrind && session->profile) {
+        // Callgrind learns the call stack only from the calls it simulates: started inside the
+        // loop, it would not know the body that the region's callees return to.
+        os::callgrind::start_instrumentation();
+    }
     detail::loop_outcome loop = driver.run(inst.name, inst.args, inst.bench->function());
 
     benchmark_result result;

@@ -33,6 +33,9 @@ inline constexpr std::uint64_t counted_samples = 5;
 struct callgrind_session {
     std::string out_file;
     int dumps = 0;  // made so far
+    /// --profile: Callgrind simulates from before the body is called, not from the region's
+    /// start, so that it knows the stack the region runs in (docs/profiles.md, "Cost").
+    bool profile = false;
 };
 
 enum class counter { callgrind, hw_instructions };

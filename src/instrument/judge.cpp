@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "instrument/profile.hpp"
+
 namespace tare::instrument {
 
 paired_change count_change(double base, double head) {
@@ -130,6 +132,9 @@ compare_results compare_counted(const run_results& base, const run_results& head
         row.name = b.name;
         row.base = side_of(b);
         row.head = side_of(*h);
+        if (b.profile && h->profile && !failed(b) && !failed(*h)) {
+            row.functions = changed_functions(*b.profile, *h->profile);
+        }
         if (row.base.error || row.head.error) {
             row.verdict = verdict::error;
         } else if (row.base.counts && row.head.counts && row.base.counts->instructions > 0 &&

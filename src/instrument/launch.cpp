@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "core/runner.hpp"
+#include "instrument/callgrind_graph.hpp"
+#include "instrument/profile.hpp"
 #include "io/results_reader.hpp"
 #include "os/counters.hpp"
 #include "os/interrupt.hpp"
@@ -160,6 +162,17 @@ std::vector<std::string> counted_environment(const std::vector<std::string>& arg
 
 namespace {
 
+// The session of the child's dumps as it ended: Callgrind numbers them "<out>.1", "<out>.2", ...
+// in the order taken, so the last is the measured pass.
+callgrind_session last_dump(const fs::path& out) {
+    callgrind_session s{out.string(), 0};
+    std::error_code ec;
+    while (fs::exists(out.string() + "." + std::to_string(s.dumps + 1), ec)) {
+        ++s.dumps;
+    }
+    return s;
+}
+
 // What a counted child is started with: the program's arguments after its path, and the
 // variables added to its pinned environment, given where its files go.
 struct child_plan {
@@ -246,13 +259,39 @@ benchmark_result run_counted_child(const launcher& l, const std::string& executa
                                 std::to_string(results.benchmarks.size()) + " results, not 1");
         } else {
             row = std::move(results.benchmarks.front());
+            if (l.profile && l.how == counter::callgrind && !failed(row)) {
+                add_profile(last_dump(out), row);
+            }
         }
     }
     fs::remove_all(dir, ec);
     return row;
 }
 
+std::variant<instruction_profile, std::string> last_dump_profile(const callgrind_session& session,
+                                                                 std::uint64_t iterations) {
+    const std::string path = session.out_file + "." + std::to_string(session.dumps);
+    auto text = io::read_text_file(path);
+    if (auto* e = std::get_if<io::read_error>(&text)) {
+        return "Callgrind's call graph could not be read: " + e->without_origin(path);
+    }
+    auto graph = parse_callgrind_graph(std::get<std::string>(text), path);
+    if (auto* e = std::get_if<io::read_error>(&graph)) {
+        return "Callgrind's call graph could not be read: " + e->without_origin(path);
+    }
+    return region_profile(std::get<callgrind_graph>(graph), iterations);
+}
+
 }  // namespace
+
+void add_profile(const callgrind_session& session, benchmark_result& row) {
+    auto profile = last_dump_profile(session, row.iterations);
+    if (auto* why = std::get_if<std::string>(&profile)) {
+        row.warnings.push_back({"no_profile", "no instruction profile: " + *why});
+        return;
+    }
+    row.profile = std::get<instruction_profile>(std::move(profile));
+}
 
 benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member) {
     return run_counted_child(
@@ -264,6 +303,9 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
             }
             p.arguments.push_back(std::string(counted_flag) + "=" +
                                   (l.how == counter::callgrind ? "callgrind:" + out : std::string("hw")));
+            if (l.profile && l.how == counter::callgrind) {
+                p.arguments.emplace_back(profiled_flag);
+            }
             return p;
         });
 }

@@ -18,6 +18,11 @@ namespace tare::instrument {
 inline constexpr const char* counted_flag = "--tare-counted";
 /// The hidden flag naming which member of a comparison group the child counts.
 inline constexpr const char* member_flag = "--tare-member";
+/// The hidden flag that has the counting child simulate its body whole (--profile).
+inline constexpr const char* profiled_flag = "--tare-profiled";
+/// The hidden flag with which `tare run` asks an executable for its instruction profiles in its
+/// results, its files being written by tare from them.
+inline constexpr const char* profile_results_flag = "--tare-profile-results";
 
 /// `--instrument=` values: "instructions" (Callgrind) and "hw-instructions".
 std::optional<counter> parse_instrument(const std::string& value);
@@ -31,11 +36,18 @@ struct launcher {
     /// --pass-env: the variables, by name, a counted child gets from this process beside the
     /// pinned few (what a suite needs to find its data); recorded in run_context::instrument_env.
     std::vector<std::string> pass_env;
+    /// --profile: the call graph of each child's measured pass is read into its row's instruction
+    /// profile (Callgrind only), here, after the child ended.
+    bool profile = false;
 };
 
 /// The launcher for `how`, or why counting cannot be done here (no Valgrind on PATH, a build
 /// without the client requests, a sanitizer build, no hardware counter).
 std::variant<launcher, std::string> make_launcher(counter how, std::optional<double> timeout_seconds);
+
+/// Puts the instruction profile of the session's last dump into `row` (its iterations set), or a
+/// `no_profile` warning that says why there is none.
+void add_profile(const callgrind_session& session, benchmark_result& row);
 
 /// Counts the instance `member` of step `step` (a comparison group's name, or the instance's
 /// own) in a child; an error row names how the child ended when it gave no result.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <vector>
 
 namespace tare::io {
@@ -245,6 +246,21 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
         at = std::move(next);
     }
     return "cannot write '" + path + "': too many levels of symbolic links";
+}
+
+std::optional<std::string> write_files_into(const std::string& dir,
+                                            const std::vector<std::pair<std::string, std::string>>& files) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        return "cannot make the directory " + dir + ": " + ec.message();
+    }
+    for (const auto& [name, content] : files) {
+        if (auto e = write_file_atomically((std::filesystem::path(dir) / name).string(), content)) {
+            return e;
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace tare::io

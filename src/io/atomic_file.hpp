@@ -10,10 +10,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace tare::io {
 
 /// Writes `content` to `path` atomically. Returns an error message, or nothing on success.
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content);
+
+/// Makes the directory `dir` (and its parents) where missing, then writes each (name, content)
+/// into it atomically. Returns the first error, naming the file, or nothing on success.
+std::optional<std::string> write_files_into(const std::string& dir,
+                                            const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace tare::io

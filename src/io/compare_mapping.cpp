@@ -86,6 +86,20 @@ struct fields<side_figures> {
 };
 
 template <>
+struct fields<function_change> {
+    template <class V, class F>
+    static void map(V& v, F& f) {
+        v("function", f.function, required);
+        v("base", f.base, required);
+        v("head", f.head, required);
+    }
+    static void check(const function_change& f, const std::string& path) {
+        check_non_negative(f.base, child_path(path, "base"));
+        check_non_negative(f.head, child_path(path, "head"));
+    }
+};
+
+template <>
 struct fields<compare_row> {
     template <class V, class R>
     static void map(V& v, R& row) {
@@ -97,6 +111,7 @@ struct fields<compare_row> {
         // tare additions
         v("not_judged", row.unjudged);
         v("head_name", row.head_name, omit_empty);
+        v("changed_functions", row.functions, omit_empty);  // --profile of a counted comparison
     }
 };
 

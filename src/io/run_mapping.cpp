@@ -377,6 +377,7 @@ struct fields<benchmark_result> {
         v("alloc_sites", b.alloc_sites, sites);
         v("retained_sites", b.retained_sites, sites);
         map_counts(v, b);
+        v("instruction_profile", b.profile, omit_empty);  // --profile of a counted run
     }
     // retained_bytes_per_iter may be negative (a heap that shrinks); no other figure may.
     static void check(const benchmark_result& b, const std::string& path) {

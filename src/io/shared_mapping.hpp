@@ -79,4 +79,54 @@ inline void check_counts(const std::optional<instruction_counts>& counts, const 
     check_non_negative(c.seconds, child_path(path, "instrument_seconds"));
 }
 
+// --profile's instruction profile (docs/profiles.md): a table of frames, the stacks as indexes into
+// it (outermost first), and the functions by their own instructions.
+template <>
+struct fields<profile_stack> {
+    template <class V, class S>
+    static void map(V& v, S& s) {
+        v("frames", s.frames, required);
+        v("self", s.self, required);
+    }
+    static void check(const profile_stack& s, const std::string& path) {
+        if (s.frames.empty())
+            throw field_error(child_path(path, "frames"), "expected at least one frame");
+        if (!(s.self >= 0))
+            throw field_error(child_path(path, "self"), "expected a non-negative number");
+    }
+};
+
+template <>
+struct fields<function_cost> {
+    template <class V, class F>
+    static void map(V& v, F& f) {
+        v("function", f.function, required);
+        v("self", f.self, required);
+    }
+    static void check(const function_cost& f, const std::string& path) {
+        if (!(f.self >= 0))
+            throw field_error(child_path(path, "self"), "expected a non-negative number");
+    }
+};
+
+template <>
+struct fields<instruction_profile> {
+    template <class V, class P>
+    static void map(V& v, P& p) {
+        v("frames", p.frames, required);
+        v("stacks", p.stacks, required);
+        v("functions", p.functions, required);
+    }
+    static void check(const instruction_profile& p, const std::string& path) {
+        for (std::size_t i = 0; i < p.stacks.size(); ++i) {
+            for (std::size_t k = 0; k < p.stacks[i].frames.size(); ++k) {
+                if (p.stacks[i].frames[k] >= p.frames.size())
+                    throw field_error(
+                        element_path(child_path(element_path(child_path(path, "stacks"), i), "frames"), k),
+                        "expected an index into the " + std::to_string(p.frames.size()) + " frames");
+            }
+        }
+    }
+};
+
 }  // namespace tare::io::codec

@@ -90,6 +90,14 @@ struct side_figures {
 };
 
 /// One benchmark present on both sides.
+/// One function whose own instructions per iteration differ between the two sides of a counted
+/// comparison with profiles (--profile; docs/profiles.md). 0 on a side where it ran none.
+struct function_change {
+    std::string function;
+    double base = 0;
+    double head = 0;
+};
+
 struct compare_row {
     std::string name;  // base's name
     /// Head's own name when `tare compare --rename` paired it under base's; none: the same.
@@ -103,6 +111,9 @@ struct compare_row {
     /// Why time has no verdict although both sides measured (a file of one process): then
     /// `change` is the point estimate alone and `verdict` no_change; empty when judged.
     std::optional<std::string> unjudged;
+    /// Both sides profiled: the functions whose own instructions changed most, by the size of
+    /// the change; empty when none changed (or no profiles).
+    std::vector<function_change> functions;
 };
 
 struct compare_results {

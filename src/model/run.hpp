@@ -117,6 +117,28 @@ struct instruction_counts {
     double seconds = 0;
 };
 
+/// One call stack of a region's instruction profile and the instructions its innermost frame
+/// executed there itself, per iteration.
+struct profile_stack {
+    std::vector<std::uint32_t> frames;  // into instruction_profile::frames, outermost (the body) first
+    double self = 0;
+};
+
+/// One function's own instructions per iteration, over every stack it ran in.
+struct function_cost {
+    std::string function;
+    double self = 0;
+};
+
+/// --profile with --instrument=instructions: where the timed region's instructions went
+/// (docs/profiles.md). The functions' figures are Callgrind's, exact; the stacks divide each
+/// callee's cost among its callers' stacks as that page says.
+struct instruction_profile {
+    std::vector<std::string> frames;       // the function names the stacks index
+    std::vector<profile_stack> stacks;     // the flame graph, from the benchmark's body down
+    std::vector<function_cost> functions;  // by self instructions, most first
+};
+
 /// Everything measured for one benchmark instance.
 struct benchmark_result {
     std::string name;
@@ -163,6 +185,8 @@ struct benchmark_result {
     /// --instrument: the region's counts. The row then has no time (no samples, time_ns null)
     /// and no page faults, which under a simulator are the simulator's.
     std::optional<instruction_counts> counts;
+    /// --profile under --instrument=instructions: the counted pass's instruction profile.
+    std::optional<instruction_profile> profile;
 };
 
 /// The benchmark ended in an error (its row says which), not in figures.

@@ -464,6 +464,27 @@ table::item_list site_items(const run_results& results) {
     return items;
 }
 
+// Where each profiled benchmark's instructions went: its three functions of most instructions of
+// their own, with their share of the region (docs/profiles.md).
+table::item_list profile_items(const run_results& results) {
+    table::item_list items;
+    for (const auto& b : results.benchmarks) {
+        if (!b.profile || failed(b) || b.profile->functions.empty())
+            continue;
+        double total = 0;
+        for (const profile_stack& s : b.profile->stacks)
+            total += s.self;
+        std::string text = ": own instructions/iter: ";
+        for (std::size_t i = 0; i < std::min<std::size_t>(3, b.profile->functions.size()); ++i) {
+            const function_cost& f = b.profile->functions[i];
+            text += (i == 0 ? "" : ", ") + short_function(f.function) + " " + format_exact_count(f.self) +
+                    (total > 0 ? " (" + format_percent(100 * f.self / total) + ")" : "");
+        }
+        items.items.push_back({"profile", {{one_line(b.name), table::style::code}, {text}}});
+    }
+    return items;
+}
+
 // The comparison groups in one line, above their table: "comparison groups: 1 faster, 1 slower,
 // 1 no change" ("not computed" added for members without a change, a failed member's).
 table::paragraph variant_summary(const run_results& results) {
@@ -516,6 +537,8 @@ table::document run_document(const run_results& results) {
         doc.add(std::move(findings));
     if (table::item_list sites = site_items(results); !sites.items.empty())
         doc.add(std::move(sites));
+    if (table::item_list profiles = profile_items(results); !profiles.items.empty())
+        doc.add(std::move(profiles));
     return doc;
 }
 

@@ -84,6 +84,21 @@ void sleeps(tare::State& state) {
     }
 }
 
+// Two callees of known cost, for --profile (profile_test.cpp): the heavy one three times the light.
+[[gnu::noinline]] void heavy_work() {
+    nops<3000>();
+}
+[[gnu::noinline]] void light_work() {
+    nops<1000>();
+}
+
+void calls_two(tare::State& state) {
+    for (auto _ : state) {
+        heavy_work();
+        light_work();
+    }
+}
+
 void aborts(tare::State& state) {
     for (auto _ : state) {
         std::abort();
@@ -103,6 +118,7 @@ void aborts(tare::State& state) {
     tare::register_benchmark("one_allocation", one_allocation),
     tare::register_benchmark("reads_environment", reads_environment),
     tare::register_benchmark("reads_clock", reads_clock),
+    tare::register_benchmark("calls_two", calls_two)->iterations(200),
     tare::register_benchmark("aborts", aborts),
     tare::register_benchmark("sleeps", sleeps),
 };

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -108,11 +109,18 @@ TEST(instrument_compare, google_benchmark_suites_are_counted_alike) {
         EXPECT_EQ(row["verdict"], "no_change") << name;
         EXPECT_EQ(row["change_pct"]["mean"], 0.0) << name;
     }
-    auto slow = compare({"--instrument=instructions", ab + "/gbw_ab_a1", ab + "/gbw_ab_slow20"});
+    auto slow = compare({"--instrument=instructions", "--profile=" + test::scratch("gb_profiles").string(),
+                         ab + "/gbw_ab_a1", ab + "/gbw_ab_slow20"});
     ASSERT_EQ(slow.rows.size(), 4U) << slow.err;
     for (const char* name : {"hash_64k", "parse_csv"}) {
         EXPECT_EQ(slow.rows[name]["verdict"], "slower") << name;
         EXPECT_NEAR(slow.rows[name]["change_pct"]["mean"].get<double>(), 2.0, 0.1) << name;
+        // A suite's profile is its loop's too: the body the change slowed is named first.
+        ASSERT_TRUE(slow.rows[name].contains("changed_functions")) << slow.rows[name].dump();
+        EXPECT_NE(slow.rows[name]["changed_functions"][0]["function"].get<std::string>().find(
+                      std::string(name) + "(benchmark::State&)"),
+                  std::string::npos)
+            << slow.rows[name].dump();
     }
 }
 #endif
@@ -149,6 +157,68 @@ TEST(instrument_compare, stored_counts_compare_as_the_executables_do) {
     EXPECT_EQ(mixed.status, 2);
     EXPECT_NE(mixed.err.find("base was counted (--instrument) and head was timed"), std::string::npos)
         << mixed.err;
+}
+
+// --profile: the function each injected change slowed is named first, with the change's size; an
+// unchanged program names none; each side's profile files are written.
+TEST(instrument_compare, profiles_name_the_function_a_change_slowed) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    const auto dir = test::scratch("profiles");
+    const std::string only = "--filter=^(hash_64k|parse_csv)$";
+    auto slow = compare(
+        {"--instrument=instructions", "--profile=" + dir.string(), only, ab + "/ab_a1", ab + "/ab_slow20"});
+    EXPECT_EQ(slow.status, 0) << slow.err;
+    ASSERT_EQ(slow.rows.size(), 2U) << slow.err;
+    for (const auto& [name, row] : slow.rows) {
+        ASSERT_TRUE(row.contains("changed_functions")) << row.dump();
+        const json& top = row["changed_functions"][0];
+        EXPECT_NE(top["function"].get<std::string>().find(name + "(tare::State&)"), std::string::npos) << top;
+        EXPECT_NEAR(top["head"].get<double>() / top["base"].get<double>(), 1.02, 0.003) << top;
+        EXPECT_NE(
+            slow.err.find("functions: " + name + ": own instructions/iter: " + name + "(tare::State&) "),
+            std::string::npos)
+            << slow.err;
+        for (const char* side : {"base", "head"}) {
+            EXPECT_TRUE(std::filesystem::exists(dir / side / (name + ".speedscope.json"))) << side;
+            EXPECT_TRUE(std::filesystem::exists(dir / side / (name + ".instructions.folded"))) << side;
+        }
+    }
+    auto same = compare(
+        {"--instrument=instructions", "--profile=" + dir.string(), only, ab + "/ab_a1", ab + "/ab_a2"});
+    EXPECT_EQ(same.status, 0) << same.err;
+    ASSERT_EQ(same.rows.size(), 2U) << same.err;
+    for (const auto& [name, row] : same.rows)
+        EXPECT_FALSE(row.contains("changed_functions")) << row.dump();
+    EXPECT_EQ(same.err.find("functions:"), std::string::npos) << same.err;
+    // Timed comparisons have no profiles to compare: refused, with what to give.
+    auto timed = compare({"--profile=" + dir.string(), ab + "/ab_a1", ab + "/ab_a2"});
+    EXPECT_EQ(timed.status, 2);
+    EXPECT_NE(timed.err.find("--profile compares the profiles of counted runs"), std::string::npos)
+        << timed.err;
+}
+
+// Two files recorded with tare run --instrument=instructions --profile compare by function too.
+TEST(instrument_compare, stored_profiles_compare_by_function) {
+    if (sanitized_skip())
+        GTEST_SKIP() << "a sanitizer build";
+    const auto base = test::scratch("profiled_base.json").string();
+    const auto head = test::scratch("profiled_head.json").string();
+    for (const auto& [exe, path] : {std::pair{ab + "/ab_a1", base}, std::pair{ab + "/ab_slow20", head}}) {
+        auto run =
+            test::run_process({TARE_COMMAND, "run", exe, "--instrument=instructions", "--filter=^parse_csv$",
+                               "--profile=" + test::scratch("run_profiles").string(), "--json=" + path});
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+        EXPECT_NE(run.out.find("profile: parse_csv: own instructions/iter: parse_csv(tare::State&) "),
+                  std::string::npos)
+            << run.out;
+    }
+    EXPECT_TRUE(std::filesystem::exists(test::scratch("run_profiles") / "parse_csv.speedscope.json"));
+    auto r = compare({base, head});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_TRUE(r.rows["parse_csv"].contains("changed_functions")) << r.rows["parse_csv"].dump();
+    EXPECT_NE(r.rows["parse_csv"]["changed_functions"][0]["function"].get<std::string>().find("parse_csv"),
+              std::string::npos);
 }
 
 TEST(instrument_compare, comparison_groups_are_counted_side_by_side) {
