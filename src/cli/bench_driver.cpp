@@ -251,6 +251,9 @@ int run_counted_child(const std::vector<core::run_unit>& units, const bench_opti
     // The context after the count: its strings (the host's name, the CPU's) would change the heap
     // the region starts from between machines and paths.
     results.benchmarks.push_back(instrument::run_counted(*inst, how, &session, probe, detail::sample_plan{}));
+    if (opt.profiled) {
+        instrument::add_allocation_stacks(*inst, probe, results.benchmarks.back());
+    }
     results.context = instrument::counted_context(probe.accounting());
     std::string json = report::make_json_reporter<run_results>()->render(results);
     if (auto err = io::write_file_atomically(*opt.json_path, json)) {

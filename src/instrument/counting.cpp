@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/clock.hpp"
 #include "core/metrics.hpp"
 #include "instrument/callgrind_format.hpp"
 #include "os/counters.hpp"
@@ -184,6 +185,25 @@ std::variant<callgrind_totals, std::string> take_dump(callgrind_session& session
         return "Callgrind's counts could not be read: " + e->message;
     }
     return std::get<callgrind_totals>(std::move(parsed));
+}
+
+void add_allocation_stacks(const core::instance& inst, core::region_probe& probe, benchmark_result& row) {
+    if (failed(row) || !probe.accounting()) {
+        return;
+    }
+    // The timed samples only lead to the pass: a short budget, their figures unused.
+    core::steady_clock_source clock;
+    detail::sample_plan plan;
+    plan.budget_ns = 0.05e9;
+    plan.alloc_sites = true;
+    plan.alloc_sites_top = 5;
+    benchmark_result timed = core::run_instance(inst, clock, probe, plan, 0, nullptr);
+    if (failed(timed) || !timed.sites) {
+        return;
+    }
+    row.sites = timed.sites;
+    row.alloc_sites = std::move(timed.alloc_sites);
+    row.retained_sites = std::move(timed.retained_sites);
 }
 
 std::uint64_t counted_iterations(double first) {

@@ -62,6 +62,12 @@ std::variant<callgrind_totals, std::string> take_dump(callgrind_session& session
 benchmark_result run_counted(const core::instance& inst, counter how, callgrind_session* session,
                              core::region_probe& probe, detail::sample_plan plan);
 
+/// --profile: the allocation stacks of `inst`'s timed region into `row` (its sites pass, lists
+/// and `sites`), from a short timed run with the sites pass after the count, which Callgrind does
+/// not simulate; the row's counts and memory figures stay the counted pass's. Nothing when the
+/// row failed or accounting is off.
+void add_allocation_stacks(const core::instance& inst, core::region_probe& probe, benchmark_result& row);
+
 /// The iterations of the measured pass for a first iteration of `first` instructions: enough for
 /// counted_budget, a multiple of counted_samples unless fewer than that are needed.
 std::uint64_t counted_iterations(double first);

@@ -66,6 +66,7 @@ side_figures side_of(const benchmark_result& b) {
     }
     s.iterations = b.iterations;
     s.counts = b.counts;
+    s.profile = b.profile;
     s.allocs_per_iter = b.allocs_per_iter;
     s.bytes_per_iter = b.bytes_per_iter;
     s.peak_live_bytes = b.peak_live_bytes;
@@ -132,8 +133,8 @@ compare_results compare_counted(const run_results& base, const run_results& head
         row.name = b.name;
         row.base = side_of(b);
         row.head = side_of(*h);
-        if (b.profile && h->profile && !failed(b) && !failed(*h)) {
-            row.functions = changed_functions(*b.profile, *h->profile);
+        if (row.base.profile && row.head.profile) {
+            row.functions = changed_functions(*row.base.profile, *row.head.profile);
         }
         if (row.base.error || row.head.error) {
             row.verdict = verdict::error;

@@ -67,6 +67,7 @@ struct fields<side_figures> {
         v("set_bytes_per_iter", s.set_bytes_per_iter, omit_empty);
         v("mapped_bytes_per_iter", s.mapped_bytes_per_iter, omit_empty);  // mappings counted
         map_counts(v, s);                                                 // --instrument: the side's counts
+        v("instruction_profile", s.profile, omit_empty);                  // --profile: the side's profile
         v("warnings", s.warnings);
         v("error", s.error);
     }

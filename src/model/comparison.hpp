@@ -84,6 +84,8 @@ struct side_figures {
 
     /// pairing::counted: that side's counts (time_ns is then 0 and time_ci empty: not timed).
     std::optional<instruction_counts> counts;
+    /// pairing::counted with --profile: that side's instruction profile (docs/profiles.md).
+    std::optional<instruction_profile> profile;
 
     std::vector<warning> warnings;    // that side's findings (retained_growth, noisy, ...)
     std::optional<error_info> error;  // the benchmark failed on this side: no figures

@@ -19,6 +19,7 @@ set(tare_report_tool_sources
   src/report/html/html_page.cpp
   src/report/html/html.cpp
   src/report/html/html_benchmark.cpp
+  src/report/html/html_flame.cpp
   src/report/html/html_forest.cpp
   src/report/html/compare_html.cpp
   src/report/html/history_html.cpp

@@ -12,6 +12,8 @@ benchmarks; `tare history report` of a history with a slower build) it checks, a
   - the page does not scroll sideways, and every name, badge and verdict cell of the summary
     lies inside the viewport;
   - a comparison's table sorts by change when its header is clicked;
+  - a flame graph (a profiled benchmark, docs/profiles.md) zooms to a clicked frame, its callers
+    kept above it and the rest hidden, and back when "all" is clicked;
   - the page of 1,000 benchmarks stays under 5 MB (its load time is measured in
     bench/html_report_size.py, not asserted here).
 A screenshot of each page is kept in the output folder; docs/images/compare-report.png, which the
@@ -89,6 +91,28 @@ SORT_PROBE = r"""
   const i = th.cellIndex;
   const values = [...document.querySelectorAll('#rows tbody tr')].map(tr => tr.cells[i].getAttribute('data-v'));
   return JSON.stringify({values: values, sort: th.getAttribute('aria-sort')});
+})()
+"""
+
+
+# Clicks the widest frame below the body of the page's first flame graph, reads how it was drawn,
+# then clicks "all" and reads whether the graph is whole again.
+FLAME_PROBE = r"""
+(() => {
+  const svg = document.querySelector('svg.flame');
+  const frames = [...svg.querySelectorAll('g.fr')];
+  const depth = d => frames.filter(f => +f.dataset.d === d).sort((a, b) => b.dataset.w - a.dataset.w)[0];
+  const target = depth(2) || depth(1);
+  const root = depth(0);
+  const click = f => f.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  click(target);
+  const zoomed = {width: +target.querySelector('rect').getAttribute('width'),
+                  root_above: root.classList.contains('above'),
+                  hidden: frames.filter(f => f.style.display === 'none').length};
+  click(root);
+  const whole = frames.every(f => f.style.display !== 'none' &&
+      Math.abs(+f.querySelector('rect').getAttribute('width') - Math.max(f.dataset.w * 1200 - 0.5, 0.1)) < 0.01);
+  return JSON.stringify({frames: frames.length, zoomed: zoomed, whole: whole});
 })()
 """
 
@@ -357,7 +381,13 @@ def main():
             check(not r["offscreen"], name, f"cells outside the viewport: {r['offscreen'][:5]}")
             for p in r["plots"]:
                 check(p["width"] > 0 and p["height"] > 0, name, f"plot not drawn: {p['name']}")
-                check(p["legend"], name, f"plot without a legend: {p['name']}")
+                if p["cls"] != "flame":  # a flame graph's caption says what it shows: no series
+                    check(p["legend"], name, f"plot without a legend: {p['name']}")
+            if any(p["cls"] == "flame" for p in r["plots"]):
+                z = evaluate(browser, session, FLAME_PROBE)
+                check(z["frames"] >= 2 and abs(z["zoomed"]["width"] - 1199.5) < 0.01 and z["zoomed"]["root_above"],
+                      name, f"a clicked flame-graph frame was not zoomed to the whole width: {z}")
+                check(z["whole"], name, f"clicking \"all\" did not bring the whole flame graph back: {z}")
             if kind == "history":
                 check(len(r["sections"]) == len(typical["benchmarks"]), name,
                       f"{len(r['sections'])} sections for {len(typical['benchmarks'])} benchmarks")

@@ -83,8 +83,11 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
                 "head_processes", "cpus", "layout", "alpha", "comparisons", "family_control", "selected",
                 "threshold_pct", "interrupted", "mixed_instrumentation", "mixed_instrumentation_allowed"}));
         for (const auto& row : doc["rows"]) {
-            EXPECT_EQ(keys(row), (std::vector<std::string>{"name", "verdict", "change_pct", "base", "head",
-                                                           "not_judged"}));
+            std::vector<std::string> expected_row{"name", "verdict", "change_pct",
+                                                  "base", "head",    "not_judged"};
+            if (row.contains("changed_functions"))  // both sides profiled (--profile)
+                expected_row.emplace_back("changed_functions");
+            EXPECT_EQ(keys(row), expected_row);
             if (!row["change_pct"].is_null()) {
                 EXPECT_EQ(keys(row["change_pct"]),
                           (std::vector<std::string>{"mean", "ci_low", "ci_high", "confidence", "pairs",
@@ -102,6 +105,8 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
                         {"instrument", "instrument_iterations", "instructions_per_iter",
                          "data_reads_per_iter", "data_writes_per_iter", "l1_misses_per_iter",
                          "ll_misses_per_iter", "estimated_cycles_per_iter", "instrument_seconds"});
+                if (row[side].contains("instruction_profile"))  // --profile: the side's profile
+                    expected_side.emplace_back("instruction_profile");
                 expected_side.insert(expected_side.end(), {"warnings", "error"});
                 EXPECT_EQ(keys(row[side]), expected_side);
             }

@@ -398,6 +398,27 @@ run_results counted_run() {
     outside.warnings.push_back({"retained_growth",
                                 "live heap grows by 18.6 KiB per iteration (768.0 KiB over the measured "
                                 "samples, 1.0 MiB live at the end)"});
+    // --profile: where the region's instructions went (docs/profiles.md), per iteration.
+    instruction_profile p;
+    p.frames = {"(anonymous namespace)::output_cleared_outside(tare::State&)",
+                "void std::vector<char, std::allocator<char> >::_M_realloc_insert<char const&>(__gnu_cxx::"
+                "__normal_iterator<char*, std::vector<char, std::allocator<char> > >, char const&)",
+                "__memmove_avx_unaligned_erms",
+                "encode_chunk(std::span<unsigned char const, 18446744073709551615ul>)",
+                "tare::detail::sample_driver::end_chunk()",
+                "(smaller callees)"};
+    p.stacks = {{{0}, 40960.5},       {{0, 3}, 150012.25}, {{0, 1}, 1024.0},
+                {{0, 1, 2}, 17690.0}, {{0, 4}, 3.5},       {{0, 3, 5}, 2.51}};
+    p.functions = {
+        {"encode_chunk(std::span<unsigned char const, 18446744073709551615ul>)", 150012.25},
+        {"(anonymous namespace)::output_cleared_outside(tare::State&)", 40960.5},
+        {"__memmove_avx_unaligned_erms", 17690.0},
+        {"void std::vector<char, std::allocator<char> >::_M_realloc_insert<char const&>(__gnu_cxx::"
+         "__normal_iterator<char*, std::vector<char, std::allocator<char> > >, char const&)",
+         1024.0},
+        {"tare::detail::sample_driver::end_chunk()", 3.5},
+        {"memset", 2.51}};
+    outside.profile = std::move(p);
     auto inside = counted("output_cleared_inside/4096", 55, 190859.27272727274, 39327.0, 36864.0, 61.0, 0.0);
     inside.allocs_per_iter = 0;
     inside.bytes_per_iter = 0;

@@ -81,7 +81,11 @@ TEST(html_pages, a_comparison_has_a_forest_row_and_a_table_row_per_benchmark) {
         EXPECT_NE(html.find(r.mode == pairing::counted ? "<th data-sort=\"num\">change<"
                                                        : "<th data-sort=\"num\">change ["),
                   std::string::npos);
-        EXPECT_EQ(count(html, "<script>"), r.rows.empty() ? 0U : 1U);
+        // The flame graphs' zoom script too, where rows have both sides' profiles (--profile).
+        const bool flames = std::any_of(r.rows.begin(), r.rows.end(), [](const compare_row& row) {
+            return row.base.profile && row.head.profile;
+        });
+        EXPECT_EQ(count(html, "<script>"), (r.rows.empty() ? 0U : 1U) + (flames ? 1U : 0U));
         EXPECT_EQ(html.find("http"), std::string::npos);
         EXPECT_EQ(html.find(" src="), std::string::npos);
     }

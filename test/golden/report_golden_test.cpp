@@ -17,6 +17,7 @@
 
 #include "golden/fixtures.hpp"
 #include "golden/golden.hpp"
+#include "report/profile/profile_files.hpp"
 #include "report/reporter.hpp"
 #include "report/table/units.hpp"
 
@@ -59,6 +60,32 @@ TEST(report_golden, every_fixture_through_every_reporter) {
         expect_matches_approved(fixture.name + ".md", markdown->render(results));
         expect_matches_approved(fixture.name + ".json", json_out->render(results));
     }
+}
+
+// --profile's files (docs/profiles.md), each fixture's in one golden file: its files in order,
+// each under a line naming it. A fixture with neither a profile nor allocation sites has none.
+TEST(report_golden, profile_files_of_every_fixture) {
+    std::size_t with_files = 0;
+    for (const auto& fixture : all_fixtures()) {
+        SCOPED_TRACE(fixture.name);
+        const auto files = report::profile_files(fixture.make());
+        if (files.empty())
+            continue;
+        ++with_files;
+        std::string all;
+        for (const auto& [name, content] : files)
+            all += "==> " + name + " <==\n" + content;
+        expect_matches_approved(fixture.name + ".profiles.txt", all);
+        for (const auto& [name, content] : files) {
+            if (name.ends_with(".speedscope.json")) {
+                const json doc = json::parse(content);
+                EXPECT_EQ(doc.at("$schema"), "https://www.speedscope.app/file-format-schema.json");
+                for (const json& profile : doc.at("profiles"))
+                    EXPECT_EQ(profile.at("samples").size(), profile.at("weights").size());
+            }
+        }
+    }
+    EXPECT_GE(with_files, 2U);  // the counted run's instruction profile, the sites run's allocations
 }
 
 TEST(report_golden, json_is_strict_for_every_fixture) {

@@ -81,7 +81,8 @@ TEST(profile, a_counted_region_is_profiled_by_function_and_stack) {
     auto plain = test::run_process(
         {TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--filter=^calls_two$", "--json=-"});
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
-    EXPECT_EQ(row_named(json::parse(plain.out), "calls_two")->at("instructions_per_iter"), counted);
+    const json plain_doc = json::parse(plain.out);
+    EXPECT_EQ(row_named(plain_doc, "calls_two")->at("instructions_per_iter"), counted);
     EXPECT_NEAR(total, counted, counted * 1e-9);
     EXPECT_GE(under_body, 0.999 * counted);
     EXPECT_GE(self_of(p, "calls_two"), 1);  // the loop's own compare and branch
@@ -129,6 +130,31 @@ TEST(profile, a_counted_region_is_profiled_by_function_and_stack) {
     EXPECT_NE(table.out.find("profile: calls_two: own instructions/iter: heavy_work() 3,00"),
               std::string::npos)
         << table.out;
+}
+
+// A counted run's profile has the region's allocation stacks too, from a sites pass after the
+// count; the counted figures are the count's.
+TEST(profile, a_counted_run_has_the_allocation_stacks_too) {
+    if (TARE_SANITIZED)
+        GTEST_SKIP() << "a sanitizer build cannot run under Valgrind";
+    const fs::path dir = test::scratch("profile-counted-allocations");
+    auto r = test::run_process({TARE_INSTRUMENT_BENCH, "--instrument=instructions",
+                                "--filter=^one_allocation$", "--profile=" + dir.string(), "--json=-"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    const json* row = row_named(doc, "one_allocation");
+    ASSERT_NE(row, nullptr) << r.out;
+    ASSERT_TRUE(row->contains("instruction_profile")) << row->dump();
+    if ((*row)["allocs_per_iter"].is_null())
+        GTEST_SKIP() << "allocation accounting is off in this build";
+    EXPECT_EQ((*row)["allocs_per_iter"], 1.0);
+    ASSERT_EQ((*row)["alloc_sites"].size(), 1u) << row->dump();
+    EXPECT_NEAR((*row)["alloc_sites"][0]["allocs_per_iter"].get<double>(), 1.0, 1e-9);
+    EXPECT_EQ((*row)["alloc_sites"][0]["stack"][0]["function"], "(anonymous namespace)::one_allocation");
+    const json speedscope = json::parse(read_file(dir / "one_allocation.speedscope.json"));
+    ASSERT_EQ(speedscope["profiles"].size(), 4u);  // instructions, allocations, bytes, retained
+    EXPECT_TRUE(fs::exists(dir / "one_allocation.instructions.folded"));
+    EXPECT_TRUE(fs::exists(dir / "one_allocation.bytes.folded"));
 }
 
 TEST(profile, hw_instructions_are_refused_with_the_reason) {

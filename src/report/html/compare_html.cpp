@@ -16,9 +16,11 @@
 
 #include "report/compare_table.hpp"
 #include "report/function_reporter.hpp"
+#include "report/html/html_flame.hpp"
 #include "report/html/html_forest.hpp"
 #include "report/html/html_page.hpp"
 #include "report/reporter.hpp"
+#include "report/run_table.hpp"
 #include "report/table/units.hpp"
 
 namespace tare::report {
@@ -248,6 +250,42 @@ std::string findings_section(const compare_results& r) {
     return out + "</ul>\n</details>\n</section>\n";
 }
 
+// Each profiled row's differential flame graph (docs/profiles.md): head's stacks, coloured by the
+// change against base, and the functions that changed most.
+std::string profiles_section(const compare_results& r) {
+    std::string out;
+    for (const compare_row& row : r.rows) {
+        if (!row.base.profile || !row.head.profile)
+            continue;
+        out += fmt::format("<h3><code>{}</code></h3>\n", html_escape(one_line(row.name)));
+        if (!row.functions.empty()) {
+            out +=
+                "<table "
+                "class=\"functions\"><thead><tr><th>function</th><th>base</th><th>head</th><th>change</th>"
+                "</tr></thead>\n<tbody>\n";
+            for (const function_change& f : row.functions) {
+                out += fmt::format(
+                    "<tr><td class=\"fn\"><code "
+                    "title=\"{}\">{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                    html_escape(f.function), html_escape(detail::short_function(f.function)),
+                    format_exact_count(f.base), format_exact_count(f.head),
+                    f.base > 0 ? format_signed_percent(100 * (f.head - f.base) / f.base) : "new");
+            }
+            out += "</tbody></table>\n";
+        } else {
+            out += "<p>No function's own instructions changed.</p>\n";
+        }
+        out += detail::flame_graph(
+            detail::differential_stacks(*row.base.profile, *row.head.profile),
+            "Head's instructions by call stack, per iteration, each frame coloured by its "
+            "change against base: red more, blue fewer, deepest at ±10%; click a frame to zoom",
+            "instructions/iter", false);
+    }
+    return out.empty() ? out
+                       : "<section id=\"profiles\">\n<h2>Where the instructions changed</h2>\n" + out +
+                             "</section>\n";
+}
+
 std::string compare_page(const compare_results& r) {
     std::string out = "<header>\n<h1>tare comparison</h1>\n";
     if (!r.rows.empty())
@@ -272,10 +310,15 @@ std::string compare_page(const compare_results& r) {
         out +=
             "<section id=\"presence\">\n<h2>On one side only</h2>\n" + paragraph(presence) + "</section>\n";
     out += findings_section(r);
+    const std::string flames = profiles_section(r);
+    out += flames;
     const std::string title =
         "tare comparison: " + one_line(r.base_label) + " against " + one_line(r.head_label);
     out += "</main>\n";
-    return detail::html_page(title, out, /*sortable=*/!r.rows.empty());
+    if (!flames.empty())
+        out += "<script>\n" + std::string(detail::flame_script) + "</script>\n";
+    return detail::html_page(title, out, /*sortable=*/!r.rows.empty(),
+                             flames.empty() ? std::string_view{} : detail::flame_style);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "report/html/html_flame.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/html_run.hpp"
 #include "report/html/html_svg.hpp"
@@ -421,7 +422,13 @@ public:
                 out += detail::benchmark_section(results.benchmarks[i], i);
         }
         out += "</main>\n";
-        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable), out);
+        const bool flames = std::any_of(
+            results.benchmarks.begin(), results.benchmarks.end(),
+            [](const auto& b) { return !failed(b) && (b.profile || (b.sites && !b.alloc_sites.empty())); });
+        if (flames)
+            out += "<script>\n" + std::string(detail::flame_script) + "</script>\n";
+        return detail::html_page("tare report" + (executable.empty() ? "" : ": " + executable), out, false,
+                                 flames ? detail::flame_style : std::string_view{});
     }
 };
 

@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "report/html/html_flame.hpp"
 #include "report/html/html_forest.hpp"
 #include "report/html/html_run.hpp"
 #include "report/html/html_svg.hpp"
@@ -389,6 +390,29 @@ std::string sites_table(const std::vector<alloc_site>& sites, bool retained) {
     return out + "</tbody>\n</table>\n";
 }
 
+// A profiled benchmark's functions by their own instructions (--profile), the ten largest.
+std::string functions_table(const instruction_profile& p) {
+    if (p.functions.empty())
+        return {};
+    double total = 0;
+    for (const profile_stack& s : p.stacks)
+        total += s.self;
+    std::string out =
+        "<table class=\"functions\">\n<caption>Functions by their own instructions per iteration (callees "
+        "excluded)</caption>\n<thead><tr><th>function</th><th>instructions/iter</th><th>share</th></tr></"
+        "thead>"
+        "\n<tbody>\n";
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, p.functions.size()); ++i) {
+        const function_cost& f = p.functions[i];
+        out +=
+            fmt::format("<tr><td class=\"fn\"><code title=\"{}\">{}</code></td><td>{}</td><td>{}</td></tr>\n",
+                        html_escape(f.function), html_escape(short_function(f.function)),
+                        html_escape(format_exact_count(f.self)),
+                        total > 0 ? html_escape(format_percent(100 * f.self / total)) : "");
+    }
+    return out + "</tbody>\n</table>\n";
+}
+
 }  // namespace
 
 std::string benchmark_section(const benchmark_result& b, std::size_t index) {
@@ -403,10 +427,24 @@ std::string benchmark_section(const benchmark_result& b, std::size_t index) {
         }
         if (!b.samples.empty() && b.sample_heap_measured)
             out += heap_figure(b);
+        if (b.profile)
+            out += functions_table(*b.profile);
+        if (b.profile)
+            out += flame_graph(
+                instruction_stacks(*b.profile),
+                "Instructions by call stack, per iteration: each frame as wide as its instructions "
+                "and its callees'; click a frame to zoom, \"all\" to go back",
+                "instructions/iter", false);
         if (!b.alloc_sites.empty())
             out += sites_table(b.alloc_sites, false);
         if (!b.retained_sites.empty())
             out += sites_table(b.retained_sites, true);
+        if (b.sites && !b.alloc_sites.empty())
+            out +=
+                flame_graph(allocation_stacks(b.alloc_sites),
+                            "Bytes allocated by call stack, per iteration of the diagnostic pass (the sites "
+                            "above); click a frame to zoom",
+                            "/iter", true);
     }
     return out + "</section>\n";
 }

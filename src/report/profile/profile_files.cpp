@@ -169,7 +169,7 @@ std::vector<profile_file> profile_files(const run_results& results) {
     std::vector<profile_file> out;
     std::set<std::string> used;
     for (const benchmark_result& r : results.benchmarks) {
-        if (failed(r) || (!r.profile && !r.sites)) {
+        if (failed(r) || (!r.profile && (!r.sites || r.alloc_sites.empty()))) {
             continue;
         }
         frames_table frames;
@@ -177,7 +177,7 @@ std::vector<profile_file> profile_files(const run_results& results) {
         if (r.profile) {
             measures.push_back(instructions_of(r, frames));
         }
-        if (r.sites) {
+        if (r.sites && !r.alloc_sites.empty()) {  // a region that allocates nothing has no stacks
             const auto pass = static_cast<double>(r.sites->iterations);
             measures.push_back(sites_of(r.alloc_sites, &alloc_site::allocs_per_iter,
                                         {"allocations", "allocations per iteration", "none", pass, {}},
