@@ -76,22 +76,7 @@ std::string worker_process::stderr_tail() const {
     }
     // Called once the worker has been reaped and its process group killed: every writer has
     // closed the pipe, unless a descendant detached, and that one is not waited for long.
-    const os::captured_tail t = stderr_->tail(1.0);
-    std::string_view text = t.text;
-    while (!text.empty() && text.back() == '\n') {
-        text.remove_suffix(1);
-    }
-    const std::size_t newline = text.rfind('\n');
-    std::string last(text.substr(newline == std::string_view::npos ? 0 : newline + 1));
-    if (last.size() > 300) {
-        last = last.substr(0, 300) + "...";
-    }
-    if (t.dropped > 0 && !last.empty()) {
-        last += " (" + std::to_string(t.dropped) +
-                " earlier bytes of its standard error were dropped: tare keeps the last " +
-                std::to_string(os::tail_capture::default_keep_bytes >> 20) + " MiB)";
-    }
-    return last;
+    return os::last_words(stderr_->tail(1.0), os::tail_capture::default_keep_bytes);
 }
 
 worker_failure worker_process::fail(std::string kind, const std::string& what, bool stop_now) {

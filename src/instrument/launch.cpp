@@ -14,6 +14,7 @@
 #include "instrument/callgrind_graph.hpp"
 #include "instrument/profile.hpp"
 #include "io/results_reader.hpp"
+#include "os/capture.hpp"
 #include "os/counters.hpp"
 #include "os/interrupt.hpp"
 #include "os/os.hpp"
@@ -80,7 +81,12 @@ std::string log_tail(const fs::path& log) {
         if (line.starts_with("==") && line.find("== ") != std::string::npos) {
             line = line.substr(line.find("== ") + 3);  // "==1234== message"
         }
-        if (!line.empty()) {
+        // Callgrind's closing statistics say nothing of why the program ended.
+        const bool statistics =
+            line.find(" refs:") != std::string::npos || line.find(" misses:") != std::string::npos ||
+            line.find(" miss rate:") != std::string::npos || line.starts_with("Collected") ||
+            line.starts_with("Events") || line.starts_with("Branches") || line.starts_with("Mispred");
+        if (!line.empty() && !statistics) {
             lines.push_back(line);
         }
     }
@@ -173,6 +179,51 @@ callgrind_session last_dump(const fs::path& out) {
     return s;
 }
 
+// The end of a counted child's standard error kept for its message (and passed on).
+constexpr std::size_t counted_stderr_bytes = std::size_t{64} << 10;
+
+// What a counted child left: its results file, Valgrind's log, and the last line it wrote.
+struct child_leavings {
+    fs::path json;
+    fs::path log;
+    std::string last_words;
+};
+
+// The row a counted child's end gives: its own, or an error row naming how it ended, with what
+// Valgrind and the program last said.
+benchmark_result row_of_child(const launcher& l, const os::child_result& child, const child_leavings& left,
+                              const std::string& member) {
+    const std::string words = left.last_words.empty() ? "" : "; its last words: " + left.last_words;
+    if (child.timed_out) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", *l.timeout_seconds);
+        return error_row(
+            member, "timeout",
+            std::string("ran longer than the timeout of ") + buf + " s under the instrument and was stopped");
+    }
+    if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
+        // Valgrind's own last lines when a signal ended the program or it said nothing itself.
+        std::string valgrind =
+            l.how == counter::callgrind && (child.signal != 0 || words.empty()) ? log_tail(left.log) : "";
+        return error_row(member, child.signal != 0 ? "signal" : "crash",
+                         "the benchmark's counted process " + os::describe_end(child) +
+                             (valgrind.empty() ? "" : " (Valgrind: " + valgrind + ")") + words);
+    }
+    auto read = io::read_results_file(left.json.string());
+    if (auto* e = std::get_if<io::read_error>(&read)) {
+        return error_row(member, "crash",
+                         "the benchmark's counted process left no readable results: " +
+                             e->without_origin(left.json.string()) + words);
+    }
+    auto& results = std::get<run_results>(read);
+    if (results.benchmarks.size() != 1) {
+        return error_row(member, "crash",
+                         "the benchmark's counted process reported " +
+                             std::to_string(results.benchmarks.size()) + " results, not 1" + words);
+    }
+    return std::move(results.benchmarks.front());
+}
+
 // What a counted child is started with: the program's arguments after its path, and the
 // variables added to its pinned environment, given where its files go.
 struct child_plan {
@@ -234,35 +285,18 @@ benchmark_result run_counted_child(const launcher& l, const std::string& executa
         }
     }
     o.environment = counted_environment(program, extra);
+    // Its standard error through a pipe, kept (the end of it) and passed on once it ended: a
+    // failed row then quotes its last words, the cause a suite states before it exits.
+    os::tail_capture said(counted_stderr_bytes);
+    o.stderr_fd = said.child_end();
     const os::child_result child = os::run_child(argv, o);
-    benchmark_result row;
-    if (child.timed_out) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%g", *l.timeout_seconds);
-        row = error_row(
-            member, "timeout",
-            std::string("ran longer than the timeout of ") + buf + " s under the instrument and was stopped");
-    } else if (!child.started || child.signal != 0 || (child.exit_code != 0 && child.exit_code != 1)) {
-        std::string said = l.how == counter::callgrind ? log_tail(log) : "";
-        row = error_row(member, child.signal != 0 ? "signal" : "crash",
-                        "the benchmark's counted process " + os::describe_end(child) +
-                            (said.empty() ? "" : " (Valgrind: " + said + ")"));
-    } else {
-        auto read = io::read_results_file(json.string());
-        if (auto* e = std::get_if<io::read_error>(&read)) {
-            row = error_row(member, "crash",
-                            "the benchmark's counted process left no readable results: " +
-                                e->without_origin(json.string()));
-        } else if (auto& results = std::get<run_results>(read); results.benchmarks.size() != 1) {
-            row = error_row(member, "crash",
-                            "the benchmark's counted process reported " +
-                                std::to_string(results.benchmarks.size()) + " results, not 1");
-        } else {
-            row = std::move(results.benchmarks.front());
-            if (l.profile && l.how == counter::callgrind && !failed(row)) {
-                add_profile(last_dump(out), row);
-            }
-        }
+    said.close_child_end();
+    const os::captured_tail words = said.tail(1.0);
+    std::fwrite(words.text.data(), 1, words.text.size(), stderr);
+    benchmark_result row =
+        row_of_child(l, child, {json, log, os::last_words(words, counted_stderr_bytes)}, member);
+    if (l.profile && l.how == counter::callgrind && !failed(row)) {
+        add_profile(last_dump(out), row);
     }
     fs::remove_all(dir, ec);
     return row;

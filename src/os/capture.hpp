@@ -16,6 +16,11 @@ struct captured_tail {
     std::uint64_t dropped = 0;
 };
 
+/// The last line of `t` (at most 300 characters), with how many bytes before the kept ones were
+/// dropped when some were (`keep_bytes`: what the capture kept); empty when `t` has no text. What
+/// a failed child's message quotes as its last words.
+std::string last_words(const captured_tail& t, std::size_t keep_bytes);
+
 /// A pipe whose write end a child gets (as its standard error), drained by a thread of this
 /// process into a ring of at most `keep_bytes`: however much the child writes, tare holds the
 /// last `keep_bytes` of it and a count of the rest, and no file grows.

@@ -9,6 +9,8 @@
 #include <cstring>
 
 #include "os/capture.hpp"
+
+#include <string_view>
 #include "os/os.hpp"
 
 namespace tare::os {
@@ -111,6 +113,25 @@ captured_tail tail_capture::tail(double wait_seconds) const {
     t.text.append(ring_, next_, std::string::npos);
     t.text.append(ring_, 0, next_);
     return t;
+}
+
+std::string last_words(const captured_tail& t, std::size_t keep_bytes) {
+    std::string_view text = t.text;
+    while (!text.empty() && text.back() == '\n') {
+        text.remove_suffix(1);
+    }
+    const std::size_t newline = text.rfind('\n');
+    std::string last(text.substr(newline == std::string_view::npos ? 0 : newline + 1));
+    if (last.size() > 300) {
+        last = last.substr(0, 300) + "...";
+    }
+    if (t.dropped > 0 && !last.empty()) {
+        last += " (" + std::to_string(t.dropped) +
+                " earlier bytes of its standard error were dropped: tare keeps the last " +
+                (keep_bytes >= (std::size_t{1} << 20) ? std::to_string(keep_bytes >> 20) + " MiB)"
+                                                      : std::to_string(keep_bytes >> 10) + " KiB)");
+    }
+    return last;
 }
 
 }  // namespace tare::os

@@ -19,6 +19,8 @@ struct child_options {
     /// A descriptor its standard output goes to instead (a capture's end); -1: none.
     int stdout_fd = -1;
     bool discard_stderr = false;  // else inherited
+    /// A descriptor its standard error goes to instead (a capture's end); -1: none.
+    int stderr_fd = -1;
     std::optional<double> timeout_seconds;
     /// Run the child on these CPUs alone (its affinity mask, set before exec); empty: inherited.
     std::vector<int> cpus;

@@ -265,6 +265,9 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         if (options.stdout_fd >= 0) {
             dup2(options.stdout_fd, 1);
         }
+        if (options.stderr_fd >= 0) {
+            dup2(options.stderr_fd, 2);
+        }
         plan.exec();
         int err = errno;
         ssize_t ignored = write(status_pipe[1], &err, sizeof err);

@@ -3,6 +3,7 @@
 // allocation, and bodies whose count the environment or the clock could move.
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -84,6 +85,18 @@ void sleeps(tare::State& state) {
     }
 }
 
+// A suite that needs its data and says so before it ends, as a real one does when the variable
+// naming the data is not passed to the counted process.
+void needs_data(tare::State& state) {
+    if (std::getenv("TARE_TEST_DATA") == nullptr) {
+        std::fputs("instrument_bench: TARE_TEST_DATA is not set: where is the test data?\n", stderr);
+        std::_Exit(4);
+    }
+    for (auto _ : state) {
+        nops<100>();
+    }
+}
+
 // Two callees of known cost, for --profile (profile_test.cpp): the heavy one three times the light.
 [[gnu::noinline]] void heavy_work() {
     nops<3000>();
@@ -119,6 +132,7 @@ void aborts(tare::State& state) {
     tare::register_benchmark("reads_environment", reads_environment),
     tare::register_benchmark("reads_clock", reads_clock),
     tare::register_benchmark("calls_two", calls_two)->iterations(200),
+    tare::register_benchmark("needs_data", needs_data)->iterations(200),
     tare::register_benchmark("aborts", aborts),
     tare::register_benchmark("sleeps", sleeps),
 };

@@ -163,6 +163,28 @@ TEST(instrument, a_variable_passed_by_name_reaches_the_counted_process) {
     EXPECT_NE(bad.err.find("is not a variable's name"), std::string::npos) << bad.err;
 }
 
+// A counted process that ends before its results, saying why, is an error row that quotes what
+// it said: the variable a suite needs and was not passed is named, not left to guess. Passed, it
+// counts.
+TEST(instrument, a_counted_process_that_fails_is_reported_with_its_last_words) {
+    if (refused_here())
+        GTEST_SKIP() << "a sanitizer build";
+    auto r = counted("^needs_data$", 1);
+    ASSERT_EQ(r.count("needs_data"), 1U);
+    const json& error = r["needs_data"]["error"];
+    ASSERT_TRUE(error.is_object()) << r["needs_data"].dump();
+    EXPECT_EQ(error["kind"], "crash");
+    EXPECT_NE(error["message"].get<std::string>().find("exited with 4; its last words: instrument_bench: "
+                                                       "TARE_TEST_DATA is not set: where is the test data?"),
+              std::string::npos)
+        << error.dump();
+    const auto passed =
+        counted({"/usr/bin/env", "TARE_TEST_DATA=/data", TARE_INSTRUMENT_BENCH, "--instrument=instructions",
+                 "--pass-env=TARE_TEST_DATA", "--filter=^needs_data$", "--json=-"});
+    ASSERT_EQ(passed.count("needs_data"), 1U);
+    EXPECT_TRUE(passed.at("needs_data")["error"].is_null()) << passed.at("needs_data").dump();
+}
+
 TEST(instrument, code_that_reads_the_clock_still_counts_differently_each_run) {
     // What tare cannot pin: a body whose work depends on the time (or on anything else outside
     // the program and its pinned environment) counts differently from run to run.
