@@ -292,6 +292,7 @@ site_summary summarize_sites(std::span<const alloc::site_record> allocs,
     for (const alloc::site_record& r : allocs) {
         groups.add(r, thread_of(r), true, symbols);
     }
+    out.stacks = groups.tallies.size();
     const auto n = static_cast<double>(iterations);
     const auto total = static_cast<double>(allocs.size());
     for (const tally* t : top_of(groups.tallies, top)) {

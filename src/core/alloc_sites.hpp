@@ -21,6 +21,7 @@ namespace tare::core {
 struct site_summary {
     std::vector<alloc_site> alloc_sites;
     std::vector<alloc_site> retained_sites;
+    std::size_t stacks = 0;  // the distinct stacks (and threads) the pass's allocations came from
 };
 
 /// The records of a pass that ran on after its `iterations` (alloc::sites_growth_only): only the

@@ -234,6 +234,7 @@ void add_sites(const detail::loop_outcome::sites_pass& pass, std::size_t top, be
     result.sites = s;
     site_summary summary = summarize_sites(pass.allocs, pass.frees, pass.iterations, top, symbols,
                                            {pass.growth, pass.iterations + pass.growth_iterations});
+    result.sites->stacks = summary.stacks;
     result.alloc_sites = std::move(summary.alloc_sites);
     result.retained_sites = std::move(summary.retained_sites);
 }

@@ -136,6 +136,7 @@ compare_results compare_counted(const run_results& base, const run_results& head
         if (row.base.profile && row.head.profile) {
             row.functions = changed_functions(*row.base.profile, *row.head.profile);
         }
+        row.allocations = changed_allocations(b, *h);
         if (row.base.error || row.head.error) {
             row.verdict = verdict::error;
         } else if (row.base.counts && row.head.counts && row.base.counts->instructions > 0 &&

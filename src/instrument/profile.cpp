@@ -194,6 +194,66 @@ std::vector<function_change> changed_functions(const instruction_profile& base,
     return out;
 }
 
+std::vector<allocation_change> changed_allocations(const benchmark_result& base, const benchmark_result& head,
+                                                   std::size_t top) {
+    if (!base.sites || !head.sites || failed(base) || failed(head)) {
+        return {};
+    }
+    struct seen {
+        allocation_change change;
+        bool in_base = false;
+        bool in_head = false;
+    };
+    std::map<std::string, seen> by_stack;
+    const auto key = [](const alloc_site& s) {
+        std::string k = std::to_string(s.thread);
+        for (const stack_frame& f : s.stack) {
+            k += '\n' + f.function;
+        }
+        return k;
+    };
+    for (const alloc_site& s : base.alloc_sites) {
+        seen& e = by_stack[key(s)];
+        e.change.stack = s.stack;
+        e.change.thread = s.thread;
+        e.change.base_allocs = s.allocs_per_iter;
+        e.change.base_bytes = s.bytes_per_iter;
+        e.in_base = true;
+    }
+    for (const alloc_site& s : head.alloc_sites) {
+        seen& e = by_stack[key(s)];
+        e.change.stack = s.stack;
+        e.change.thread = s.thread;
+        e.change.head_allocs = s.allocs_per_iter;
+        e.change.head_bytes = s.bytes_per_iter;
+        e.in_head = true;
+    }
+    const auto complete = [](const benchmark_result& r) {
+        return r.sites->stacks > 0 && r.alloc_sites.size() >= r.sites->stacks;
+    };
+    const auto differ = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::max(a, b); };
+    std::vector<allocation_change> out;
+    for (auto& [k, e] : by_stack) {
+        if ((!e.in_base && !complete(base)) || (!e.in_head && !complete(head))) {
+            continue;
+        }
+        const allocation_change& c = e.change;
+        if (differ(c.base_allocs, c.head_allocs) || differ(c.base_bytes, c.head_bytes)) {
+            out.push_back(c);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const allocation_change& a, const allocation_change& b) {
+        const double da = std::abs(a.head_allocs - a.base_allocs);
+        const double db = std::abs(b.head_allocs - b.base_allocs);
+        return da != db ? da > db
+                        : std::abs(a.head_bytes - a.base_bytes) > std::abs(b.head_bytes - b.base_bytes);
+    });
+    if (out.size() > top) {
+        out.resize(top);
+    }
+    return out;
+}
+
 instruction_profile region_profile(const callgrind_graph& g, std::uint64_t iterations,
                                    const profile_limits& limits) {
     const double per = static_cast<double>(std::max<std::uint64_t>(iterations, 1));

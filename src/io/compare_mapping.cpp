@@ -101,6 +101,27 @@ struct fields<function_change> {
 };
 
 template <>
+struct fields<allocation_change> {
+    template <class V, class A>
+    static void map(V& v, A& a) {
+        v("stack", a.stack, required);
+        v("thread", a.thread);
+        v("base_allocs_per_iter", a.base_allocs, required);
+        v("head_allocs_per_iter", a.head_allocs, required);
+        v("base_bytes_per_iter", a.base_bytes, required);
+        v("head_bytes_per_iter", a.head_bytes, required);
+    }
+    static void check(const allocation_change& a, const std::string& path) {
+        if (a.stack.empty())
+            throw field_error(child_path(path, "stack"), "expected at least one frame");
+        check_non_negative(a.base_allocs, child_path(path, "base_allocs_per_iter"));
+        check_non_negative(a.head_allocs, child_path(path, "head_allocs_per_iter"));
+        check_non_negative(a.base_bytes, child_path(path, "base_bytes_per_iter"));
+        check_non_negative(a.head_bytes, child_path(path, "head_bytes_per_iter"));
+    }
+};
+
+template <>
 struct fields<compare_row> {
     template <class V, class R>
     static void map(V& v, R& row) {
@@ -113,6 +134,7 @@ struct fields<compare_row> {
         v("not_judged", row.unjudged);
         v("head_name", row.head_name, omit_empty);
         v("changed_functions", row.functions, omit_empty);  // --profile of a counted comparison
+        v("changed_allocation_stacks", row.allocations, omit_empty);
     }
 };
 

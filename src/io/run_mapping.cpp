@@ -285,16 +285,6 @@ struct fields<outlier_counts> {
 };
 
 template <>
-struct fields<stack_frame> {
-    template <class V, class F>
-    static void map(V& v, F& f) {
-        v("function", f.function, required);
-        v("file", f.file);
-        v("line", f.line);
-    }
-};
-
-template <>
 struct fields<alloc_site> {
     template <class V, class S>
     static void map(V& v, S& s) {
@@ -327,6 +317,7 @@ struct fields<sites_pass> {
         v("allocations", p.allocations);
         v("dropped", p.dropped);
         v("source_lines", p.source_lines);
+        v("stacks", p.stacks);
     }
 };
 

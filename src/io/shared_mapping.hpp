@@ -79,6 +79,18 @@ inline void check_counts(const std::optional<instruction_counts>& counts, const 
     check_non_negative(c.seconds, child_path(path, "instrument_seconds"));
 }
 
+// One frame of an allocation's call stack: a site's in tare/1, a changed allocation stack's in
+// tare-compare/1.
+template <>
+struct fields<stack_frame> {
+    template <class V, class F>
+    static void map(V& v, F& f) {
+        v("function", f.function, required);
+        v("file", f.file);
+        v("line", f.line);
+    }
+};
+
 // --profile's instruction profile (docs/profiles.md): a table of frames, the stacks as indexes into
 // it (outermost first), and the functions by their own instructions.
 template <>

@@ -100,6 +100,17 @@ struct function_change {
     double head = 0;
 };
 
+/// One allocation stack whose allocations per iteration differ between the two sides' sites
+/// passes (--profile; docs/profiles.md): new on head (base 0), gone (head 0), or changed.
+struct allocation_change {
+    std::vector<stack_frame> stack;  // innermost first, as an allocation site's
+    std::uint32_t thread = 0;        // 0: the benchmark's own thread
+    double base_allocs = 0;
+    double head_allocs = 0;
+    double base_bytes = 0;
+    double head_bytes = 0;
+};
+
 struct compare_row {
     std::string name;  // base's name
     /// Head's own name when `tare compare --rename` paired it under base's; none: the same.
@@ -116,6 +127,9 @@ struct compare_row {
     /// Both sides profiled: the functions whose own instructions changed most, by the size of
     /// the change; empty when none changed (or no profiles).
     std::vector<function_change> functions;
+    /// Both sides with allocation stacks: those whose allocations changed, most first; a stack
+    /// one side does not list counts 0 there only when that side listed every stack.
+    std::vector<allocation_change> allocations;
 };
 
 struct compare_results {

@@ -95,6 +95,9 @@ struct sites_pass {
     std::uint64_t allocations = 0;  // allocation calls recorded
     std::uint64_t dropped = 0;      // beyond the pass's record buffer: counted, not located
     bool source_lines = false;      // debug information could be read (libdw found)
+    /// The distinct call stacks (and threads) the allocations came from: `alloc_sites` lists
+    /// every one when it has this many. 0: not known (a file written before it was recorded).
+    std::size_t stacks = 0;
 };
 
 /// What --instrument counted in place of time (docs/instructions.md): per iteration of the timed

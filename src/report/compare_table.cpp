@@ -9,6 +9,7 @@
 
 #include "io/compare_mapping.hpp"
 #include "report/function_reporter.hpp"
+#include "report/profile/profile_lines.hpp"
 #include "report/run_table.hpp"
 #include "report/table/units.hpp"
 
@@ -531,28 +532,6 @@ std::vector<compare_finding> collect_compare_findings(const compare_results& r) 
     return findings;
 }
 
-// Under each changed row of a profiled counted comparison, the three functions whose own
-// instructions per iteration changed most: "parse: number() 3,001 → 3,061 (+2.0%), ...".
-table::item_list changed_function_items(const compare_results& r) {
-    table::item_list items;
-    for (const compare_row& row : r.rows) {
-        if (row.functions.empty() || (row.verdict != verdict::slower && row.verdict != verdict::faster)) {
-            continue;
-        }
-        std::string text = ": own instructions/iter: ";
-        for (std::size_t i = 0; i < std::min<std::size_t>(3, row.functions.size()); ++i) {
-            const function_change& f = row.functions[i];
-            text += (i == 0 ? "" : ", ") + short_function(f.function) + " " + format_exact_count(f.base) +
-                    " → " + format_exact_count(f.head);
-            if (f.base > 0) {
-                text += " (" + format_signed_percent(100 * (f.head - f.base) / f.base) + ")";
-            }
-        }
-        items.items.push_back({"functions", {{one_line(row.name), style::code}, {text}}});
-    }
-    return items;
-}
-
 table::document compare_document(const compare_results& r) {
     table::document doc;
     if (!r.rows.empty()) {
@@ -583,8 +562,12 @@ table::document compare_document(const compare_results& r) {
         // On a terminal the findings follow the one-sided names directly, under one blank line.
         doc.add(std::move(findings), /*joined=*/!presence.empty());
     }
-    if (table::item_list functions = changed_function_items(r); !functions.items.empty()) {
-        doc.add(std::move(functions));
+    table::item_list changes = changed_function_items(r);
+    for (auto& item : changed_allocation_items(r).items) {
+        changes.items.push_back(std::move(item));
+    }
+    if (!changes.items.empty()) {
+        doc.add(std::move(changes));
     }
     return doc;
 }

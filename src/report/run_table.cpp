@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "report/function_reporter.hpp"
+#include "report/profile/profile_lines.hpp"
 #include "report/table/units.hpp"
 
 namespace tare::report::detail {
@@ -387,6 +388,19 @@ std::string short_function(std::string_view name) {
     return one_line(out);
 }
 
+std::string stack_text(const std::vector<stack_frame>& stack) {
+    std::string where;
+    for (std::size_t k = stack.size(); k-- > 0;) {
+        if (stack.size() > 4 && k < stack.size() - 1 && k > 1) {
+            if (k == 2)
+                where += " → …";
+            continue;
+        }
+        where += (where.empty() ? "" : " → ") + short_function(stack[k].function);
+    }
+    return where;
+}
+
 std::string site_location(const alloc_site& site) {
     const stack_frame& at = site.stack.front();
     if (!at.file)
@@ -404,16 +418,7 @@ namespace {
 // the stack from the body in, at most four frames (the body, "…", the two innermost), then
 // where the innermost allocates; "thread N" for another thread's.
 std::string site_text(const alloc_site& site, bool retained) {
-    std::string where;
-    const auto& stack = site.stack;
-    for (std::size_t k = stack.size(); k-- > 0;) {
-        if (stack.size() > 4 && k < stack.size() - 1 && k > 1) {
-            if (k == 2)
-                where += " → …";
-            continue;
-        }
-        where += (where.empty() ? "" : " → ") + short_function(stack[k].function);
-    }
+    std::string where = stack_text(site.stack);
     if (const std::string at = site_location(site); !at.empty())
         where += " at " + at;
     std::string figures = retained ? format_bytes(site.bytes_per_iter) + "/iter still live"
@@ -460,27 +465,6 @@ table::item_list site_items(const run_results& results) {
              {{"sites are named from the dynamic symbol table, others as module+offset: libdw "
                "(elfutils) was not found, so no function, file or line was read from "
                "debug information (install libdw1; build tare with libdw-dev)"}}});
-    }
-    return items;
-}
-
-// Where each profiled benchmark's instructions went: its three functions of most instructions of
-// their own, with their share of the region (docs/profiles.md).
-table::item_list profile_items(const run_results& results) {
-    table::item_list items;
-    for (const auto& b : results.benchmarks) {
-        if (!b.profile || failed(b) || b.profile->functions.empty())
-            continue;
-        double total = 0;
-        for (const profile_stack& s : b.profile->stacks)
-            total += s.self;
-        std::string text = ": own instructions/iter: ";
-        for (std::size_t i = 0; i < std::min<std::size_t>(3, b.profile->functions.size()); ++i) {
-            const function_cost& f = b.profile->functions[i];
-            text += (i == 0 ? "" : ", ") + short_function(f.function) + " " + format_exact_count(f.self) +
-                    (total > 0 ? " (" + format_percent(100 * f.self / total) + ")" : "");
-        }
-        items.items.push_back({"profile", {{one_line(b.name), table::style::code}, {text}}});
     }
     return items;
 }

@@ -23,6 +23,10 @@ table::document run_document(const run_results& results);
 /// template argument list longer than 30 characters as "<…>" (the JSON keeps the whole name).
 std::string short_function(std::string_view name);
 
+/// An allocation stack (innermost first) as one line from the body in: "body → helper", at most
+/// four frames (the body, "…", the two innermost).
+std::string stack_text(const std::vector<stack_frame>& stack);
+
 /// Where a site is, as "file.cpp:61" (the file's name without its directory), or "" without
 /// debug information.
 std::string site_location(const alloc_site& site);

@@ -9,6 +9,7 @@ set(tare_report_sources
   src/report/json.cpp
   src/report/progress.cpp
   src/report/profile/profile_files.cpp
+  src/report/profile/profile_lines.cpp
 )
 # The `tare` command's own reports, in its library: comparisons, exec runs, the HTML pages.
 set(tare_report_tool_sources

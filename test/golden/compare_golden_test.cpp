@@ -87,6 +87,8 @@ TEST(compare_golden, json_keys_follow_the_contract_order) {
                                                   "base", "head",    "not_judged"};
             if (row.contains("changed_functions"))  // both sides profiled (--profile)
                 expected_row.emplace_back("changed_functions");
+            if (row.contains("changed_allocation_stacks"))  // both sides' allocation stacks
+                expected_row.emplace_back("changed_allocation_stacks");
             EXPECT_EQ(keys(row), expected_row);
             if (!row["change_pct"].is_null()) {
                 EXPECT_EQ(keys(row["change_pct"]),

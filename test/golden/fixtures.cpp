@@ -325,7 +325,7 @@ run_results sites_run() {
                     writer,
                     bench,
                     body};
-    growing.sites = sites_pass{29, 0.061, 146, 0, true};
+    growing.sites = sites_pass{29, 0.061, 146, 0, true, 2};
     growing.alloc_sites = {page, resize};
     alloc_site kept = resize;
     kept.allocs_per_iter = 0.0345;
@@ -340,7 +340,7 @@ run_results sites_run() {
                    std::nullopt, std::nullopt},
                   {"(anonymous namespace)::submit", std::nullopt, std::nullopt}};
     alloc_site worker{1, 64, 0.5, 1, {{{"libpool.so+0x1a2b", std::nullopt, std::nullopt}}}};
-    pool.sites = sites_pass{1000, 0.004, 2000, 0, false};
+    pool.sites = sites_pass{1000, 0.004, 2000, 0, false, 2};
     pool.alloc_sites = {task, worker};
 
     // No allocation in the loop: no pass ran.

@@ -165,12 +165,22 @@ TEST(instrument_compare, profiles_name_the_function_a_change_slowed) {
     if (sanitized_skip())
         GTEST_SKIP() << "a sanitizer build";
     const auto dir = test::scratch("profiles");
-    const std::string only = "--filter=^(hash_64k|parse_csv)$";
+    const std::string only = "--filter=^(hash_64k|parse_csv|map_500)$";
     auto slow = compare(
         {"--instrument=instructions", "--profile=" + dir.string(), only, ab + "/ab_a1", ab + "/ab_slow20"});
     EXPECT_EQ(slow.status, 0) << slow.err;
-    ASSERT_EQ(slow.rows.size(), 2U) << slow.err;
+    ASSERT_EQ(slow.rows.size(), 3U) << slow.err;
+    // The map's 2 % more elements are 2 % more allocations, at the one stack that makes them.
+    const json& map = slow.rows["map_500"];
+    ASSERT_TRUE(map.contains("changed_allocation_stacks")) << map.dump();
+    ASSERT_EQ(map["changed_allocation_stacks"].size(), 1U) << map.dump();
+    EXPECT_EQ(map["changed_allocation_stacks"][0]["base_allocs_per_iter"], 500.0);
+    EXPECT_EQ(map["changed_allocation_stacks"][0]["head_allocs_per_iter"], 510.0);
+    EXPECT_NE(slow.err.find("allocations: map_500: 500 → 510 allocs/iter"), std::string::npos) << slow.err;
     for (const auto& [name, row] : slow.rows) {
+        if (name == "map_500")
+            continue;
+        EXPECT_FALSE(row.contains("changed_allocation_stacks")) << row.dump();  // they allocate nothing
         ASSERT_TRUE(row.contains("changed_functions")) << row.dump();
         const json& top = row["changed_functions"][0];
         EXPECT_NE(top["function"].get<std::string>().find(name + "(tare::State&)"), std::string::npos) << top;
@@ -187,10 +197,13 @@ TEST(instrument_compare, profiles_name_the_function_a_change_slowed) {
     auto same = compare(
         {"--instrument=instructions", "--profile=" + dir.string(), only, ab + "/ab_a1", ab + "/ab_a2"});
     EXPECT_EQ(same.status, 0) << same.err;
-    ASSERT_EQ(same.rows.size(), 2U) << same.err;
-    for (const auto& [name, row] : same.rows)
+    ASSERT_EQ(same.rows.size(), 3U) << same.err;
+    for (const auto& [name, row] : same.rows) {
         EXPECT_FALSE(row.contains("changed_functions")) << row.dump();
+        EXPECT_FALSE(row.contains("changed_allocation_stacks")) << row.dump();
+    }
     EXPECT_EQ(same.err.find("functions:"), std::string::npos) << same.err;
+    EXPECT_EQ(same.err.find("allocations:"), std::string::npos) << same.err;
     // Timed comparisons have no profiles to compare: refused, with what to give.
     auto timed = compare({"--profile=" + dir.string(), ab + "/ab_a1", ab + "/ab_a2"});
     EXPECT_EQ(timed.status, 2);

@@ -275,6 +275,19 @@ std::string profiles_section(const compare_results& r) {
         } else {
             out += "<p>No function's own instructions changed.</p>\n";
         }
+        if (!row.allocations.empty()) {
+            out +=
+                "<table class=\"functions\"><thead><tr><th>allocation stack</th><th>allocs/iter</th>"
+                "<th>bytes/iter</th></tr></thead>\n<tbody>\n";
+            for (const allocation_change& a : row.allocations) {
+                out += fmt::format(
+                    "<tr><td class=\"fn\"><code>{}</code></td><td>{} → {}</td><td>{} → {}</td></tr>\n",
+                    html_escape(detail::stack_text(a.stack)), format_count(a.base_allocs),
+                    format_count(a.head_allocs), html_escape(format_bytes(a.base_bytes)),
+                    html_escape(format_bytes(a.head_bytes)));
+            }
+            out += "</tbody></table>\n";
+        }
         out += detail::flame_graph(
             detail::differential_stacks(*row.base.profile, *row.head.profile),
             "Head's instructions by call stack, per iteration, each frame coloured by its "
