@@ -17,10 +17,6 @@ std::optional<std::uint64_t> callgrind_totals::get(const std::string& event) con
 
 namespace {
 
-bool blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
 io::read_error at(const std::string& origin, std::size_t line, std::size_t column, const std::string& what) {
     return {origin + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what};
 }
@@ -48,14 +44,14 @@ std::variant<callgrind_totals, io::read_error> parse_callgrind_dump(const std::s
         std::size_t i = line.find(':') + 1;
         std::size_t field = 0;
         while (true) {
-            while (i < line.size() && blank(line[i])) {
+            while (i < line.size() && callgrind_blank(line[i])) {
                 ++i;
             }
             if (i >= line.size()) {
                 break;
             }
             std::size_t j = i;
-            while (j < line.size() && !blank(line[j])) {
+            while (j < line.size() && !callgrind_blank(line[j])) {
                 ++j;
             }
             const std::string_view word = line.substr(i, j - i);

@@ -13,6 +13,11 @@
 
 namespace tare::instrument {
 
+/// What separates the words of a Callgrind line.
+inline bool callgrind_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
 /// One dump's totals, by event name ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr",
 /// "DLmw"), in the file's order.
 struct callgrind_totals {

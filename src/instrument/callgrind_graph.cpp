@@ -6,26 +6,24 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "instrument/callgrind_format.hpp"
+
 namespace tare::instrument {
 
 namespace {
-
-bool blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
 
 std::vector<std::pair<std::string_view, std::size_t>> words_of(std::string_view line, std::size_t from) {
     std::vector<std::pair<std::string_view, std::size_t>> out;  // each word and its column (1-based)
     std::size_t i = from;
     while (true) {
-        while (i < line.size() && blank(line[i])) {
+        while (i < line.size() && callgrind_blank(line[i])) {
             ++i;
         }
         if (i >= line.size()) {
             return out;
         }
         std::size_t j = i;
-        while (j < line.size() && !blank(line[j])) {
+        while (j < line.size() && !callgrind_blank(line[j])) {
             ++j;
         }
         out.emplace_back(line.substr(i, j - i), i + 1);
@@ -64,7 +62,7 @@ public:
     // One line of the dump; an error stops the reading.
     std::optional<io::read_error> line(std::string_view l, std::size_t no) {
         no_ = no;
-        if (l.empty() || l.front() == '#' || l.find_first_not_of(" \t\r") == std::string_view::npos) {
+        if (l.empty() || l.front() == '#' || std::all_of(l.begin(), l.end(), callgrind_blank)) {
             return std::nullopt;
         }
         const char c = l.front();

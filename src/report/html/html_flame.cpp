@@ -14,29 +14,29 @@ namespace tare::report::detail {
 
 namespace {
 
-constexpr double graph_width = 1200;
-constexpr double row_height = 17;
-constexpr double char_width = 6.6;  // of the 11 px monospace labels, in the graph's units
-constexpr double narrowest = 1e-4;  // frames narrower than this share of the graph are left out
-constexpr double saturated = 0.10;  // a differential frame's colour is deepest at ±10 %
+constexpr double flame_width = 1200;
+constexpr double flame_row = 17;
+constexpr double flame_char = 6.6;        // of the 11 px monospace labels, in the graph's units
+constexpr double flame_narrowest = 1e-4;  // frames narrower than this share of the graph are left out
+constexpr double flame_saturated = 0.10;  // a differential frame's colour is deepest at ±10 %
 
-struct node {
+struct flame_node {
     std::string name;
     double value = 0;  // inclusive: the frame and its callees
     double base = 0;
-    std::vector<node> children;
+    std::vector<flame_node> children;
     std::map<std::string, std::size_t> index;
 
-    node& child(const std::string& n) {
+    flame_node& child(const std::string& n) {
         auto [it, added] = index.try_emplace(n, children.size());
         if (added) {
-            children.push_back(node{n, 0, 0, {}, {}});
+            children.push_back(flame_node{n, 0, 0, {}, {}});
         }
         return children[it->second];
     }
 };
 
-std::uint32_t fnv(std::string_view s) {
+std::uint32_t flame_hash(std::string_view s) {
     std::uint32_t h = 2166136261U;
     for (char c : s) {
         h = (h ^ static_cast<unsigned char>(c)) * 16777619U;
@@ -46,8 +46,8 @@ std::uint32_t fnv(std::string_view s) {
 
 // Warm colours for instructions and green ones for memory, as flamegraph.pl's palettes: the hue
 // varies by name (the same function the same colour in every graph), never by cost.
-std::string plain_colour(std::string_view name, bool bytes) {
-    const std::uint32_t h = fnv(name);
+std::string flame_colour(std::string_view name, bool bytes) {
+    const std::uint32_t h = flame_hash(name);
     const unsigned a = h & 0xFFU;
     const unsigned b = (h >> 8U) & 0xFFU;
     if (bytes) {
@@ -56,18 +56,18 @@ std::string plain_colour(std::string_view name, bool bytes) {
     return fmt::format("rgb({},{},{})", 205 + a * 50 / 255, 80 + b * 150 / 255, 40 + a * 30 / 255);
 }
 
-std::string differential_colour(const node& n) {
+std::string flame_change_colour(const flame_node& n) {
     if (n.base <= 0) {
         return "rgb(220,40,40)";  // only in head
     }
     const double change = (n.value - n.base) / n.base;
-    const double depth = std::min(1.0, std::abs(change) / saturated);
+    const double depth = std::min(1.0, std::abs(change) / flame_saturated);
     const auto pale = static_cast<int>(std::lround(235 - 185 * depth));
     return change > 0 ? fmt::format("rgb(235,{0},{0})", pale) : fmt::format("rgb({0},{0},235)", pale);
 }
 
-std::string label(std::string_view name, double width) {
-    const auto fits = static_cast<std::size_t>(std::max(0.0, (width - 6) / char_width));
+std::string flame_label(std::string_view name, double width) {
+    const auto fits = static_cast<std::size_t>(std::max(0.0, (width - 6) / flame_char));
     if (fits < 3) {
         return {};
     }
@@ -77,7 +77,7 @@ std::string label(std::string_view name, double width) {
     return std::string(name.substr(0, fits - 1)) + "…";
 }
 
-struct drawing {
+struct flame_drawing {
     std::string frames;
     std::size_t depth = 0;
     double total = 0;
@@ -86,7 +86,7 @@ struct drawing {
     std::string_view unit;
 };
 
-std::string figure_of(const node& n, const drawing& d) {
+std::string flame_figure(const flame_node& n, const flame_drawing& d) {
     std::string out = (d.bytes ? format_bytes(n.value) : format_exact_count(n.value)) + " " +
                       std::string(d.unit) + " (" + format_percent(100 * n.value / d.total) + ")";
     if (d.differential) {
@@ -98,34 +98,34 @@ std::string figure_of(const node& n, const drawing& d) {
     return out;
 }
 
-void draw(const node& n, double x, std::size_t depth, drawing& d) {
+void draw_frames(const flame_node& n, double x, std::size_t depth, flame_drawing& d) {
     const double w = n.value / d.total;
-    if (w < narrowest) {
+    if (w < flame_narrowest) {
         return;
     }
     d.depth = std::max(d.depth, depth);
-    const std::string fill = d.differential ? differential_colour(n) : plain_colour(n.name, d.bytes);
-    const double px = x * graph_width;
-    const double pw = w * graph_width;
-    const double y = static_cast<double>(depth) * row_height;
+    const std::string fill = d.differential ? flame_change_colour(n) : flame_colour(n.name, d.bytes);
+    const double px = x * flame_width;
+    const double pw = w * flame_width;
+    const double y = static_cast<double>(depth) * flame_row;
     d.frames += fmt::format(
         "<g class=\"fr\" data-x=\"{:.6f}\" data-w=\"{:.6f}\" data-d=\"{}\" data-n=\"{}\"><title>{} — "
         "{}</title>"
         "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/><text x=\"{}\" "
         "y=\"{}\">{}</text></g>\n",
-        x, w, depth, html_escape(n.name), html_escape(n.name), html_escape(figure_of(n, d)), svg_number(px),
-        svg_number(y), svg_number(std::max(pw - 0.5, 0.1)), svg_number(row_height - 1), fill,
-        svg_number(px + 3), svg_number(y + 12), html_escape(label(n.name, pw)));
+        x, w, depth, html_escape(n.name), html_escape(n.name), html_escape(flame_figure(n, d)),
+        svg_number(px), svg_number(y), svg_number(std::max(pw - 0.5, 0.1)), svg_number(flame_row - 1), fill,
+        svg_number(px + 3), svg_number(y + 12), html_escape(flame_label(n.name, pw)));
     // Callees left to right by cost, the largest first, so the graph reads the same every time.
-    std::vector<const node*> order;
-    for (const node& c : n.children) {
+    std::vector<const flame_node*> order;
+    for (const flame_node& c : n.children) {
         order.push_back(&c);
     }
     std::stable_sort(order.begin(), order.end(),
-                     [](const node* a, const node* b) { return a->value > b->value; });
+                     [](const flame_node* a, const flame_node* b) { return a->value > b->value; });
     double at = x;
-    for (const node* c : order) {
-        draw(*c, at, depth + 1, d);
+    for (const flame_node* c : order) {
+        draw_frames(*c, at, depth + 1, d);
         at += c->value / d.total;
     }
 }
@@ -177,7 +177,7 @@ std::vector<flame_stack> differential_stacks(const instruction_profile& base,
 
 std::string flame_graph(const std::vector<flame_stack>& stacks, std::string_view caption,
                         std::string_view unit, bool bytes) {
-    node root{"all", 0, 0, {}, {}};
+    flame_node root{"all", 0, 0, {}, {}};
     bool differential = false;
     for (const flame_stack& s : stacks) {
         if (!std::isfinite(s.value) || s.value <= 0) {
@@ -187,7 +187,7 @@ std::string flame_graph(const std::vector<flame_stack>& stacks, std::string_view
         const double base = s.base.value_or(0);
         root.value += s.value;
         root.base += base;
-        node* at = &root;
+        flame_node* at = &root;
         for (const std::string& f : s.frames) {
             at = &at->child(f);
             at->value += s.value;
@@ -197,17 +197,17 @@ std::string flame_graph(const std::vector<flame_stack>& stacks, std::string_view
     if (!(root.value > 0)) {
         return {};
     }
-    drawing d;
+    flame_drawing d;
     d.total = root.value;
     d.differential = differential;
     d.bytes = bytes;
     d.unit = unit;
-    draw(root, 0, 0, d);
-    const double height = static_cast<double>(d.depth + 1) * row_height;
+    draw_frames(root, 0, 0, d);
+    const double height = static_cast<double>(d.depth + 1) * flame_row;
     return fmt::format(
         "<figure class=\"flame\"><figcaption>{}</figcaption>\n<svg class=\"flame\" viewBox=\"0 0 {} {}\" "
         "role=\"img\" aria-label=\"{}\">\n{}</svg></figure>\n",
-        html_escape(caption), svg_number(graph_width), svg_number(height), html_escape(caption), d.frames);
+        html_escape(caption), svg_number(flame_width), svg_number(height), html_escape(caption), d.frames);
 }
 
 // A click on a frame shows it and its callees across the whole width and its callers above it,
