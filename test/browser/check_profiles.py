@@ -58,15 +58,19 @@ def fetch_speedscope(out):
     folder = os.path.join(out, "speedscope")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    try:
-        packed = subprocess.run(["npm", "pack", SPEEDSCOPE, "--silent"], cwd=folder, capture_output=True,
-                                text=True, timeout=180)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        print("npm pack:", e)
-        return None
-    tarballs = glob.glob(os.path.join(folder, "*.tgz"))
-    if packed.returncode != 0 or not tarballs:
-        print("npm pack:", packed.stderr.strip()[-400:])
+    tarballs = []
+    for attempt in range(3):  # a registry's hiccup is not a failure of the profiles
+        try:
+            packed = subprocess.run(["npm", "pack", SPEEDSCOPE, "--silent"], cwd=folder, capture_output=True,
+                                    text=True, timeout=180)
+            tarballs = glob.glob(os.path.join(folder, "*.tgz"))
+            if packed.returncode == 0 and tarballs:
+                break
+            print(f"npm pack (attempt {attempt + 1}):", packed.stderr.strip()[-400:])
+        except (OSError, subprocess.TimeoutExpired) as e:
+            print(f"npm pack (attempt {attempt + 1}):", e)
+        time.sleep(5)
+    if not tarballs:
         return None
     with tarfile.open(tarballs[0]) as t:
         t.extractall(folder, filter="data")
