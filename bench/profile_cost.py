@@ -66,30 +66,25 @@ def main():
     print(f"| --instrument=instructions | {a:.2f} s | 1.00 |")
     print(f"| with --profile | {b:.2f} s | {b / a:.2f} |")
 
-    run_json = os.path.join(out, "run.json")
-    subprocess.run([args.tare, "run", args.exe, "--instrument=instructions", "--profile=" + out + "/p",
-                    "--json=" + run_json], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with open(run_json) as f:
-        run = json.load(f)
-    run["benchmarks"] = copies(run["benchmarks"], 100)
-    run_100 = os.path.join(out, "run_100.json")
-    with open(run_100, "w") as f:
-        json.dump(run, f)
-    subprocess.run([args.tare, "report", run_100, "--html=" + run_100 + ".html"], check=True,
-                   stdout=subprocess.DEVNULL)
+    # Each document, its rows copied to 100, and its page.
+    def hundred(command, rows_key, name):
+        path = os.path.join(out, name + ".json")
+        subprocess.run(command + ["--json=" + path], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(path) as f:
+            doc = json.load(f)
+        doc[rows_key] = copies(doc[rows_key], 100)
+        bigger = os.path.join(out, name + "_100.json")
+        with open(bigger, "w") as f:
+            json.dump(doc, f)
+        subprocess.run([args.tare, "report", bigger, "--html=" + bigger + ".html"], check=True,
+                       stdout=subprocess.DEVNULL)
+        return bigger
 
-    compare_json = os.path.join(out, "compare.json")
-    subprocess.run([args.tare, "compare", "--instrument=instructions", "--profile=" + out + "/c", args.exe,
-                    args.head, "--json=" + compare_json], check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    with open(compare_json) as f:
-        compared = json.load(f)
-    compared["rows"] = copies(compared["rows"], 100)
-    compare_100 = os.path.join(out, "compare_100.json")
-    with open(compare_100, "w") as f:
-        json.dump(compared, f)
-    subprocess.run([args.tare, "report", compare_100, "--html=" + compare_100 + ".html"], check=True,
-                   stdout=subprocess.DEVNULL)
+    run_100 = hundred([args.tare, "run", args.exe, "--instrument=instructions", "--profile=" + out + "/p"],
+                      "benchmarks", "run")
+    compare_100 = hundred([args.tare, "compare", "--instrument=instructions", "--profile=" + out + "/c", args.exe,
+                           args.head], "rows", "compare")
 
     print()
     print("| 100 profiled benchmarks | tare/1 or tare-compare/1 JSON | HTML page |")

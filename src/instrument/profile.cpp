@@ -212,22 +212,20 @@ std::vector<allocation_change> changed_allocations(const benchmark_result& base,
         }
         return k;
     };
-    for (const alloc_site& s : base.alloc_sites) {
-        seen& e = by_stack[key(s)];
-        e.change.stack = s.stack;
-        e.change.thread = s.thread;
-        e.change.base_allocs = s.allocs_per_iter;
-        e.change.base_bytes = s.bytes_per_iter;
-        e.in_base = true;
-    }
-    for (const alloc_site& s : head.alloc_sites) {
-        seen& e = by_stack[key(s)];
-        e.change.stack = s.stack;
-        e.change.thread = s.thread;
-        e.change.head_allocs = s.allocs_per_iter;
-        e.change.head_bytes = s.bytes_per_iter;
-        e.in_head = true;
-    }
+    // Each side's sites into the side's figures of its stack's entry.
+    const auto note = [&](const benchmark_result& side, double allocation_change::*allocs,
+                          double allocation_change::*bytes, bool seen::*in) {
+        for (const alloc_site& s : side.alloc_sites) {
+            seen& e = by_stack[key(s)];
+            e.change.stack = s.stack;
+            e.change.thread = s.thread;
+            e.change.*allocs = s.allocs_per_iter;
+            e.change.*bytes = s.bytes_per_iter;
+            e.*in = true;
+        }
+    };
+    note(base, &allocation_change::base_allocs, &allocation_change::base_bytes, &seen::in_base);
+    note(head, &allocation_change::head_allocs, &allocation_change::head_bytes, &seen::in_head);
     const auto complete = [](const benchmark_result& r) {
         return r.sites->stacks > 0 && r.alloc_sites.size() >= r.sites->stacks;
     };
