@@ -98,9 +98,10 @@ stack_key key_of(const std::vector<stack_frame>& stack) {
 
 struct tally {
     std::vector<stack_frame> stack;
-    std::uint32_t thread = 0;
+    std::uint32_t thread = 0;  // the first thread seen at this stack
     std::uint64_t allocs = 0;
     std::uint64_t bytes = 0;
+    std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> threads;  // allocations, bytes
 };
 
 alloc_site to_site(const tally& t, double iterations, double share) {
@@ -113,6 +114,17 @@ alloc_site to_site(const tally& t, double iterations, double share) {
     s.bytes_per_iter = static_cast<double>(t.bytes) / iterations;
     s.share = share;
     s.thread = t.thread;
+    if (t.threads.size() > 1) {  // one line run by several threads: one site, and each one's part
+        std::uint64_t most = 0;
+        for (const auto& [thread, counts] : t.threads) {
+            s.threads.push_back({thread, static_cast<double>(counts.first) / iterations,
+                                 static_cast<double>(counts.second) / iterations});
+            if (counts.first > most) {
+                most = counts.first;
+                s.thread = thread;
+            }
+        }
+    }
     return s;
 }
 
@@ -189,20 +201,27 @@ namespace {
 
 // Each record's stack symbolized and grouped by stack and thread: `index` maps a group to its
 // tally, `tally_of` a record to its group. `count` adds the record to the group's allocations.
+// Grouped by stack alone: threads that ran the same line by the same stack (a pool's workers)
+// are one site, with each thread's part. Rejected: a site per thread, which split one line of a
+// pool into as many sites as it had workers, each with a fraction of the share.
 struct site_groups {
-    std::map<std::pair<stack_key, std::uint32_t>, std::size_t> index;
+    std::map<stack_key, std::size_t> index;
     std::vector<tally> tallies;
     std::vector<std::size_t> tally_of;
 
     void add(const alloc::site_record& r, std::uint32_t thread, bool count, os::symbolizer& symbols) {
         std::vector<stack_frame> stack = user_stack({r.frames, r.depth}, symbols);
-        auto [it, fresh] = index.try_emplace({key_of(stack), thread}, tallies.size());
+        auto [it, fresh] = index.try_emplace(key_of(stack), tallies.size());
         if (fresh) {
-            tallies.push_back({std::move(stack), thread, 0, 0});
+            tallies.push_back({std::move(stack), thread, 0, 0, {}});
         }
         if (count) {
-            ++tallies[it->second].allocs;
-            tallies[it->second].bytes += r.size;
+            tally& t = tallies[it->second];
+            ++t.allocs;
+            t.bytes += r.size;
+            auto& [allocs, bytes] = t.threads[thread];
+            ++allocs;
+            bytes += r.size;
         }
         tally_of.push_back(it->second);
     }
@@ -334,6 +353,7 @@ site_summary summarize_sites(std::span<const alloc::site_record> allocs,
         const double share =
             retained_bytes > 0 ? static_cast<double>(bytes_of(k)) / static_cast<double>(retained_bytes) : 0.0;
         alloc_site s = to_site(groups.tallies[k.group], n, share);
+        s.threads.clear();  // the parts are of the allocations, not of what stayed live
         s.allocs_per_iter = per_iter(k.blocks);
         s.bytes_per_iter = per_iter(k.bytes);
         out.retained_sites.push_back(std::move(s));

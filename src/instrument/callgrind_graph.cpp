@@ -143,7 +143,7 @@ private:
 
     std::optional<io::read_error> specification(std::string_view key, std::string_view value) {
         const std::size_t column = key.size() + 2;
-        if (key == "fn" || key == "cfn" || key == "cfl") {
+        if (key == "fn" || key == "cfn" || key == "cfl" || key == "jfn") {
             if (key == "cfl") {
                 return std::nullopt;  // the callee's file: not needed
             }
@@ -158,9 +158,9 @@ private:
             if (key == "fn") {
                 fn_ = index;
                 cfn_.reset();
-            } else {
+            } else if (key == "cfn") {
                 cfn_ = index;
-            }
+            }  // jfn: a jump's target, named (the name may be used later) but not a call
             return std::nullopt;
         }
         if (key == "calls") {
@@ -184,7 +184,8 @@ private:
             skip_cost_ = true;  // its source position follows, with no cost of its own
             return std::nullopt;
         }
-        if (key == "ob" || key == "fl" || key == "fi" || key == "fe" || key == "cob" || key == "cfi") {
+        if (key == "ob" || key == "fl" || key == "fi" || key == "fe" || key == "cob" || key == "cfi" ||
+            key == "jfi") {
             return std::nullopt;  // objects and files: the graph is by function
         }
         return error(1, "an unknown specification \"" + std::string(key.substr(0, 20)) + "=\"");

@@ -191,10 +191,14 @@ void add_allocation_stacks(const core::instance& inst, core::region_probe& probe
     if (failed(row) || !probe.accounting()) {
         return;
     }
-    // The timed samples only lead to the pass: a short budget, their figures unused.
+    // The samples only lead to the pass, their figures unused: one sample of the counted
+    // iterations, so that the pass's length, and with it every per-iteration figure of a stack
+    // that does not allocate every iteration, is the same in every run of the same program.
+    // Rejected: a time budget, which made the pass's length, and so those figures, vary.
     core::steady_clock_source clock;
     detail::sample_plan plan;
-    plan.budget_ns = 0.05e9;
+    plan.fixed_iterations = std::max<std::uint64_t>(row.iterations, 1);
+    plan.fixed_samples = 1;
     plan.alloc_sites = true;
     plan.alloc_sites_top = 5;
     benchmark_result timed = core::run_instance(inst, clock, probe, plan, 0, nullptr);

@@ -268,6 +268,8 @@ benchmark_result run_counted_child(const launcher& l, const std::string& executa
     if (l.how == counter::callgrind) {
         argv = {l.valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
                 "--cache-sim=yes", i1, d1, ll, "--dump-line=no",
+                // One dump a file, without jumps, whatever a ~/.valgrindrc asks: what the readers read.
+                "--collect-jumps=no", "--combine-dumps=no",
                 // No gdbserver: its FIFOs in the temporary directory outlive a child killed by an
                 // interrupt or a timeout.
                 "--vgdb=no", "--callgrind-out-file=" + out.string(), "--log-file=" + log.string()};

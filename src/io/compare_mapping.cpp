@@ -95,8 +95,8 @@ struct fields<function_change> {
         v("head", f.head, required);
     }
     static void check(const function_change& f, const std::string& path) {
-        check_non_negative(f.base, child_path(path, "base"));
-        check_non_negative(f.head, child_path(path, "head"));
+        check_profile_figure(f.base, child_path(path, "base"));
+        check_profile_figure(f.head, child_path(path, "head"));
     }
 };
 
@@ -112,12 +112,13 @@ struct fields<allocation_change> {
         v("head_bytes_per_iter", a.head_bytes, required);
     }
     static void check(const allocation_change& a, const std::string& path) {
-        if (a.stack.empty())
-            throw field_error(child_path(path, "stack"), "expected at least one frame");
-        check_non_negative(a.base_allocs, child_path(path, "base_allocs_per_iter"));
-        check_non_negative(a.head_allocs, child_path(path, "head_allocs_per_iter"));
-        check_non_negative(a.base_bytes, child_path(path, "base_bytes_per_iter"));
-        check_non_negative(a.head_bytes, child_path(path, "head_bytes_per_iter"));
+        if (a.stack.empty() || a.stack.size() > max_stack_frames)
+            throw field_error(child_path(path, "stack"),
+                              "expected 1 to " + std::to_string(max_stack_frames) + " frames");
+        check_profile_figure(a.base_allocs, child_path(path, "base_allocs_per_iter"));
+        check_profile_figure(a.head_allocs, child_path(path, "head_allocs_per_iter"));
+        check_profile_figure(a.base_bytes, child_path(path, "base_bytes_per_iter"));
+        check_profile_figure(a.head_bytes, child_path(path, "head_bytes_per_iter"));
     }
 };
 

@@ -285,6 +285,20 @@ struct fields<outlier_counts> {
 };
 
 template <>
+struct fields<thread_share> {
+    template <class V, class T>
+    static void map(V& v, T& t) {
+        v("thread", t.thread);
+        v("allocs_per_iter", t.allocs_per_iter);
+        v("bytes_per_iter", t.bytes_per_iter);
+    }
+    static void check(const thread_share& t, const std::string& path) {
+        check_profile_figure(t.allocs_per_iter, child_path(path, "allocs_per_iter"));
+        check_profile_figure(t.bytes_per_iter, child_path(path, "bytes_per_iter"));
+    }
+};
+
+template <>
 struct fields<alloc_site> {
     template <class V, class S>
     static void map(V& v, S& s) {
@@ -296,13 +310,15 @@ struct fields<alloc_site> {
         v("bytes_per_iter", s.bytes_per_iter);
         v("share", s.share);
         v("thread", s.thread);
+        v("threads", s.threads, omit_empty);  // several threads by this stack: each one's part
         v("stack", s.stack, required);
     }
     static void check(const alloc_site& s, const std::string& path) {
-        if (s.stack.empty())
-            throw field_error(child_path(path, "stack"), "expected at least one frame");
-        check_non_negative(s.allocs_per_iter, child_path(path, "allocs_per_iter"));
-        check_non_negative(s.bytes_per_iter, child_path(path, "bytes_per_iter"));
+        if (s.stack.empty() || s.stack.size() > max_stack_frames)
+            throw field_error(child_path(path, "stack"),
+                              "expected 1 to " + std::to_string(max_stack_frames) + " frames");
+        check_profile_figure(s.allocs_per_iter, child_path(path, "allocs_per_iter"));
+        check_profile_figure(s.bytes_per_iter, child_path(path, "bytes_per_iter"));
         if (!(s.share >= 0 && s.share <= 1))
             throw field_error(child_path(path, "share"), "expected a number in [0, 1]");
     }

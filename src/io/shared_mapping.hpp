@@ -79,6 +79,17 @@ inline void check_counts(const std::optional<instruction_counts>& counts, const 
     check_non_negative(c.seconds, child_path(path, "instrument_seconds"));
 }
 
+// What a stack read from a file may hold: far deeper than any a program makes, and shallow
+// enough that the reports that walk a stack by recursion cannot exhaust theirs.
+inline constexpr std::size_t max_stack_frames = 1024;
+
+// A profile's figure per iteration: finite, not negative, and at most 10^15, so that sums of
+// thousands of them (a flame graph's widths, speedscope's total) stay finite.
+inline void check_profile_figure(double value, const std::string& path) {
+    if (!(value >= 0 && value <= 1e15))
+        throw field_error(path, "expected a number from 0 to 1e15");
+}
+
 // One frame of an allocation's call stack: a site's in tare/1, a changed allocation stack's in
 // tare-compare/1.
 template <>
@@ -101,10 +112,10 @@ struct fields<profile_stack> {
         v("self", s.self, required);
     }
     static void check(const profile_stack& s, const std::string& path) {
-        if (s.frames.empty())
-            throw field_error(child_path(path, "frames"), "expected at least one frame");
-        if (!(s.self >= 0))
-            throw field_error(child_path(path, "self"), "expected a non-negative number");
+        if (s.frames.empty() || s.frames.size() > max_stack_frames)
+            throw field_error(child_path(path, "frames"),
+                              "expected 1 to " + std::to_string(max_stack_frames) + " frames");
+        check_profile_figure(s.self, child_path(path, "self"));
     }
 };
 
@@ -116,8 +127,7 @@ struct fields<function_cost> {
         v("self", f.self, required);
     }
     static void check(const function_cost& f, const std::string& path) {
-        if (!(f.self >= 0))
-            throw field_error(child_path(path, "self"), "expected a non-negative number");
+        check_profile_figure(f.self, child_path(path, "self"));
     }
 };
 

@@ -91,7 +91,6 @@ struct side_figures {
     std::optional<error_info> error;  // the benchmark failed on this side: no figures
 };
 
-/// One benchmark present on both sides.
 /// One function whose own instructions per iteration differ between the two sides of a counted
 /// comparison with profiles (--profile; docs/profiles.md). 0 on a side where it ran none.
 struct function_change {
@@ -111,6 +110,7 @@ struct allocation_change {
     double head_bytes = 0;
 };
 
+/// One benchmark present on both sides.
 struct compare_row {
     std::string name;  // base's name
     /// Head's own name when `tare compare --rename` paired it under base's; none: the same.

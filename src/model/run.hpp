@@ -77,6 +77,13 @@ struct stack_frame {
     std::optional<std::uint32_t> line;  // likewise
 };
 
+/// One thread's part of an allocation site that several threads reached by the same stack.
+struct thread_share {
+    std::uint32_t thread = 0;  // as alloc_site::thread
+    double allocs_per_iter = 0;
+    double bytes_per_iter = 0;
+};
+
 /// Where the timed region allocates (--alloc-sites; docs/reading-results.md, "Allocation
 /// sites"): one call stack, folded and cut as that page says, and its share of the region. The
 /// site is the stack's first frame: the innermost outside tare and the allocation path.
@@ -86,6 +93,9 @@ struct alloc_site {
     double share = 0;            // of the pass's allocations (alloc_sites) or retained bytes (retained_sites)
     std::uint32_t thread = 0;    // 0: the benchmark's own thread; N: the N-th other thread that allocated
     std::vector<stack_frame> stack;  // innermost first, up to the benchmark's body; never empty
+    /// Several threads allocated by this same stack (a pool's workers running one line): each
+    /// one's part, by thread; `thread` is then the one of most allocations. Empty: one thread.
+    std::vector<thread_share> threads;
 };
 
 /// The diagnostic pass that found the sites, after the timed samples.

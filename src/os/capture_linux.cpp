@@ -7,10 +7,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <string_view>
 
 #include "os/capture.hpp"
-
-#include <string_view>
 #include "os/os.hpp"
 
 namespace tare::os {

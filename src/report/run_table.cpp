@@ -425,8 +425,18 @@ std::string site_text(const alloc_site& site, bool retained) {
                                    : format_count(site.allocs_per_iter) + " allocs/iter, " +
                                          format_bytes(site.bytes_per_iter) + "/iter";
     figures += " (" + format_percent(100 * site.share) + ")";
-    if (site.thread != 0)
+    if (!site.threads.empty()) {
+        std::string parts;
+        for (const thread_share& t : site.threads)
+            parts += (parts.empty() ? "" : ", ") +
+                     (t.thread == 0 ? std::string("the benchmark's") : std::to_string(t.thread)) +
+                     (site.allocs_per_iter > 0
+                          ? " (" + format_percent(100 * t.allocs_per_iter / site.allocs_per_iter) + ")"
+                          : "");
+        figures += " in threads " + parts;
+    } else if (site.thread != 0) {
         figures += " in thread " + std::to_string(site.thread);
+    }
     return figures + ": " + where;
 }
 

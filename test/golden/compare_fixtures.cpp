@@ -330,8 +330,9 @@ run_results counted_side(bool head) {
     // the table's scratch buffer.
     const stack_frame body{"(anonymous namespace)::encode", "/src/bench/codec_bench.cpp", 40};
     alloc_site output{
-        1, 4096, head ? 1.0 : 0.5, 0, {{"std::vector<unsigned char>::reserve", "/src/codec.cpp", 12}, body}};
-    alloc_site scratch{1, 64, 0.5, 0, {{"codec::build_table", "/src/codec.cpp", 30}, body}};
+        1, 4096, head ? 1.0 : 0.5, 0, {{"std::vector<unsigned char>::reserve", "/src/codec.cpp", 12}, body},
+        {}};
+    alloc_site scratch{1, 64, 0.5, 0, {{"codec::build_table", "/src/codec.cpp", 30}, body}, {}};
     r.benchmarks[1].sites = sites_pass{1000, 0.01, head ? 1000U : 2000U, 0, true, head ? 1U : 2U};
     r.benchmarks[1].alloc_sites =
         head ? std::vector<alloc_site>{output} : std::vector<alloc_site>{output, scratch};

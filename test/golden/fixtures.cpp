@@ -312,14 +312,14 @@ run_results sites_run() {
         "std::allocator<unsigned char> >&)>",
         "/src/examples/round_trip/round_trip_bench.cpp", 81};
     const stack_frame writer{"column_file::write_int32_plain", file, 118};
-    alloc_site page{5, 124, 0.993, 0, {}};
+    alloc_site page{5, 124, 0.993, 0, {}, {}};
     page.stack = {
         {"std::vector<unsigned int, std::allocator<unsigned int> >::push_back", file, 58},
         {"page<column_file::write_int32_plain(const std::vector<int>&, bytes&)::<lambda()> >", file, 58},
         writer,
         bench,
         body};
-    alloc_site resize{0.0345, 1.04 * mib, 0.007, 0, {}};
+    alloc_site resize{0.0345, 1.04 * mib, 0.007, 0, {}, {}};
     resize.stack = {{"std::vector<unsigned char, std::allocator<unsigned char> >::resize", file, 80},
                     {"column_file::put_plain_int32", file, 80},
                     writer,
@@ -335,11 +335,12 @@ run_results sites_run() {
     // A thread of the benchmark's own and no debug information: module and offset, no line.
     auto pool = timed("pool/submit", 8.4e3, 0.02, 10, 100);
     set_memory(pool, 2, 96, 4096, 0, 0);
-    alloc_site task{1, 32, 0.5, 0, {}};
+    alloc_site task{1, 32, 0.5, 0, {}, {}};
     task.stack = {{"std::function<void ()>::function<(anonymous namespace)::submit(int)::<lambda()> >",
                    std::nullopt, std::nullopt},
                   {"(anonymous namespace)::submit", std::nullopt, std::nullopt}};
-    alloc_site worker{1, 64, 0.5, 1, {{{"libpool.so+0x1a2b", std::nullopt, std::nullopt}}}};
+    alloc_site worker{1, 64, 0.5, 1, {{"libpool.so+0x1a2b", std::nullopt, std::nullopt}}, {}};
+    worker.threads = {{1, 0.625, 40}, {2, 0.375, 24}};  // the pool's two workers ran the same line
     pool.sites = sites_pass{1000, 0.004, 2000, 0, false, 2};
     pool.alloc_sites = {task, worker};
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -80,6 +81,35 @@ void other_thread(tare::State& state) {
     worker.join();
 }
 TARE_BENCHMARK(other_thread)->min_time(0.02);
+
+// Two workers run the same line for each iteration, as a pool's do: one site, two threads.
+void two_workers(tare::State& state) {
+    std::atomic<int> asked{0};
+    std::atomic<int> done[2] = {0, 0};
+    std::atomic<bool> stop{false};
+    auto work = [&](std::atomic<int>& mine) {
+        int seen = 0;
+        while (!stop.load()) {
+            if (asked.load() != seen) {
+                ++seen;
+                std::free(worker_block());
+                mine.store(seen);
+            }
+        }
+    };
+    std::thread a(work, std::ref(done[0]));
+    std::thread b(work, std::ref(done[1]));
+    int n = 0;
+    for (auto _ : state) {
+        asked.store(++n);
+        while (done[0].load() != n || done[1].load() != n) {
+        }
+    }
+    stop.store(true);
+    a.join();
+    b.join();
+}
+TARE_BENCHMARK(two_workers)->min_time(0.02);
 
 struct node {
     node* next;

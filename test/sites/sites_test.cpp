@@ -104,6 +104,17 @@ TEST(alloc_sites, another_threads_site_is_reported_with_its_thread) {
     EXPECT_EQ(sites[0]["bytes_per_iter"], 100.0);
 }
 
+// A pool's two workers running the same line are one site with each worker's part.
+TEST(alloc_sites, one_line_run_by_two_threads_is_one_site) {
+    const json& sites = row(with_sites(), "two_workers")["alloc_sites"];
+    ASSERT_EQ(sites.size(), 1U) << sites.dump(1);
+    EXPECT_EQ(sites[0]["function"], "(anonymous namespace)::worker_block");
+    EXPECT_EQ(sites[0]["allocs_per_iter"], 2.0);
+    ASSERT_EQ(sites[0]["threads"].size(), 2U) << sites.dump(1);
+    EXPECT_EQ(sites[0]["threads"][0]["allocs_per_iter"], 1.0);
+    EXPECT_EQ(sites[0]["threads"][1]["allocs_per_iter"], 1.0);
+}
+
 TEST(alloc_sites, the_growing_heap_names_its_site) {
     const auto lines = marked_lines();
     const json& b = row(with_sites(), "grows");

@@ -129,6 +129,33 @@ TEST(core_alloc_sites, records_become_sites_per_iteration_with_their_share) {
     EXPECT_EQ(one.alloc_sites[1].bytes_per_iter, 100.0);
 }
 
+// Two threads running one line by the same stack (a pool's workers) are one site, with each
+// thread's part; the site's thread is the one of most allocations.
+TEST(core_alloc_sites, one_line_run_by_two_threads_is_one_site_with_each_threads_part) {
+    fake_symbolizer s;
+    std::vector<alloc::site_record> allocs;
+    std::vector<char> blocks(10);
+    std::uint64_t seq = 0;
+    for (int i = 0; i < 10; ++i) {
+        allocs.push_back(record(&blocks[0], 8, seq++, {1, 9, 10, 11, 12, 13}, 0xdef));
+        allocs.push_back(record(&blocks[1], 8, seq++, {1, 9, 10, 11, 12, 13}, 0xabc));
+        allocs.push_back(record(&blocks[2], 8, seq++, {1, 9, 10, 11, 12, 13}, 0xabc));
+    }
+    const site_summary sum = summarize_sites(allocs, {}, 10, 5, s);
+    ASSERT_EQ(sum.alloc_sites.size(), 1U);
+    EXPECT_EQ(sum.stacks, 1U);
+    const alloc_site& site = sum.alloc_sites[0];
+    EXPECT_EQ(site.allocs_per_iter, 3.0);
+    EXPECT_DOUBLE_EQ(site.share, 1.0);
+    ASSERT_EQ(site.threads.size(), 2U);
+    EXPECT_EQ(site.threads[0].thread, 1U);  // 0xdef allocated first
+    EXPECT_EQ(site.threads[0].allocs_per_iter, 1.0);
+    EXPECT_EQ(site.threads[1].thread, 2U);
+    EXPECT_EQ(site.threads[1].allocs_per_iter, 2.0);
+    EXPECT_EQ(site.threads[1].bytes_per_iter, 16.0);
+    EXPECT_EQ(site.thread, 2U);
+}
+
 // The pass's allocations and frees replayed in order: a block freed and its address reused
 // by a later allocation that stays live is retained once; a freed one is not.
 TEST(core_alloc_sites, retained_sites_are_what_the_pass_left_live) {

@@ -65,6 +65,36 @@ TEST(results_reader, round_trips_what_the_json_reporter_writes) {
 
 // A message about a file of tare's own keeps what is wrong and drops the path, which names a
 // private temporary file the user never made.
+// A profile read from a file is bounded: a stack of at most 1,024 frames (the reports walk a
+// stack by recursion) and figures of at most 10^15 (they are summed): past either, the file is
+// refused by path, never drawn as null or infinite.
+TEST(results_reader, a_profile_past_its_bounds_is_refused_by_path) {
+    const auto with_stack = [](const std::string& frames, const std::string& self) {
+        return "{\"schema\": \"tare/1\", \"benchmarks\": [{\"name\": \"b\", \"instruction_profile\": "
+               "{\"frames\": [\"body\"], \"stacks\": [{\"frames\": [" +
+               frames + "], \"self\": " + self + "}], \"functions\": []}}]}";
+    };
+    const auto message = [](const std::string& text) {
+        auto read = io::parse_results(text, "p.json");
+        return std::holds_alternative<io::read_error>(read) ? std::get<io::read_error>(read).message : "read";
+    };
+    EXPECT_EQ(message(with_stack("0", "12.5")), "read");
+    std::string deep = "0";
+    for (int i = 0; i < 1024; ++i)
+        deep += ",0";
+    EXPECT_NE(message(with_stack(deep, "1"))
+                  .find("benchmarks[0].instruction_profile.stacks[0].frames: expected 1 to "
+                        "1024 frames"),
+              std::string::npos)
+        << message(with_stack(deep, "1"));
+    EXPECT_NE(message(with_stack("0", "1.5e308")).find("stacks[0].self: expected a number from 0 to 1e15"),
+              std::string::npos)
+        << message(with_stack("0", "1.5e308"));
+    EXPECT_NE(message(with_stack("1", "1")).find("stacks[0].frames[0]: expected an index into the 1 frames"),
+              std::string::npos)
+        << message(with_stack("1", "1"));
+}
+
 TEST(results_reader, a_message_without_its_origin_keeps_what_is_wrong) {
     const std::string tmp = "/tmp/tare-AbC123/run-000001.json";
     EXPECT_EQ(io::read_error{tmp + ":3:4: malformed JSON: x"}.without_origin(tmp), "3:4: malformed JSON: x");

@@ -361,6 +361,16 @@ std::string findings(const benchmark_result& b) {
     return out + "</ul>\n";
 }
 
+// The thread column of a site: "main", "2", or several threads' numbers.
+std::string thread_cell(const alloc_site& site) {
+    if (site.threads.empty())
+        return site.thread == 0 ? "main" : std::to_string(site.thread);
+    std::string out;
+    for (const thread_share& t : site.threads)
+        out += (out.empty() ? "" : ", ") + (t.thread == 0 ? std::string("main") : std::to_string(t.thread));
+    return out;
+}
+
 // A table of sites (--alloc-sites): one row a call stack, the stack itself folded under the
 // function's name, the whole names kept there.
 std::string sites_table(const std::vector<alloc_site>& sites, bool retained) {
@@ -382,8 +392,7 @@ std::string sites_table(const std::vector<alloc_site>& sites, bool retained) {
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><details><summary><code>{}</code></summary>"
             "<ol>{}</ol></details></td><td>{}</td></tr>\n",
             html_escape(format_percent(100 * site.share)), html_escape(format_count(site.allocs_per_iter)),
-            html_escape(format_bytes(site.bytes_per_iter)),
-            site.thread == 0 ? "main" : std::to_string(site.thread),
+            html_escape(format_bytes(site.bytes_per_iter)), thread_cell(site),
             html_escape(short_function(site.stack.front().function)), stack,
             html_escape(site_location(site)));
     }
@@ -428,13 +437,12 @@ std::string benchmark_section(const benchmark_result& b, std::size_t index) {
         if (!b.samples.empty() && b.sample_heap_measured)
             out += heap_figure(b);
         if (b.profile)
-            out += functions_table(*b.profile);
-        if (b.profile)
-            out += flame_graph(
-                instruction_stacks(*b.profile),
-                "Instructions by call stack, per iteration: each frame as wide as its instructions "
-                "and its callees'; click a frame to zoom, \"all\" to go back",
-                "instructions/iter", false);
+            out += functions_table(*b.profile) +
+                   flame_graph(
+                       instruction_stacks(*b.profile),
+                       "Instructions by call stack, per iteration: each frame as wide as its instructions "
+                       "and its callees'; click a frame to zoom, \"all\" to go back",
+                       "instructions/iter", false);
         if (!b.alloc_sites.empty())
             out += sites_table(b.alloc_sites, false);
         if (!b.retained_sites.empty())

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "report/html/html_svg.hpp"
+#include "report/profile/profile_files.hpp"
 #include "report/table/units.hpp"
 
 namespace tare::report::detail {
@@ -19,6 +20,9 @@ constexpr double flame_row = 17;
 constexpr double flame_char = 6.6;        // of the 11 px monospace labels, in the graph's units
 constexpr double flame_narrowest = 1e-4;  // frames narrower than this share of the graph are left out
 constexpr double flame_saturated = 0.10;  // a differential frame's colour is deepest at ±10 %
+// Frames below this depth are folded into the frame at it: the graph stays readable, and drawing
+// a stack (read from a file, of any length) recurses no deeper.
+constexpr std::size_t flame_depth = 256;
 
 struct flame_node {
     std::string name;
@@ -149,8 +153,8 @@ std::vector<flame_stack> allocation_stacks(const std::vector<alloc_site>& sites)
     std::vector<flame_stack> out;
     for (const alloc_site& s : sites) {
         flame_stack f;
-        if (s.thread != 0) {
-            f.frames.push_back("thread " + std::to_string(s.thread));
+        if (std::string thread = thread_frame(s); !thread.empty()) {
+            f.frames.push_back(std::move(thread));
         }
         for (auto it = s.stack.rbegin(); it != s.stack.rend(); ++it) {
             f.frames.push_back(it->function);
@@ -188,14 +192,14 @@ std::string flame_graph(const std::vector<flame_stack>& stacks, std::string_view
         root.value += s.value;
         root.base += base;
         flame_node* at = &root;
-        for (const std::string& f : s.frames) {
-            at = &at->child(f);
+        for (std::size_t k = 0; k < std::min(s.frames.size(), flame_depth); ++k) {
+            at = &at->child(s.frames[k]);
             at->value += s.value;
             at->base += base;
         }
     }
-    if (!(root.value > 0)) {
-        return {};
+    if (!(root.value > 0) || !std::isfinite(root.value) || !std::isfinite(root.base)) {
+        return {};  // nothing to draw, or figures too large to add up
     }
     flame_drawing d;
     d.total = root.value;

@@ -84,10 +84,11 @@ measure_stacks sites_of(const std::vector<alloc_site>& sites, double alloc_site:
             continue;
         }
         // Another thread's stack begins where that thread began.
-        std::vector<std::size_t> stack(s.stack.size() + (s.thread != 0 ? 1 : 0));
+        const std::string thread = thread_frame(s);
+        std::vector<std::size_t> stack(s.stack.size() + (thread.empty() ? 0 : 1));
         std::size_t k = 0;
-        if (s.thread != 0) {
-            stack[k++] = frames.index("thread " + std::to_string(s.thread), std::nullopt, std::nullopt);
+        if (!thread.empty()) {
+            stack[k++] = frames.index(thread, std::nullopt, std::nullopt);
         }
         for (auto f = s.stack.rbegin(); f != s.stack.rend(); ++f) {
             stack[k++] = frames.index(f->function, f->file, f->line);
@@ -101,13 +102,13 @@ std::string folded(const measure_stacks& m, const frames_table& frames) {
     std::string out;
     for (const weighted_stack& s : m.stacks) {
         const double whole = std::round(s.weight * m.per);
-        if (!(whole >= 1)) {
-            continue;  // less than one over the whole pass
+        if (!(whole >= 1) || !std::isfinite(whole)) {
+            continue;  // less than one over the whole pass, or past any count
         }
         for (std::size_t i = 0; i < s.frames.size(); ++i) {
             out += (i == 0 ? "" : ";") + folded_frame(frames.name(s.frames[i]));
         }
-        char buf[32];
+        char buf[64];
         std::snprintf(buf, sizeof buf, " %.0f\n", whole);
         out += buf;
     }
@@ -119,6 +120,9 @@ ordered speedscope_profile(const measure_stacks& m, const std::string& benchmark
     ordered weights = ordered::array();
     double total = 0;
     for (const weighted_stack& s : m.stacks) {
+        if (!std::isfinite(total + s.weight)) {
+            continue;  // a figure too large to add up (the readers bound them): left out, not null
+        }
         samples.push_back(s.frames);
         weights.push_back(s.weight);
         total += s.weight;
@@ -152,6 +156,18 @@ std::string file_stem(const std::string& name, std::set<std::string>& used) {
 }
 
 }  // namespace
+
+std::string thread_frame(const alloc_site& site) {
+    if (site.threads.empty()) {
+        return site.thread == 0 ? std::string() : "thread " + std::to_string(site.thread);
+    }
+    std::string out = "threads ";
+    for (std::size_t i = 0; i < site.threads.size(); ++i) {
+        const std::uint32_t t = site.threads[i].thread;
+        out += (i == 0 ? "" : ", ") + (t == 0 ? std::string("main") : std::to_string(t));
+    }
+    return out;
+}
 
 std::string folded_frame(const std::string& function) {
     std::string out = function;

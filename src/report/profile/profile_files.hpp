@@ -23,6 +23,10 @@ using profile_file = std::pair<std::string, std::string>;
 /// made "_" and a "~N" added where two would meet.
 std::vector<profile_file> profile_files(const run_results& results);
 
+/// The frame an allocation site's stack begins with in a profile: "thread N" for another
+/// thread's, "threads 1, 2" for a line several threads ran; empty for the benchmark's own thread.
+std::string thread_frame(const alloc_site& site);
+
 /// A folded-stacks line's frame: ';' (the separator) and line ends made ','/' '.
 std::string folded_frame(const std::string& function);
 
