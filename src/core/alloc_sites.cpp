@@ -55,6 +55,11 @@ bool allocation_path(std::string_view f) {
     return false;
 }
 
+// A frame named by module and offset alone ("bench+0x1a2b"): no symbol was found for it.
+bool unnamed(std::string_view f) {
+    return f.find("+0x") != std::string_view::npos;
+}
+
 bool standard_library(std::string_view f) {
     return starts_with(f, "std::") || starts_with(f, "__gnu_cxx::");
 }
@@ -164,7 +169,16 @@ std::vector<stack_frame> user_stack(std::span<void* const> frames, os::symbolize
             logical.push_back(std::move(f));
         }
     }
+    // Without debug information tare's hook is unnamed (it exports no symbol): frames without a
+    // name inner to the first allocation function (malloc, operator new) are the hook's. Unnamed
+    // frames further out are the program's, and stay.
     std::size_t begin = 0;
+    while (begin < logical.size() && unnamed(logical[begin].function)) {
+        ++begin;
+    }
+    if (begin == logical.size() || !allocation_path(logical[begin].function)) {
+        begin = 0;
+    }
     while (begin < logical.size() && allocation_path(logical[begin].function)) {
         ++begin;
     }

@@ -72,6 +72,24 @@ TEST(core_alloc_sites, a_stack_runs_from_the_call_the_code_made_to_the_body) {
     EXPECT_EQ(stack[2].function, "(anonymous namespace)::body");  // std::function's invoker cut
 }
 
+// Without debug information tare's own hook has no names (it exports none): its frames, inner
+// to the first named allocation function, are dropped with the allocation path; an unnamed frame
+// of the program's own further out is kept.
+TEST(core_alloc_sites, tares_own_unnamed_frames_never_appear) {
+    fake_symbolizer s;
+    s.frames[20] = {at("bench+0x1a2b")};
+    s.frames[21] = {at("bench+0x1c00")};
+    s.frames[22] = {at("bench+0x4400")};
+    const std::vector<stack_frame> stack = user_stack(addresses({20, 21, 9, 22, 5, 6, 7}), s);
+    ASSERT_EQ(stack.size(), 2U);
+    EXPECT_EQ(stack[0].function, "bench+0x4400");
+    EXPECT_EQ(stack[1].function, "(anonymous namespace)::body");
+    // An unnamed frame that calls no allocation function is the program's: kept.
+    const std::vector<stack_frame> own = user_stack(addresses({22, 5, 6}), s);
+    ASSERT_EQ(own.size(), 2U);
+    EXPECT_EQ(own[0].function, "bench+0x4400");
+}
+
 TEST(core_alloc_sites, a_threads_stack_ends_where_the_thread_began) {
     fake_symbolizer s;
     const std::vector<stack_frame> stack = user_stack(addresses({1, 2, 9, 10, 11, 12, 13, 14}), s);
