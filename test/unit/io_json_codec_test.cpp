@@ -152,7 +152,7 @@ TEST(io_json_codec, sample_columns_must_line_up) {
 // A site is its stack's first frame: a site without a stack, or a share beyond 1, is named.
 TEST(io_json_codec, an_allocation_site_needs_its_stack) {
     EXPECT_EQ(run_error(R"([{"name": "a", "alloc_sites": [{"share": 0.5, "stack": []}]}])"),
-              "r.json: benchmarks[0].alloc_sites[0].stack: expected at least one frame");
+              "r.json: benchmarks[0].alloc_sites[0].stack: expected 1 to 1024 frames");
     EXPECT_EQ(run_error(R"([{"name": "a", "alloc_sites": [{"share": 0.5}]}])"),
               "r.json: benchmarks[0].alloc_sites[0].stack: missing");
     EXPECT_EQ(run_error(R"([{"name": "a", "retained_sites": [{"share": 2, "stack": [{"function": "f"}]}]}])"),
