@@ -331,12 +331,14 @@ void print_table(const std::string& target, const collected& c, const run_args& 
                      ? report::make_markdown_reporter<run_results>()
                      : report::make_console_reporter<run_results>(terminal_style(args.color, fileno(out)));
     std::fputs(table->render(results).c_str(), out);
+    // The note stands apart from the table, as its findings do: in a log that joins standard
+    // output and error, what follows it (the next suite's progress) is then not read as rows.
     if (c.sampled && !results.context.accounting) {
         // Its worker said so: tare::gbench is linked, and the suite's allocations are not counted
         // (a sanitizer's allocator owns malloc, or the interposer is not in the process).
-        std::fputs("note: no memory figures: allocation accounting is off in this build of the suite\n", out);
+        std::fputs("\nnote: no memory figures: allocation accounting is off in this build of the suite\n", out);
     } else if (c.gbench) {
-        std::fputs(gbench_note(results.context).c_str(), out);
+        std::fputs(("\n" + gbench_note(results.context)).c_str(), out);
         if (!c.sampled) {
             std::fputs(
                 "note: the samples are Google Benchmark's repetitions (one unless the suite asks for "
