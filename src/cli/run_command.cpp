@@ -336,7 +336,8 @@ void print_table(const std::string& target, const collected& c, const run_args& 
     if (c.sampled && !results.context.accounting) {
         // Its worker said so: tare::gbench is linked, and the suite's allocations are not counted
         // (a sanitizer's allocator owns malloc, or the interposer is not in the process).
-        std::fputs("\nnote: no memory figures: allocation accounting is off in this build of the suite\n", out);
+        std::fputs("\nnote: no memory figures: allocation accounting is off in this build of the suite\n",
+                   out);
     } else if (c.gbench) {
         std::fputs(("\n" + gbench_note(results.context)).c_str(), out);
         if (!c.sampled) {
