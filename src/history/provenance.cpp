@@ -101,7 +101,14 @@ std::optional<std::string> normalize_date(std::string_view text) {
     const std::time_t t = timegm(&tm);
     if (t == static_cast<std::time_t>(-1) || tm.tm_mday != day)
         return std::nullopt;  // 2026-02-30 normalises to March: not a date given
-    return format_utc(t - offset);
+    // From 1970 (github-action-benchmark's dates are milliseconds since then) to 9999: the form
+    // written is read back. Year 330 was written "330-11-03T…", which no reader took again.
+    if (t - offset < 0)
+        return std::nullopt;
+    std::string out = format_utc(t - offset);
+    if (out.size() != 20)
+        return std::nullopt;
+    return out;
 }
 
 std::variant<provenance, std::string> complete_provenance(provenance given, const std::string& results_date) {

@@ -24,7 +24,7 @@ struct provenance {
 std::variant<provenance, std::string> complete_provenance(provenance given, const std::string& results_date);
 
 /// `text` ("2026-12-04", "2026-12-04T10:30:00Z", "2026-12-04 10:30:00+01:00", ...) as
-/// "YYYY-MM-DDTHH:MM:SSZ"; nothing for anything else.
+/// "YYYY-MM-DDTHH:MM:SSZ", from 1970 to 9999; nothing for anything else.
 std::optional<std::string> normalize_date(std::string_view text);
 
 }  // namespace tare::history

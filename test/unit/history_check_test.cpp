@@ -143,6 +143,13 @@ TEST(history_provenance, dates_are_read_in_iso_8601_and_kept_in_utc) {
     for (const char* bad : {"", "yesterday", "2026-13-01", "2026-02-30", "2026-12-04T10", "2026-12-04Z",
                             "2026-12-04T10:30:00+1"})
         EXPECT_FALSE(normalize_date(bad)) << bad;
+    // Only what is written back in the same form: from 1970 (a date before it was written "330-…",
+    // which no reader took again) to 9999.
+    EXPECT_EQ(normalize_date("1970-01-01T00:00:00Z"), "1970-01-01T00:00:00Z");
+    EXPECT_EQ(normalize_date("9999-12-31T23:59:59Z"), "9999-12-31T23:59:59Z");
+    for (const char* out_of_range : {"0330-11-03T00:00:00Z", "1969-12-31T23:59:59Z",
+                                     "1970-01-01T00:30:00+01:00", "9999-12-31T23:59:59-01:00"})
+        EXPECT_FALSE(normalize_date(out_of_range)) << out_of_range;
 }
 
 TEST(history_provenance, what_is_given_is_kept_and_a_given_date_checked) {
