@@ -150,6 +150,7 @@ int export_command(const export_args& args) {
     const auto schema = io::document_schema(std::get<std::string>(text));
     if (schema == "tare-compare/1") {
         auto read = io::parse_compare_json(std::get<std::string>(text), args.results);
+        std::string().swap(std::get<std::string>(text));  // never in memory with the export
         if (const auto* e = std::get_if<io::read_error>(&read)) {
             return fail(exit_usage, e->message);
         }
@@ -176,6 +177,7 @@ int export_command(const export_args& args) {
                     "tare export: --side applies to a comparison; " + args.results + " is a results file");
     }
     auto read = io::parse_any_results(std::get<std::string>(text), args.results);
+    std::string().swap(std::get<std::string>(text));
     if (const auto* e = std::get_if<io::read_error>(&read)) {
         return fail(exit_usage, e->message);
     }

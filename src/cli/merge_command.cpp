@@ -78,7 +78,8 @@ std::variant<std::vector<std::string>, io::read_error> read_all(const std::vecto
     return texts;
 }
 
-int merge_comparisons(const merge_args& args, const std::vector<std::string>& texts) {
+// Each text is released once parsed: the texts and their results are never all in memory.
+int merge_comparisons(const merge_args& args, std::vector<std::string>& texts) {
     std::vector<compare::compare_merge_input> inputs;
     for (std::size_t i = 0; i < args.files.size(); ++i) {
         const std::string& path = args.files[i];
@@ -87,6 +88,7 @@ int merge_comparisons(const merge_args& args, const std::vector<std::string>& te
                                         args.files.front() + ": merge joins files of one kind");
         }
         auto read = io::parse_compare_json(texts[i], path);
+        std::string().swap(texts[i]);
         if (const auto* e = std::get_if<io::read_error>(&read)) {
             return fail(exit_usage, e->message);
         }
@@ -130,7 +132,7 @@ int merge_command(const merge_args& args) {
     if (const auto* e = std::get_if<io::read_error>(&read_texts)) {
         return fail(exit_usage, e->message);
     }
-    const auto& texts = std::get<std::vector<std::string>>(read_texts);
+    auto& texts = std::get<std::vector<std::string>>(read_texts);
     if (io::document_schema(texts.front()) == "tare-compare/1") {
         return merge_comparisons(args, texts);
     }
@@ -142,6 +144,7 @@ int merge_command(const merge_args& args) {
     for (std::size_t i = 0; i < args.files.size(); ++i) {
         const std::string& path = args.files[i];
         auto read = io::parse_any_results(texts[i], path);
+        std::string().swap(texts[i]);
         if (const auto* e = std::get_if<io::read_error>(&read)) {
             return fail(exit_usage, e->message);
         }

@@ -141,6 +141,10 @@ struct fields<compare_row> {
 
 template <>
 struct fields<compare_results> {
+    // Read row by row as parsed (read_document).
+    static constexpr auto streamed = &compare_results::rows;
+    static constexpr std::string_view streamed_key = "rows";
+
     template <class V, class R>
     static void map(V& v, R& r) {
         v.object("context", {}, [&](auto& c) {

@@ -62,15 +62,21 @@ std::string one_of(const std::vector<std::string_view>& names) {
     return out;
 }
 
-std::variant<json, read_error> parse_text(const std::string& text, const std::string& origin) {
+std::variant<json, read_error> parse_text(const std::string& text, const std::string& origin,
+                                          std::string_view streamed_key,
+                                          const row_streaming_builder::row_sink& sink) {
     if (auto err = check_json_text(text, origin))
         return *err;
     try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        return malformed_json(text, origin, e.what(), e.byte);
-    } catch (const json::exception& e) {
-        return unreadable_json(text, origin, e.what());  // out_of_range: "number overflow parsing '1e400'"
+        json root;
+        row_streaming_builder builder(root, streamed_key, sink);
+        if (json::sax_parse(text, &builder, json::input_format_t::json, /*strict=*/true))
+            return root;
+        // nlohmann's parse errors are its exceptions 101 to 199; the other one a parse reports
+        // is out_of_range 406, "number overflow parsing '1e400'".
+        if (builder.error_id() >= 100 && builder.error_id() < 200)
+            return malformed_json(text, origin, builder.error_what(), builder.error_byte());
+        return unreadable_json(text, origin, builder.error_what());
     } catch (const std::exception& e) {
         return read_error{origin + ": cannot read: " + e.what()};  // out of memory
     }

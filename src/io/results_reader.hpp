@@ -54,8 +54,8 @@ inline constexpr std::size_t max_json_depth = 256;
 /// that opens level max_json_depth + 1.
 std::optional<read_error> check_json_text(const std::string& text, const std::string& origin);
 
-/// The most read_text_file() reads: read and parsed, a file takes about ten times its size in
-/// memory, and no file tare or Google Benchmark writes comes near.
+/// The most read_text_file() reads: no file tare or Google Benchmark writes comes near, and read
+/// into tare's model a file takes about three times its size in memory besides its text.
 inline constexpr std::size_t max_results_file_bytes = std::size_t{512} << 20;
 
 /// Why the file at `path` cannot be opened, in the words of every command that reads or runs one

@@ -409,6 +409,10 @@ struct fields<benchmark_result> {
 
 template <>
 struct fields<run_results> {
+    // Read row by row as parsed (read_document).
+    static constexpr auto streamed = &run_results::benchmarks;
+    static constexpr std::string_view streamed_key = "benchmarks";
+
     template <class V, class R>
     static void map(V& v, R& r) {
         v("context", r.context);

@@ -4,6 +4,7 @@ set(tare_io_sources
   src/io/atomic_file.cpp
   src/io/json_codec.cpp
   src/io/json_locate.cpp
+  src/io/json_stream.cpp
   src/io/run_mapping.cpp
   src/io/results_reader.cpp
 )
