@@ -200,12 +200,14 @@ struct history_args {
     std::string commit;              // add: empty: from git
     std::string branch;
     std::string date;
-    std::string side = "head";             // add: a comparison's side to keep
+    std::string side = "head";             // add, check --head: a comparison's side to keep
     std::string check_branch;              // check, list: empty: main, or the store's only branch
     std::size_t last = 200;                // check: the newest runs
     std::size_t recent = 5;                // check: where a regression is "at the head"
     bool fail_on_regression = false;       // check
     bool markdown = false;                 // check
+    double alpha = 0.01;                   // check: false alarms per series (--head: in all)
+    std::optional<std::string> head_file;  // check: a run to compare with the branch's levels
     std::optional<std::string> json_path;  // check: --json=PATH (tare-history-check/1)
     std::string color = "auto";            // check
     CLI::App* add_cmd = nullptr;           // which subcommand was parsed

@@ -65,8 +65,23 @@ void add_check_command(CLI::App* cmd, history_args& args) {
                      "a regression first seen among the newest N runs fails --fail-on-regression (default 5)")
         ->type_name("N")
         ->check(whole_number(1, 1'000'000));
+    check
+        ->add_option(
+            "--alpha", args.alpha,
+            "false alarms of an unchanged series (with --head: of the whole comparison); default 0.01")
+        ->type_name("P")
+        ->check(CLI::Range(0.0001, 0.2));
+    check
+        ->add_option("--head", args.head_file,
+                     "a results file (a pull request's) to compare with the branch's level since each "
+                     "series' last change point")
+        ->type_name("FILE");
+    check->add_option("--side", args.side, "with --head, a comparison's side: head (default) or base")
+        ->type_name("SIDE")
+        ->check(one_of({"head", "base"}));
     check->add_flag("--fail-on-regression", args.fail_on_regression,
-                    "exit 1 when a benchmark regressed among the newest --recent runs");
+                    "exit 1 when a benchmark regressed among the newest --recent runs (with --head: "
+                    "when the head regressed against the branch)");
     check->add_flag("--md", args.markdown, "print the report as Markdown");
     check
         ->add_option("--json", args.json_path,
@@ -242,14 +257,18 @@ std::variant<loaded_history, int> load_history(const history_args& a) {
                           std::move(std::get<std::vector<std::vector<history_figure>>>(figures))};
 }
 
-// The check of the branch's runs and the series it was made from.
-std::variant<history_trends, int> load_trends(const history_args& a) {
+// The check of the branch's runs and the series it was made from; with `head`, that run's
+// figures against the branch's levels too.
+std::variant<history_trends, int> load_trends(const history_args& a,
+                                              const std::vector<history_figure>* head = nullptr) {
     auto loaded = load_history(a);
     if (auto* status = std::get_if<int>(&loaded))
         return *status;
     const auto& h = std::get<loaded_history>(loaded);
     history::check_options o;
     o.recent = a.recent;
+    o.alpha = a.alpha;
+    o.head = head;
     history_trends t{history::check_history(h.runs, h.figures, o), history::series_of(h.runs, h.figures)};
     t.check.store = a.db;
     t.check.branch = h.branch;
@@ -312,10 +331,19 @@ int import_command(const history_args& a) {
 }
 
 int check_command(const history_args& a) {
-    auto loaded = load_trends(a);
-    if (auto* status = std::get_if<int>(&loaded))
+    std::optional<loaded> head;
+    if (a.head_file) {
+        auto l = load(*a.head_file, a.side);
+        if (auto* e = std::get_if<std::string>(&l))
+            return fail(exit_usage, *e);
+        head = std::move(std::get<loaded>(l));
+    }
+    auto loaded_trends = load_trends(a, head ? &head->figures : nullptr);
+    if (auto* status = std::get_if<int>(&loaded_trends))
         return *status;
-    const history_check& result = std::get<history_trends>(loaded).check;
+    history_check& result = std::get<history_trends>(loaded_trends).check;
+    if (result.head)
+        result.head->source = *a.head_file;
     // The table on standard error when the JSON takes standard output (docs/cli.md, "Output files").
     std::FILE* const out = table_stream(names_standard_output(a.json_path));
     auto reporter = a.markdown
@@ -327,8 +355,12 @@ int check_command(const history_args& a) {
         if (auto e = write_output(*a.json_path, report::make_json_reporter<history_check>()->render(result)))
             return fail(exit_usage, *e);
     }
-    const bool regressed = std::any_of(result.changes.begin(), result.changes.end(),
-                                       [](const history_change& c) { return c.at_head; });
+    // With --head the gate is the head's own: the branch's regressions are not the change's.
+    const bool regressed =
+        result.head ? std::any_of(result.head->changes.begin(), result.head->changes.end(),
+                                  [](const auto& c) { return c.direction == history_direction::regression; })
+                    : std::any_of(result.changes.begin(), result.changes.end(),
+                                  [](const history_change& c) { return c.at_head; });
     return a.fail_on_regression && regressed ? exit_regression : exit_ok;
 }
 

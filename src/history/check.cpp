@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "history/head.hpp"
 #include "history/measures.hpp"
 #include "stats/change.hpp"
 #include "stats/change_points.hpp"
@@ -145,6 +146,31 @@ std::vector<history_change> group(const std::string& benchmark, std::vector<foun
     return out;
 }
 
+// The series from its last change point on (its own, not its group's place), for --head.
+head_segment segment_of(const history_series& h, const std::vector<found_change>& found,
+                        const std::vector<history_run>& runs) {
+    std::size_t from = 0;
+    for (const found_change& f : found) {
+        if (f.last_of_series)
+            from = f.after_position;
+    }
+    head_segment s;
+    s.benchmark = h.benchmark;
+    s.measure = h.measure;
+    for (const history_point& p : h.points) {
+        if (p.position >= from)
+            s.values.push_back(p.value);
+    }
+    std::vector<double> all;
+    for (const history_point& p : h.points)
+        all.push_back(p.value);
+    s.exact = exact_measure(h.measure) && stats::exact_steps(all).has_value();
+    const auto first = std::find_if(h.points.begin(), h.points.end(),
+                                    [&](const history_point& p) { return p.position >= from; });
+    s.since = first == h.points.end() ? std::string() : runs[first->position].commit;
+    return s;
+}
+
 }  // namespace
 
 std::vector<history_series> series_of(const std::vector<history_run>& runs,
@@ -173,14 +199,20 @@ history_check check_history(const std::vector<history_run>& runs,
     out.permutations = options.permutations;
     out.recent = options.recent;
     const std::vector<history_series> all = series_of(runs, figures);
+    std::vector<head_segment> segments;
     for (std::size_t i = 0; i < all.size();) {
         const std::string& benchmark = all[i].benchmark;
         std::vector<found_change> found;
         for (; i < all.size() && all[i].benchmark == benchmark; ++i) {
-            if (all[i].points.size() < 2)
+            if (all[i].points.size() < 2) {
+                if (options.head != nullptr)
+                    segments.push_back(segment_of(all[i], {}, runs));
                 continue;
+            }
             ++out.series;
             std::vector<found_change> more = changes_of(all[i].measure, values_of(all[i]), options);
+            if (options.head != nullptr)
+                segments.push_back(segment_of(all[i], more, runs));
             found.insert(found.end(), std::make_move_iterator(more.begin()),
                          std::make_move_iterator(more.end()));
         }
@@ -191,6 +223,8 @@ history_check check_history(const std::vector<history_run>& runs,
     std::stable_sort(
         out.changes.begin(), out.changes.end(),
         [](const history_change& a, const history_change& b) { return a.after_position > b.after_position; });
+    if (options.head != nullptr)
+        out.head = compare_head(segments, *options.head, options.alpha, options.min_segment);
     return out;
 }
 

@@ -15,6 +15,9 @@ struct check_options {
     std::size_t permutations = 199;  // shuffles per test at most
     std::size_t min_segment = 3;     // runs on each side of a noisy series' change at least
     std::size_t recent = 5;          // the newest runs whose regressions are "at the head"
+    /// --head: a run's figures to compare with each series' level since its last change point
+    /// (history/head.hpp), at `alpha` over all its measures.
+    const std::vector<history_figure>* head = nullptr;
 };
 
 /// The change points of `runs` (oldest first), whose figures are `figures[i]` for run i.

@@ -5,5 +5,6 @@ set(tare_history_sources
   src/history/provenance.cpp
   src/history/store.cpp
   src/history/check.cpp
+  src/history/head.cpp
   src/history/interchange.cpp
 )

@@ -67,6 +67,42 @@ struct fields<history_change> {
 };
 
 template <>
+struct fields<history_head_change> {
+    template <class V, class M>
+    static void map(V& v, M& m) {
+        v("benchmark", m.benchmark, required);
+        v("measure", m.measure, required);
+        v("exact", m.exact);
+        v("level", m.level);
+        v("head", m.head);
+        v("runs", m.runs);
+        v("since", m.since);
+        v("change_pct", m.change_pct);
+        v("ci_low_pct", m.interval_pct, ci_low);
+        v("ci_high_pct", m.interval_pct, ci_high);
+        v("p_value", m.p_value);
+        v("direction", m.direction, direction_codec);
+    }
+    static void check(const history_head_change& m, const std::string& path) {
+        check_interval(m.interval_pct, path);
+        if (!(m.p_value >= 0 && m.p_value <= 1))
+            throw field_error(child_path(path, "p_value"), "expected a number in [0, 1]");
+    }
+};
+
+template <>
+struct fields<history_head> {
+    template <class V, class H>
+    static void map(V& v, H& h) {
+        v("source", h.source);
+        v("compared", h.compared);
+        v("too_few_runs", h.too_few);
+        v("not_in_history", h.not_in_history);
+        v("changes", h.changes);
+    }
+};
+
+template <>
 struct fields<history_check> {
     template <class V, class R>
     static void map(V& v, R& r) {
@@ -78,6 +114,7 @@ struct fields<history_check> {
         v("permutations", r.permutations);
         v("recent", r.recent);
         v("changes", r.changes);
+        v("head", r.head, omit_empty);  // --head
     }
 };
 

@@ -66,6 +66,33 @@ struct history_change {
     bool at_head = false;
 };
 
+/// One measure of a run given beside the history (a pull request's head, `--head`) against the
+/// branch's level since that series' last change point.
+struct history_head_change {
+    std::string benchmark;
+    std::string measure;
+    bool exact = false;    // an exact count: any difference is a change
+    double level = 0;      // the branch's mean since its last change point (exact: its value)
+    double head = 0;       // the run's figure
+    std::size_t runs = 0;  // the branch's runs since that change point
+    std::string since;     // the commit of the first of them
+    /// The head against the level, in percent, with its 95 % interval (a noisy measure's, on the
+    /// logs); empty where a value is not positive.
+    std::optional<double> change_pct;
+    std::optional<interval> interval_pct;
+    double p_value = 0;  // Holm-adjusted over the noisy measures compared; 0 for an exact count
+    history_direction direction = history_direction::changed;
+};
+
+/// `--head`: the run against the branch, the changed measures only.
+struct history_head {
+    std::string source;              // the file, as given
+    std::size_t compared = 0;        // measures compared with the branch's level
+    std::size_t too_few = 0;         // noisy ones with under 3 runs since their change point
+    std::size_t not_in_history = 0;  // the run's figures with no series on the branch
+    std::vector<history_head_change> changes;
+};
+
 struct history_check {
     std::string store;              // the store's path, as given
     std::string branch;             // the branch checked
@@ -75,6 +102,7 @@ struct history_check {
     std::size_t permutations = 0;
     std::size_t recent = 0;               // the newest runs --fail-on-regression looks at
     std::vector<history_change> changes;  // newest first
+    std::optional<history_head> head;     // with --head
 };
 
 /// One run's figure in a series: where the run is among those checked, and its value (with its

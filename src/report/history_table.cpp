@@ -179,17 +179,91 @@ std::vector<line> header_lines(const history_check& r) {
 
 }  // namespace
 
-table::document history_document(const history_check& r) {
-    table::document doc;
-    doc.add(table::paragraph{header_lines(r)});
+namespace {
+
+cell head_change_cell(const history_head_change& c) {
+    history_measure_change m;
+    m.measure = c.measure;
+    m.exact = c.exact;
+    m.before = c.level;
+    m.after = c.head;
+    m.change_pct = c.change_pct;
+    m.interval_pct = c.interval_pct;
+    return change_cell(m);
+}
+
+// Columns a narrow terminal can spare go first: the direction's word (the change's sign says
+// it), where the level began, the levels; the benchmark, the measure and the change stay.
+table::grid head_grid(const history_check& r) {
+    column bench = make_column("benchmark", align::left, {}, true);
+    column measure = make_column("measure", align::left, {});
+    column levels = make_column(r.branch + " → head", align::right, {" → "});
+    column change = make_column("change [95%]", align::right, {" "});
+    column kind = make_column("direction", align::left, {});
+    column since = make_column("level since", align::left, {" · "});
+    levels.drop_rank = 1;
+    since.drop_rank = 2;
+    kind.drop_rank = 3;
+    for (const history_head_change& c : r.head->changes) {
+        bench.cells.push_back({c.benchmark});
+        measure.cells.push_back({history_measure_label(c.measure)});
+        levels.cells.push_back(
+            {history_value(c.measure, c.level, c.exact), history_value(c.measure, c.head, c.exact)});
+        change.cells.push_back(head_change_cell(c));
+        kind.cells.push_back({direction_text(c.direction)});
+        kind.tones.push_back(direction_tone(c.direction));
+        since.cells.push_back(
+            {short_commit(c.since), std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs")});
+    }
+    return table::grid{{bench, measure, levels, change, kind, since}};
+}
+
+// --head: the run against the branch's present level, series by series.
+void add_head(table::document& doc, const history_check& r) {
+    const history_head& h = *r.head;
+    std::string counts =
+        std::to_string(h.compared) + (h.compared == 1 ? " measure" : " measures") + " compared";
+    if (h.too_few > 0)
+        counts += ", " + std::to_string(h.too_few) + " with under 3 runs since their last change point";
+    if (h.not_in_history > 0)
+        counts += ", " + std::to_string(h.not_in_history) + " not in the history";
+    doc.add(table::paragraph{
+        {{{"head: ", style::plain},
+          {h.source, style::code},
+          {" against ", style::plain},
+          {r.branch, style::code},
+          {" since each series' last change point · " + counts, style::plain}},
+         {{"method: exact counts changed by any difference; noisy measures by the head's run against "
+           "the level's runs (Student's prediction interval on the logs), Holm-adjusted to at most " +
+               format_percent(100 * r.alpha) + " false alarms in all",
+           style::plain}}}});
+    if (h.changes.empty()) {
+        doc.add(table::paragraph{
+            {{{"No change: the head is at " + r.branch + "'s level in every measure compared.",
+               style::note}}}});
+        return;
+    }
+    doc.add(head_grid(r));
+    std::string regressed;
+    for (const history_head_change& c : h.changes) {
+        if (c.direction == history_direction::regression)
+            regressed +=
+                (regressed.empty() ? "" : ", ") + c.benchmark + " " + history_measure_label(c.measure);
+    }
+    if (!regressed.empty())
+        doc.add(table::paragraph{{{{"regressed against " + r.branch + ": " + regressed, style::strong}}}});
+}
+
+// The check of the branch itself: its change points, newest first.
+void add_changes(table::document& doc, const history_check& r) {
     if (r.runs.size() < 2) {
         doc.add(
             table::paragraph{{{{"Nothing to compare yet: a change needs two runs or more.", style::note}}}});
-        return doc;
+        return;
     }
     if (r.changes.empty()) {
         doc.add(table::paragraph{{{{"No change points: every series kept its level.", style::note}}}});
-        return doc;
+        return;
     }
     doc.add(change_grid(r));
     std::vector<line> notes;
@@ -208,6 +282,16 @@ table::document history_document(const history_check& r) {
         notes.push_back(
             {{"regressed among the newest " + std::to_string(r.recent) + " runs: " + head, style::strong}});
     doc.add(table::paragraph{notes});
+}
+
+}  // namespace
+
+table::document history_document(const history_check& r) {
+    table::document doc;
+    doc.add(table::paragraph{header_lines(r)});
+    add_changes(doc, r);
+    if (r.head)
+        add_head(doc, r);
     return doc;
 }
 

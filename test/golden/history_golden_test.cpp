@@ -80,6 +80,37 @@ TEST(history_golden, report_page) {
     EXPECT_NE(page.find("<section class=\"benchmark\" id=\"b1-parse-64\">"), std::string::npos);
 }
 
+// --head: a pull request's run against main's level since each series' last change point. parse
+// is 8 % slower again and allocates once more; encode is back to 32 KiB (an improvement on the
+// level its last run set, of one run: its series is exact); steady is within its noise.
+TEST(history_golden, head) {
+    const std::vector<history_figure> head{{"parse/64", "time_ns", 893 * 1.08, {}, {}},
+                                           {"parse/64", "allocs_per_iter", 6, {}, {}},
+                                           {"parse/64", "bytes_per_iter", 2112, {}, {}},
+                                           {"encode", "time_ns", 15310, {}, {}},
+                                           {"encode", "bytes_per_iter", 32768, {}, {}},
+                                           {"steady", "time_ns", 48.3, {}, {}},
+                                           {"fresh", "time_ns", 10, {}, {}}};
+    history::check_options o;
+    o.head = &head;
+    history_check r = history::check_history(fixed_runs(), fixed_figures(), o);
+    r.store = "tare-history.db";
+    r.branch = "main";
+    r.head->source = "pr.json";
+    expect_matches_approved("history_head.console.txt",
+                            report::make_console_reporter<history_check>()->render(r));
+    report::table::console_style narrow;
+    narrow.width = 80;
+    expect_matches_approved("history_head.console80.txt",
+                            report::make_console_reporter<history_check>(narrow)->render(r));
+    expect_matches_approved("history_head.md", report::make_markdown_reporter<history_check>()->render(r));
+    const std::string json = report::make_json_reporter<history_check>()->render(r);
+    expect_matches_approved("history_head.json", json);
+    auto back = io::parse_history_check_json(json, "history_head.json");
+    ASSERT_TRUE(std::holds_alternative<history_check>(back)) << std::get<io::read_error>(back).message;
+    EXPECT_EQ(report::make_json_reporter<history_check>()->render(std::get<history_check>(back)), json);
+}
+
 TEST(history_golden, nothing_changed) {
     history_check r = fixed_check();
     r.changes.clear();

@@ -143,6 +143,72 @@ TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_co
     EXPECT_NE(md.out.find("| `round_trip/1000` | time"), std::string::npos) << md.out;
 }
 
+// A pull request's run against main's level since each series' last change point: a run within
+// main's noise is no change; a slower time and an extra allocation are, and fail the gate.
+TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_point) {
+    add_all();
+    const json original = json::parse(read(scratch("run11.json")));
+    json same = original;
+    json worse = original;
+    for (json& b : same["benchmarks"])
+        scale_time(b, 1 + 0.01 * std::sin(12 * 2.4) / (1 + 0.01 * std::sin(11 * 2.4)));
+    for (json& b : worse["benchmarks"]) {
+        if (b["name"] == "round_trip/1")
+            scale_time(b, 1.3);
+        if (b["name"] == "round_trip/1000")
+            b["allocs_per_iter"] = b["allocs_per_iter"].get<double>() + 1;
+    }
+    std::ofstream(scratch("same.json")) << same.dump(1);
+    std::ofstream(scratch("worse.json")) << worse.dump(1);
+
+    auto quiet = run_process({tare_cmd, "history", "check", "--db=" + db(),
+                              "--head=" + scratch("same.json").string(), "--fail-on-regression"});
+    EXPECT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
+    EXPECT_NE(quiet.out.find("head: " + scratch("same.json").string() + " against main"), std::string::npos)
+        << quiet.out;
+    EXPECT_NE(quiet.out.find("No change: the head is at main's level in every measure compared."),
+              std::string::npos)
+        << quiet.out;
+
+    auto md = run_process({tare_cmd, "history", "check", "--db=" + db(),
+                           "--head=" + scratch("worse.json").string(), "--fail-on-regression", "--md"});
+    EXPECT_EQ(md.exit_code, 1) << md.out << md.err;
+    // round_trip/1's time against all twelve runs (no change point); round_trip/1000's
+    // allocations against the level since its time changed at the seventh run is all its runs,
+    // an exact count's own series having no step.
+    const auto row_of = [&](const std::string& benchmark, const std::string& measure) {
+        std::istringstream lines(md.out);
+        for (std::string line; std::getline(lines, line);) {
+            if (line.rfind("| `" + benchmark + "` ", 0) == 0 &&
+                line.find("| " + measure + " ") != std::string::npos)
+                return line;
+        }
+        return std::string();
+    };
+    const std::string time_row = row_of("round_trip/1", "time");
+    EXPECT_NE(time_row.find("| regression "), std::string::npos) << md.out;
+    EXPECT_NE(time_row.find("| " + commit_of(0).substr(0, 7) + " · 12 runs |"), std::string::npos) << md.out;
+    EXPECT_NE(row_of("round_trip/1000", "allocs/iter").find("+1 exact"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("regressed against main: round_trip/1 time, round_trip/1000 allocs/iter"),
+              std::string::npos)
+        << md.out;
+    auto js = run_process({tare_cmd, "history", "check", "--db=" + db(),
+                           "--head=" + scratch("worse.json").string(), "--json=-"});
+    const json doc = json::parse(js.out);
+    ASSERT_EQ(doc["head"]["changes"].size(), 2U) << js.out;
+    EXPECT_EQ(doc["head"]["changes"][0]["direction"], "regression");
+    EXPECT_EQ(doc["head"]["changes"][1]["exact"], true);
+    EXPECT_EQ(doc["head"]["changes"][1]["runs"], 12);
+    EXPECT_LE(doc["head"]["changes"][0]["p_value"].get<double>(), 0.01);
+
+    auto bad = run_process({tare_cmd, "history", "check", "--db=" + db(), "--alpha=2"});
+    EXPECT_EQ(bad.exit_code, 2) << bad.out;
+    auto missing = run_process(
+        {tare_cmd, "history", "check", "--db=" + db(), "--head=" + scratch("nope.json").string()});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("nope.json: no such file"), std::string::npos) << missing.err;
+}
+
 TEST_F(history_cli, a_file_added_twice_is_kept_once_and_a_bad_one_changes_nothing) {
     const std::string file = scratch("run0.json").string();
     const std::string once = scratch("once.db").string();

@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "history/head.hpp"
 #include "history/measures.hpp"
 #include "history/provenance.hpp"
+#include "stats/random.hpp"
 
 namespace tare::history {
 namespace {
@@ -102,6 +104,107 @@ TEST(history_check, runs_without_a_benchmark_leave_gaps_not_zeros) {
     ASSERT_EQ(r.changes.size(), 1U);
     EXPECT_EQ(r.changes[0].before.commit, "c2");  // the last run that had it
     EXPECT_EQ(r.changes[0].after.commit, "c4");
+}
+
+head_segment segment(const std::string& measure, std::vector<double> values, bool exact = false) {
+    return {"b", measure, exact, std::move(values), "c0"};
+}
+
+TEST(history_head, an_exact_count_changes_by_any_difference_and_a_noisy_one_beyond_its_noise) {
+    const std::vector<head_segment> segments{
+        segment("allocs_per_iter", {2, 2, 2, 2}, true), segment("time_ns", {100, 101, 99, 100.5, 99.5, 100}),
+        segment("bytes_per_second", {5e9, 5.1e9, 4.9e9, 5e9}),
+        segment("page_faults_per_iter", {0.5, 0.6}),  // under 3 runs: not tested
+    };
+    const std::vector<history_figure> same{{"b", "allocs_per_iter", 2, {}, {}},
+                                           {"b", "time_ns", 100.8, {}, {}},
+                                           {"b", "bytes_per_second", 5.05e9, {}, {}},
+                                           {"b", "page_faults_per_iter", 9, {}, {}},
+                                           {"new", "time_ns", 1, {}, {}}};
+    const history_head quiet = compare_head(segments, same, 0.01, 3);
+    EXPECT_TRUE(quiet.changes.empty());
+    EXPECT_EQ(quiet.compared, 3U);
+    EXPECT_EQ(quiet.too_few, 1U);
+    EXPECT_EQ(quiet.not_in_history, 1U);
+
+    const std::vector<history_figure> worse{{"b", "allocs_per_iter", 3, {}, {}},
+                                            {"b", "time_ns", 110, {}, {}},
+                                            {"b", "bytes_per_second", 4e9, {}, {}}};
+    const history_head h = compare_head(segments, worse, 0.01, 3);
+    ASSERT_EQ(h.changes.size(), 3U);
+    EXPECT_EQ(h.changes[0].measure, "time_ns");
+    EXPECT_EQ(h.changes[0].direction, history_direction::regression);
+    EXPECT_NEAR(*h.changes[0].change_pct, 10, 0.01);
+    ASSERT_TRUE(h.changes[0].interval_pct);
+    EXPECT_LT(h.changes[0].interval_pct->low, 10);
+    EXPECT_GT(h.changes[0].interval_pct->low, 5);
+    EXPECT_EQ(h.changes[1].measure, "allocs_per_iter");  // time, memory, throughput
+    EXPECT_TRUE(h.changes[1].exact);
+    EXPECT_EQ(h.changes[1].p_value, 0);
+    EXPECT_DOUBLE_EQ(*h.changes[1].change_pct, 50);
+    EXPECT_EQ(h.changes[1].runs, 4U);
+    EXPECT_EQ(h.changes[1].since, "c0");
+    EXPECT_EQ(h.changes[2].measure, "bytes_per_second");
+    EXPECT_EQ(h.changes[2].direction, history_direction::regression);  // throughput down
+}
+
+// The verdict's false-alarm rate and the interval's coverage, simulated: a head drawn from the
+// same lognormal runs as the branch's level (2 % noise, 8 runs) is called changed in about
+// alpha of the trials, and the 95 % interval holds the true change (none) in about 95 %.
+TEST(history_head, an_unchanged_head_is_called_changed_at_the_stated_rate) {
+    stats::xoshiro256ss rng(7);
+    const auto normal = [&] {
+        // Box-Muller from two uniforms in (0, 1].
+        const double u1 = (static_cast<double>(rng() >> 11) + 1) / 9007199254740992.0;
+        const double u2 = (static_cast<double>(rng() >> 11) + 1) / 9007199254740992.0;
+        return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+    };
+    const int trials = 4000;
+    int alarms = 0;
+    int covered = 0;
+    for (int t = 0; t < trials; ++t) {
+        std::vector<double> runs;
+        for (int i = 0; i < 8; ++i)
+            runs.push_back(100 * std::exp(0.02 * normal()));
+        const double head = 100 * std::exp(0.02 * normal());
+        const history_head h =
+            compare_head({segment("time_ns", runs)}, {{"b", "time_ns", head, {}, {}}}, 0.05, 3);
+        alarms += h.changes.empty() ? 0 : 1;
+        // The interval of a change not called is not kept: test it with alpha = 1, which keeps all.
+        const history_head all =
+            compare_head({segment("time_ns", runs)}, {{"b", "time_ns", head, {}, {}}}, 1.0, 3);
+        ASSERT_EQ(all.changes.size(), 1U);
+        covered += all.changes[0].interval_pct->low <= 0 && all.changes[0].interval_pct->high >= 0 ? 1 : 0;
+    }
+    // Binomial(4000, 0.05): standard deviation 14 alarms; 5 of them either side.
+    EXPECT_NEAR(alarms, 200, 70);
+    EXPECT_NEAR(covered, 3800, 70);
+}
+
+// Holm's adjustment keeps the whole report's false-alarm rate at alpha: twenty unchanged series
+// at alpha 5 % give a false alarm in about 5 % of reports, not 64 %.
+TEST(history_head, holm_holds_the_reports_rate_over_many_measures) {
+    stats::xoshiro256ss rng(11);
+    const auto normal = [&] {
+        const double u1 = (static_cast<double>(rng() >> 11) + 1) / 9007199254740992.0;
+        const double u2 = (static_cast<double>(rng() >> 11) + 1) / 9007199254740992.0;
+        return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+    };
+    int reports_with_alarm = 0;
+    for (int t = 0; t < 1000; ++t) {
+        std::vector<head_segment> segments;
+        std::vector<history_figure> head;
+        for (int m = 0; m < 20; ++m) {
+            std::vector<double> runs;
+            for (int i = 0; i < 8; ++i)
+                runs.push_back(100 * std::exp(0.02 * normal()));
+            segments.push_back({"b" + std::to_string(m), "time_ns", false, runs, "c0"});
+            head.push_back({"b" + std::to_string(m), "time_ns", 100 * std::exp(0.02 * normal()), {}, {}});
+        }
+        reports_with_alarm += compare_head(segments, head, 0.05, 3).changes.empty() ? 0 : 1;
+    }
+    EXPECT_LE(reports_with_alarm, 50 + 25);  // at most alpha (Holm is conservative), with room
+    EXPECT_GE(reports_with_alarm, 15);
 }
 
 TEST(history_measures, a_run_keeps_every_figure_it_measured_and_none_it_did_not) {
