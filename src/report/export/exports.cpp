@@ -6,8 +6,11 @@
 #include <cstdint>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "report/export/formats.hpp"
 
@@ -38,12 +41,67 @@ std::string csv_field(const std::string& s) {
     return q + "\"";
 }
 
+namespace {
+
+// One BMF metric: its value and, where the figure has one, its interval.
+struct bmf_metric {
+    double value = 0;
+    std::optional<double> lower;
+    std::optional<double> upper;
+};
+
+using bmf_bench = std::vector<std::pair<std::string, bmf_metric>>;  // measure slug, metric
+
+std::string json_text(const nlohmann::ordered_json& j) {
+    return j.dump();
+}
+
+// The text nlohmann's dump(2) gives a benchmark's object one level in, written without a tree.
+void append_bmf_bench(std::string& out, const std::string& name, const bmf_bench& bench) {
+    out += "  " + json_text(name) + ": {\n";
+    for (std::size_t i = 0; i < bench.size(); ++i) {
+        const bmf_metric& m = bench[i].second;
+        out += "    " + json_text(bench[i].first) + ": {\n      \"value\": " + json_text(m.value);
+        if (m.lower && m.upper)
+            out += ",\n      \"lower_value\": " + json_text(*m.lower) +
+                   ",\n      \"upper_value\": " + json_text(*m.upper);
+        out += i + 1 < bench.size() ? "\n    },\n" : "\n    }\n";
+    }
+    out += "  }";
+}
+
+// An array of `n` elements written as nlohmann's dump(2) writes it, each element's own dump(2)
+// from `element(i)` one level in: the same text, with one element's tree at a time.
+template <class Element>
+std::string indented_array(std::size_t n, Element element) {
+    if (n == 0)
+        return "[]\n";
+    std::string out = "[\n";
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string text = element(i).dump(2);
+        out += "  ";
+        for (std::size_t from = 0; from < text.size();) {
+            const std::size_t newline = std::min(text.find('\n', from), text.size());
+            out.append(text, from, newline - from);
+            if (newline < text.size())
+                out += "\n  ";
+            from = newline + 1;
+        }
+        out += i + 1 < n ? ",\n" : "\n";
+    }
+    out += "]\n";  // appended, not `out + ...`: a copy of the whole text
+    return out;
+}
+
+}  // namespace
+
 std::string render_bmf(const std::vector<export_row>& rows) {
     // One object per benchmark, kept in the order first met, found again by name through a hash
-    // map (two rows of one BMF name share an object, a later figure replacing an earlier one).
-    // Rejected: one ordered_json document, whose operator[] finds a key by a linear search:
-    // quadratic in the benchmarks.
-    std::vector<std::pair<std::string, nlohmann::ordered_json>> benches;
+    // map (two rows of one BMF name share an object, a later figure replacing an earlier one in
+    // its first place). Rejected: one ordered_json document, whose operator[] finds a key by a
+    // linear search (quadratic in the benchmarks), and which as a tree took about ten times the
+    // text it makes (bench/README.md, "Big inputs").
+    std::vector<std::pair<std::string, bmf_bench>> benches;
     std::unordered_map<std::string, std::size_t> index;
     index.reserve(rows.size());
     for (const auto& r : rows) {
@@ -53,57 +111,53 @@ std::string render_bmf(const std::vector<export_row>& rows) {
         std::string name = bmf_name(r.name);
         auto [it, fresh] = index.emplace(name, benches.size());
         if (fresh) {
-            benches.emplace_back(std::move(name), nlohmann::ordered_json::object());
+            benches.emplace_back(std::move(name), bmf_bench{});
         }
-        auto& bench = benches[it->second].second;
+        bmf_bench& bench = benches[it->second].second;
         for (const auto& m : r.measures) {
-            nlohmann::ordered_json metric = {{"value", m.value}};
-            if (m.lower && m.upper) {
-                metric["lower_value"] = *m.lower;
-                metric["upper_value"] = *m.upper;
-            }
-            bench[m.slug] = std::move(metric);
+            const bmf_metric metric{m.value, m.lower, m.upper};
+            const auto same =
+                std::find_if(bench.begin(), bench.end(), [&](const auto& e) { return e.first == m.slug; });
+            if (same != bench.end())
+                same->second = metric;
+            else
+                bench.emplace_back(m.slug, metric);
         }
     }
     if (benches.empty()) {
         return "{}\n";
     }
-    // The text nlohmann's dump(2) gives for the whole object: each member one level in. A
-    // newline inside a dumped value is always layout (a string's is escaped).
     std::string out = "{\n";
     for (std::size_t i = 0; i < benches.size(); ++i) {
-        out += "  " + nlohmann::ordered_json(benches[i].first).dump() + ": ";
-        for (const char c : benches[i].second.dump(2)) {
-            out += c;
-            if (c == '\n') {
-                out += "  ";
-            }
-        }
+        append_bmf_bench(out, benches[i].first, benches[i].second);
         out += i + 1 < benches.size() ? ",\n" : "\n";
     }
-    return out + "}\n";
+    out += "}\n";
+    return out;
 }
 
 // github-action-benchmark's custom tools read an array of {name, unit, value, range?, extra?}
 // (its README, "Examples" of customSmallerIsBetter); one entry per benchmark and figure, named
 // "BENCHMARK (measure)" so that each figure has its own chart.
 std::string render_gab(const std::vector<export_row>& rows, bool bigger) {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::array();
+    std::vector<std::pair<const export_row*, const measure*>> entries;
     for (const auto& r : rows) {
         for (const auto& m : r.measures) {
-            if (m.bigger_is_better != bigger) {
-                continue;
-            }
-            nlohmann::ordered_json e = {
-                {"name", r.name + " (" + m.slug + ")"}, {"unit", m.unit}, {"value", m.value}};
-            if (m.lower && m.upper) {
-                e["range"] = "± " + number_text((*m.upper - *m.lower) / 2);
-            }
-            e["extra"] = r.extra;
-            doc.push_back(std::move(e));
+            if (m.bigger_is_better == bigger)
+                entries.emplace_back(&r, &m);
         }
     }
-    return doc.dump(2) + "\n";
+    return indented_array(entries.size(), [&](std::size_t i) {
+        const export_row& r = *entries[i].first;
+        const measure& m = *entries[i].second;
+        nlohmann::ordered_json e = {
+            {"name", r.name + " (" + m.slug + ")"}, {"unit", m.unit}, {"value", m.value}};
+        if (m.lower && m.upper) {
+            e["range"] = "± " + number_text((*m.upper - *m.lower) / 2);
+        }
+        e["extra"] = r.extra;
+        return e;
+    });
 }
 
 std::string csv_cell(const std::vector<measure>& measures, std::string_view slug) {
