@@ -20,7 +20,6 @@
 #include "cli/checks.hpp"
 #include "cli/isolate.hpp"
 #include "cli/worker.hpp"
-#include "compare/protocol.hpp"
 #include "core/runner.hpp"
 #include "core/shard.hpp"
 #include "core/variants.hpp"
@@ -31,6 +30,7 @@
 #include "os/layout.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "report/profile/profile_files.hpp"
 #include "report/progress.hpp"
 #include "report/reporter.hpp"
@@ -225,7 +225,7 @@ int drive(int argc, char** argv) {
     app.add_option(instrument::member_flag, opt.member, "")->group("");
     app.add_flag(instrument::profiled_flag, opt.profiled, "")->group("");
     app.add_flag(instrument::profile_results_flag, opt.profile_results, "")->group("");
-    app.add_option(std::string(compare::protocol::worker_flag), opt.worker, "")->group("");  // hidden
+    app.add_option(std::string(protocol::worker_flag), opt.worker, "")->group("");  // hidden
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -68,7 +68,7 @@ std::variant<run_results, run_failure> run_any_target(const std::string& target,
 /// Decided without running it: an unknown program given GB's flags could do anything.
 bool is_gbench_executable(const std::string& path);
 /// A Google Benchmark executable with tare::gbench's worker mode linked in (its binary holds
-/// compare::protocol::gbench_worker_marker): `tare compare` drives it sample by sample.
+/// protocol::gbench_worker_marker): `tare compare` drives it sample by sample.
 bool gbench_worker_capable(const std::string& path);
 
 /// What a target of `tare run` or a side of `tare compare` is (docs/cli.md).

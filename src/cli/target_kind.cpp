@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "compare/protocol.hpp"
 #include "io/results_reader.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace tare::cli {
 
@@ -89,7 +89,7 @@ bool is_gbench_executable(const std::string& path) {
 }
 
 bool gbench_worker_capable(const std::string& path) {
-    return binary_contains(path, {compare::protocol::gbench_worker_marker});
+    return binary_contains(path, {protocol::gbench_worker_marker});
 }
 
 std::variant<target_kind, run_failure> classify_target(const std::string& path) {

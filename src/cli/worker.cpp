@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "compare/protocol.hpp"
 #include "core/probes.hpp"
 #include "os/channel.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
@@ -20,10 +20,10 @@ public:
     remote_controller(os::line_reader& in, int out) : in_(in), out_(out) {}
 
     std::uint64_t calibrated(std::uint64_t iterations) override {
-        return send("calibrated " + std::to_string(iterations) + "\n") ? next_command() : 0;
+        return send(protocol::calibrated(iterations)) ? next_command() : 0;
     }
     std::uint64_t measured(const tare::sample& s, std::int64_t peak) override {
-        return send(compare::protocol::format_sample(s, peak)) ? next_command() : 0;
+        return send(protocol::format_sample(s, peak)) ? next_command() : 0;
     }
     bool lost() const noexcept { return lost_; }
 
@@ -42,10 +42,10 @@ private:
             lost_ = true;
             return 0;
         }
-        if (auto n = compare::protocol::parse_count(line, "sample "); n && *n > 0) {
+        if (auto n = protocol::parse_sample_request(line)) {
             return *n;
         }
-        if (line != "stop") {
+        if (line != protocol::stop) {
             std::fprintf(stderr, "tare worker: unexpected command '%s'\n", line.c_str());
             lost_ = true;
         }
@@ -56,24 +56,6 @@ private:
     int out_;
     bool lost_ = false;
 };
-
-// "run SAMPLE_NS WARMUP_NS NAME"
-struct run_command_line {
-    double sample_ns = 0;
-    double warmup_ns = 0;
-    std::string name;
-};
-
-std::optional<run_command_line> parse_run(const std::string& line) {
-    run_command_line r;
-    int used = 0;
-    if (std::sscanf(line.c_str(), "run %lg %lg %n", &r.sample_ns, &r.warmup_ns, &used) != 2 || used <= 0 ||
-        !(r.sample_ns > 0) || !(r.warmup_ns >= 0)) {
-        return std::nullopt;
-    }
-    r.name = line.substr(static_cast<std::size_t>(used));
-    return r;
-}
 
 benchmark_result missing(const std::string& name) {
     benchmark_result r;
@@ -96,26 +78,25 @@ int run_worker(const std::string& spec, const std::vector<core::instance>& insta
     run_results results;
     // The context travels with every result: the controller learns accounting from it.
     results.context = core::make_context(clock_overhead, 0, probe.accounting());
-    if (!os::write_all(out, "tare-worker " + std::to_string(compare::protocol::version) +
-                                " accounting=" + (probe.accounting() ? "1" : "0") + "\n")) {
+    if (!os::write_all(out, protocol::hello(probe.accounting()))) {
         return 2;
     }
     const auto json = report::make_json_reporter<run_results>();
     for (std::string line; in.read_line(line, -1) == os::read_status::ok;) {
-        if (line == "quit") {
+        if (line == protocol::quit) {
             return 0;
         }
-        if (line == "list") {
-            std::string names = "names " + std::to_string(instances.size()) + "\n";
+        if (line == protocol::list) {
+            std::vector<std::string> names;
             for (const auto& i : instances) {
-                names += i.name + "\n";
+                names.push_back(i.name);
             }
-            if (!os::write_all(out, names)) {
+            if (!os::write_all(out, protocol::names(names))) {
                 return 2;
             }
             continue;
         }
-        auto cmd = parse_run(line);
+        auto cmd = protocol::parse_run(line);
         if (!cmd) {
             std::fprintf(stderr, "tare worker: unexpected command '%s'\n", line.c_str());
             return 2;
@@ -143,7 +124,7 @@ int run_worker(const std::string& spec, const std::vector<core::instance>& insta
         }
         results.benchmarks.assign(1, std::move(result));
         const std::string text = json->render(results);
-        if (!os::write_all(out, "result " + std::to_string(text.size()) + "\n" + text) || controller.lost()) {
+        if (!os::write_all(out, protocol::result(text)) || controller.lost()) {
             return controller.lost() ? 2 : 0;
         }
     }

@@ -1,6 +1,6 @@
 #pragma once
 // Worker mode of a benchmark executable: `tare compare` drives it over the protocol of
-// src/compare/protocol.hpp, one sample at a time.
+// src/protocol/worker_protocol.hpp, one sample at a time.
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "compare/gbench_rounds.hpp"
 
-#include "compare/protocol.hpp"
+#include "protocol/worker_protocol.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -57,12 +57,12 @@ std::optional<worker_failure> worker_process::start() {
         return *f;
     }
     const std::string& line = std::get<std::string>(hello);
-    const std::string expected = "tare-worker " + std::to_string(protocol::version) + " accounting=";
-    if (line.rfind(expected, 0) != 0) {
+    const std::optional<bool> accounting = protocol::parse_hello(line);
+    if (!accounting) {
         return fail("crash", "greeted with '" + line + "', not the tare worker protocol " +
                                  std::to_string(protocol::version));
     }
-    accounting_ = line.substr(expected.size()) == "1";
+    accounting_ = *accounting;
     return std::nullopt;
 }
 
@@ -125,7 +125,7 @@ std::variant<std::string, worker_failure> worker_process::reply(const char* wait
 }
 
 std::variant<benchmark_result, worker_failure> worker_process::read_result(const std::string& header) {
-    auto n = protocol::parse_count(header, "result ");
+    auto n = protocol::parse_result(header);
     if (!n) {
         return fail("crash", "said '" + header + "' where the protocol has a result");
     }
@@ -155,14 +155,14 @@ std::variant<benchmark_result, worker_failure> worker_process::read_result(const
 }
 
 std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
-    if (!send("list\n")) {
+    if (!send(protocol::line(protocol::list))) {
         return fail("crash", "the worker did not take the list command");
     }
     auto head = reply("its benchmark list");
     if (auto* f = std::get_if<worker_failure>(&head)) {
         return *f;
     }
-    auto n = protocol::parse_count(std::get<std::string>(head), "names ");
+    auto n = protocol::parse_names(std::get<std::string>(head));
     if (!n) {
         return fail("crash", "said '" + std::get<std::string>(head) + "' where the protocol has names");
     }
@@ -194,10 +194,7 @@ std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
 std::variant<calibrated, benchmark_result, worker_failure> worker_process::run(const std::string& name,
                                                                                double sample_ns,
                                                                                double warmup_ns) {
-    std::ostringstream cmd;
-    cmd.precision(17);
-    cmd << "run " << sample_ns << " " << warmup_ns << " " << name << "\n";
-    if (!send(cmd.str())) {
+    if (!send(protocol::run({sample_ns, warmup_ns, name}))) {
         return fail("crash", "the worker did not take the command to run " + name);
     }
     auto line = reply(("the calibration of " + name).c_str());
@@ -205,7 +202,7 @@ std::variant<calibrated, benchmark_result, worker_failure> worker_process::run(c
         return *f;
     }
     const std::string& text = std::get<std::string>(line);
-    if (auto n = protocol::parse_count(text, "calibrated "); n && *n > 0) {
+    if (auto n = protocol::parse_calibrated(text); n && *n > 0) {
         return calibrated{*n};
     }
     auto r = read_result(text);
@@ -217,7 +214,7 @@ std::variant<calibrated, benchmark_result, worker_failure> worker_process::run(c
 
 std::variant<protocol::sample_report, benchmark_result, worker_failure> worker_process::sample(
     std::uint64_t iterations) {
-    if (!send("sample " + std::to_string(iterations) + "\n")) {
+    if (!send(protocol::sample_request(iterations))) {
         return fail("crash", "the worker did not take a sample command");
     }
     auto line = reply("a sample");
@@ -236,7 +233,7 @@ std::variant<protocol::sample_report, benchmark_result, worker_failure> worker_p
 }
 
 std::variant<benchmark_result, worker_failure> worker_process::stop() {
-    if (!send("stop\n")) {
+    if (!send(protocol::line(protocol::stop))) {
         return fail("crash", "the worker did not take the stop command");
     }
     auto line = reply("a result");
@@ -248,7 +245,7 @@ std::variant<benchmark_result, worker_failure> worker_process::stop() {
 
 void worker_process::quit() {
     if (child_.pid > 0) {
-        send("quit\n");
+        send(protocol::line(protocol::quit));
         os::finish_child(child_, 5.0);
     }
     reader_.reset();

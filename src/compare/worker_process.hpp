@@ -1,6 +1,6 @@
 #pragma once
 // The controller's handle on one worker: a tare benchmark executable started with
-// --tare-worker, spoken to over src/compare/protocol.hpp. Every wait has a deadline, so a
+// --tare-worker, spoken to over src/protocol/worker_protocol.hpp. Every wait has a deadline, so a
 // worker that hangs is killed and reported, never waited on forever.
 
 #include <cstdint>
@@ -9,11 +9,11 @@
 #include <variant>
 #include <vector>
 
-#include "compare/protocol.hpp"
 #include "model/run.hpp"
 #include "os/capture.hpp"
 #include "os/channel.hpp"
 #include "os/os.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace tare::compare {
 

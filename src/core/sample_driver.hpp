@@ -99,7 +99,7 @@ struct loop_outcome {
 };
 
 /// Lets another party size the measured samples: `tare compare` runs both sides' workers in
-/// lock-step, so each measured sample waits for the controller's word (src/compare/protocol.hpp).
+/// lock-step, so each measured sample waits for the controller's word (src/protocol/worker_protocol.hpp).
 /// Calibration and warm-up stay the driver's own. Rejected: a separate "worker loop" that calls
 /// the body once per sample, which would rerun setup per sample and hide retained growth.
 class sample_controller {

@@ -11,11 +11,11 @@
 #include <set>
 #include <sstream>
 
-#include "compare/protocol.hpp"
 #include "gbench/suites.hpp"
 #include "integration/heap.hpp"
 #include "integration/run_process.hpp"
 #include "os/channel.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace tare {
 namespace {
@@ -49,7 +49,7 @@ public:
     void say(const std::string& l) { ASSERT_TRUE(os::write_all(child_.to_child, l + "\n")); }
     json result() {
         const std::string header = line();
-        auto n = compare::protocol::parse_count(header, "result ");
+        auto n = protocol::parse_result(header);
         EXPECT_TRUE(n.has_value()) << header;
         std::string text;
         EXPECT_EQ(in_.read_bytes(n.value_or(0), text, 60), os::read_status::ok);
@@ -74,10 +74,10 @@ TEST(gbench_worker, serves_the_protocol_and_runs_exactly_the_asked_iterations) {
         EXPECT_EQ(w.line(), name);
 
     w.say("run 1000000 0 BM_allocs/3");
-    ASSERT_TRUE(compare::protocol::parse_count(w.line(), "calibrated ").has_value());
+    ASSERT_TRUE(protocol::parse_calibrated(w.line()).has_value());
     for (std::uint64_t n : {1U, 1000U, 777U}) {
         w.say("sample " + std::to_string(n));
-        auto s = compare::protocol::parse_sample(w.line());
+        auto s = protocol::parse_sample(w.line());
         ASSERT_TRUE(s.has_value());
         EXPECT_EQ(s->sample.iterations, n);  // the count asked for, not one Google Benchmark chose
         EXPECT_GT(s->sample.elapsed_ns, 0);
@@ -113,9 +113,9 @@ TEST(gbench_worker, families_it_cannot_fix_by_the_public_api_run_at_the_asked_co
                                     {"BM_manual/manual_time", 100}}) {
         SCOPED_TRACE(name);
         w.say("run 1000000 0 " + name);
-        ASSERT_TRUE(compare::protocol::parse_count(w.line(), "calibrated ").has_value());
+        ASSERT_TRUE(protocol::parse_calibrated(w.line()).has_value());
         w.say("sample 100");
-        auto s = compare::protocol::parse_sample(w.line());
+        auto s = protocol::parse_sample(w.line());
         ASSERT_TRUE(s.has_value());
         EXPECT_EQ(s->sample.iterations, ran);
         if (exact_counts) {

@@ -9,12 +9,12 @@
 #include "adapters/gbench/region_hooks.hpp"
 #include "adapters/gbench/runs.hpp"
 #include "alloc/accounting.hpp"
-#include "compare/protocol.hpp"
 #include "core/runner.hpp"
 #include "instrument/counting.hpp"
 #include "io/atomic_file.hpp"
 #include "os/counters.hpp"
 #include "os/os.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::gbench {
@@ -88,7 +88,7 @@ std::optional<std::size_t> count_if_wanted() {
     const char* json = std::getenv(instrument::gbench_counted_json_env);
     if (name == nullptr || json == nullptr) {
         std::fprintf(stderr, "%s: counted mode without the instance or the file to write\n",
-                     compare::protocol::gbench_worker_marker.data());
+                     protocol::gbench_worker_marker.data());
         std::exit(2);
     }
     run_results results;
@@ -101,7 +101,7 @@ std::optional<std::size_t> count_if_wanted() {
     results.context = instrument::counted_context(hooks_linked() && alloc::available());
     if (auto err =
             io::write_file_atomically(json, report::make_json_reporter<run_results>()->render(results))) {
-        std::fprintf(stderr, "%s: %s\n", compare::protocol::gbench_worker_marker.data(), err->c_str());
+        std::fprintf(stderr, "%s: %s\n", protocol::gbench_worker_marker.data(), err->c_str());
         std::exit(1);
     }
     return 0;

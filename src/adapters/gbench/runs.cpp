@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "compare/protocol.hpp"
+#include "protocol/worker_protocol.hpp"
 
 using benchmark_family = ::benchmark::internal::Benchmark;
 
@@ -89,7 +89,7 @@ void set_list_tests(bool on) {
     ::benchmark::Initialize(&argc, argv);
 }
 
-using compare::protocol::gbench_literal;
+using protocol::gbench_literal;
 
 // The families an instance named `name` may belong to: those whose name is `name` or a prefix
 // of it ending at a '/' (family names may hold '/' themselves).

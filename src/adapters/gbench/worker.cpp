@@ -1,6 +1,6 @@
 // tare::gbench's worker mode: a Google Benchmark executable that `tare compare` drives sample by
 // sample, as it drives a tare executable (docs/gbench.md, "tare compare"; the protocol is
-// src/compare/protocol.hpp).
+// src/protocol/worker_protocol.hpp).
 //
 // Without it a comparison of two suites can only run one fresh process per side, benchmark and
 // round, each calibrating alone: few samples, each a whole process apart. With it, each side
@@ -43,11 +43,11 @@
 #include "adapters/gbench/region_hooks.hpp"
 #include "adapters/gbench/runs.hpp"
 #include "alloc/accounting.hpp"
-#include "compare/protocol.hpp"
 #include "core/metrics.hpp"
 #include "core/runner.hpp"
 #include "os/channel.hpp"
 #include "os/layout.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "report/reporter.hpp"
 
 using benchmark_family = ::benchmark::internal::Benchmark;
@@ -78,8 +78,8 @@ namespace {
 
 // The environment switch, and the words `tare` finds in a binary to know it can serve
 // (cli/run_command.cpp): present only when this object is linked, which only the wrap pulls in.
-constexpr std::string_view worker_switch = compare::protocol::gbench_worker_env;
-constexpr const char* worker_marker = compare::protocol::gbench_worker_marker.data();
+constexpr std::string_view worker_switch = protocol::gbench_worker_env;
+constexpr const char* worker_marker = protocol::gbench_worker_marker.data();
 
 }  // namespace
 
@@ -94,14 +94,13 @@ public:
         os::settle_layout();  // started by tare compare, perhaps in a chosen layout (os/layout.hpp)
         os::ignore_sigpipe();
         accounting_ = hooks_linked() && alloc::available();
-        if (!send("tare-worker " + std::to_string(compare::protocol::version) +
-                  " accounting=" + (accounting_ ? "1" : "0") + "\n")) {
+        if (!send(protocol::hello(accounting_))) {
             std::fprintf(stderr, "%s: descriptor %d is not a channel\n", worker_marker, os::child_write_fd);
             return 2;
         }
         names_ = instance_names();
         for (std::string line; in_.read_line(line, -1) == os::read_status::ok;) {
-            if (line == "quit") {
+            if (line == protocol::quit) {
                 return 0;
             }
             if (!command(line)) {
@@ -116,36 +115,27 @@ private:
     bool send(const std::string& text) { return os::write_all(os::child_write_fd, text); }
 
     bool command(const std::string& line) {
-        if (line == "list") {
-            std::string text = "names " + std::to_string(names_.size()) + "\n";
-            for (const auto& n : names_) {
-                text += n + "\n";
-            }
-            return send(text);
+        if (line == protocol::list) {
+            return send(protocol::names(names_));
         }
-        if (line.rfind("run ", 0) == 0) {
-            return start(line);
+        if (auto run = protocol::parse_run(line)) {
+            return start(*run);
         }
-        if (auto n = compare::protocol::parse_count(line, "sample "); n && *n > 0 && name_) {
+        if (auto n = protocol::parse_sample_request(line); n && name_) {
             return sample(*n);
         }
-        if (line == "stop" && name_) {
+        if (line == protocol::stop && name_) {
             return finish(std::nullopt);
         }
         return false;
     }
 
-    // "run SAMPLE_NS WARMUP_NS NAME": calibrate to one sample of SAMPLE_NS, warm up for
-    // WARMUP_NS in all, and say the size.
-    bool start(const std::string& line) {
-        double sample_ns = 0;
-        double warmup_ns = 0;
-        int used = 0;
-        if (std::sscanf(line.c_str(), "run %lg %lg %n", &sample_ns, &warmup_ns, &used) != 2 || used <= 0 ||
-            !(sample_ns > 0) || !(warmup_ns >= 0)) {
-            return false;
-        }
-        name_ = line.substr(static_cast<std::size_t>(used));
+    // `run`: calibrate to one sample of its sample_ns, warm up for its warmup_ns in all, and
+    // say the size.
+    bool start(const protocol::run_request& run) {
+        const double sample_ns = run.sample_ns;
+        const double warmup_ns = run.warmup_ns;
+        name_ = run.name;
         samples_.clear();
         counter_sums_.clear();
         label_.clear();
@@ -159,7 +149,7 @@ private:
         if (error) {
             return finish(error);
         }
-        return send("calibrated " + std::to_string(size) + "\n");
+        return send(protocol::calibrated(size));
     }
 
     // The sample's size. Growth as Google Benchmark's own (up to tenfold a step, aiming a little
@@ -269,7 +259,7 @@ private:
         }
         s.live_bytes_end += live_before;
         samples_.push_back(s);
-        return send(compare::protocol::format_sample(s, peak_));
+        return send(protocol::format_sample(s, peak_));
     }
 
     // The benchmark's result for the controller: its figures from the samples, or the error.
@@ -305,7 +295,7 @@ private:
         results.context.gbench_memory = accounting_ ? std::optional<std::string>("region") : std::nullopt;
         results.benchmarks.push_back(std::move(result));
         const std::string text = report::make_json_reporter<run_results>()->render(results);
-        return send("result " + std::to_string(text.size()) + "\n" + text);
+        return send(protocol::result(text));
     }
 
     // What Google Benchmark's own row of the benchmark holds beside its time, as io/gbench_reader
