@@ -38,13 +38,6 @@ struct found_change {
     history_measure_change change;
 };
 
-history_direction direction_of(const std::string& measure, double before, double after) {
-    const std::optional<bool> higher = higher_is_better(measure);
-    if (!higher || before == after)
-        return history_direction::changed;
-    return (after > before) == *higher ? history_direction::improvement : history_direction::regression;
-}
-
 // The change at `at` (the first value after it) between the segments [from, at) and [at, to).
 history_measure_change size_change(const std::string& measure, const series& s, std::size_t from,
                                    std::size_t at, std::size_t to, bool exact, double p) {

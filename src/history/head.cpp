@@ -15,13 +15,6 @@
 namespace tare::history {
 namespace {
 
-history_direction direction_of(const std::string& measure, double level, double head) {
-    const std::optional<bool> higher = higher_is_better(measure);
-    if (!higher || level == head)
-        return history_direction::changed;
-    return (head > level) == *higher ? history_direction::improvement : history_direction::regression;
-}
-
 // A noisy measure's change and its unadjusted two-sided p-value.
 struct tested {
     history_head_change change;
@@ -42,8 +35,13 @@ tested test_noisy(history_head_change c, std::span<const double> values) {
     const double d = y - mean;
     const double se = stats::stddev(xs) * std::sqrt(1 + 1 / n);
     tested t{std::move(c), 1};
+    // The level the head is judged against: on the logs, the geometric mean, so that its
+    // direction and the change in percent say the same thing.
+    t.change.level = positive ? std::exp(mean) : mean;
+    t.change.direction = direction_of(t.change.measure, t.change.level, t.change.head);
     if (se > 0) {
-        t.p = 2 * (1 - stats::student_t_cdf(std::fabs(d) / se, n - 1));
+        // The lower tail at -|t|, doubled: 1 - cdf would round a tiny p-value to 0.
+        t.p = 2 * stats::student_t_cdf(-std::fabs(d) / se, n - 1);
     } else {
         // Runs without any spread: only the same value (to rounding: the level is a mean) is no change.
         t.p = std::fabs(d) <= 1e-9 * std::max(1.0, std::fabs(mean)) ? 1 : 0;
@@ -110,8 +108,6 @@ history_head compare_head(const std::vector<head_segment>& segments, const std::
             continue;
         }
         ++out.compared;
-        c.level = stats::mean(s.values);
-        c.direction = direction_of(s.measure, c.level, c.head);
         noisy.push_back(test_noisy(std::move(c), s.values));
     }
     out.not_in_history = figures.size() - matched;

@@ -132,4 +132,11 @@ std::optional<bool> higher_is_better(std::string_view measure) {
     return measure == "bytes_per_second" || measure == "items_per_second";
 }
 
+history_direction direction_of(std::string_view measure, double before, double after) {
+    const std::optional<bool> higher = higher_is_better(measure);
+    if (!higher || before == after)
+        return history_direction::changed;
+    return (after > before) == *higher ? history_direction::improvement : history_direction::regression;
+}
+
 }  // namespace tare::history

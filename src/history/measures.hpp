@@ -33,4 +33,8 @@ int measure_rank(std::string_view measure);
 /// instructions), nothing for a user's counter, whose better side tare cannot know.
 std::optional<bool> higher_is_better(std::string_view measure);
 
+/// What a move of `measure` from `before` to `after` is: a regression, an improvement, or
+/// "changed" when tare cannot tell better from worse (a user's counter) or nothing moved.
+history_direction direction_of(std::string_view measure, double before, double after);
+
 }  // namespace tare::history

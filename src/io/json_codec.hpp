@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -627,7 +628,12 @@ std::variant<T, read_error> read_document(const std::string& text, const std::st
         if constexpr (requires { fields<T>::streamed; }) {
             auto& rows = out.*fields<T>::streamed;
             streamed.key = fields<T>::streamed_key;
-            rows.reserve(count_rows(text, streamed.key));
+            try {
+                rows.reserve(count_rows(text, streamed.key));
+            } catch (const std::bad_alloc&) {
+                // More rows than memory for them (a file of a million `0`s): the rows are
+                // refused one by one below, or the parse says it ran out.
+            }
             return parse_text(text, origin, streamed.key, row_mapper(rows, streamed));
         } else {
             return parse_text(text, origin);

@@ -7,14 +7,16 @@ namespace tare::io::codec {
 // Where a new value goes: the root, the row being built (an element of the streamed array),
 // the end of an array or an object's member (the last of a repeated key wins, keeping the first
 // one's place, as nlohmann's parser does). A pointer to it stays valid while it is open: nothing
-// is added to its parent until it closes.
+// is added to its parent until it closes. Once closed it may move (the root's members are a
+// vector), so the streamed array is known by its place, open just below the root, not by its
+// address.
 row_streaming_builder::json* row_streaming_builder::place(json&& value) {
     if (stack_.empty()) {
         root_ = std::move(value);
         return &root_;
     }
     json& parent = *stack_.back();
-    if (&parent == rows_) {
+    if (in_rows()) {
         row_ = std::move(value);
         return &row_;
     }
@@ -28,7 +30,7 @@ row_streaming_builder::json* row_streaming_builder::place(json&& value) {
 }
 
 bool row_streaming_builder::put(json&& value) {
-    const bool row = !stack_.empty() && stack_.back() == rows_;
+    const bool row = in_rows();
     place(std::move(value));
     if (row)
         sink_(&row_, next_row_++);
@@ -40,7 +42,7 @@ bool row_streaming_builder::open(json&& value) {
                           stack_.front() == &root_ && root_.is_object() && name_ == key_;
     json* at = place(std::move(value));
     if (streamed) {
-        rows_ = at;
+        streaming_ = true;
         next_row_ = 0;
         sink_(nullptr, 0);
     }
@@ -53,6 +55,8 @@ bool row_streaming_builder::close() {
     stack_.pop_back();
     if (done == &row_)
         sink_(&row_, next_row_++);
+    else if (streaming_ && stack_.size() == 1)
+        streaming_ = false;  // the streamed array itself closed
     return true;
 }
 

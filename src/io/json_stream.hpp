@@ -60,6 +60,8 @@ public:
     [[nodiscard]] const std::string& error_what() const { return error_what_; }
 
 private:
+    // The next value is an element of the streamed array.
+    [[nodiscard]] bool in_rows() const { return streaming_ && stack_.size() == 2; }
     json* place(json&& value);
     bool put(json&& value);
     bool open(json&& value);
@@ -70,7 +72,7 @@ private:
     row_sink sink_;
     std::vector<json*> stack_;  // the open arrays and objects, outermost first
     std::string name_;          // the key of the object's next value
-    json* rows_ = nullptr;      // the streamed array, in the tree, kept empty
+    bool streaming_ = false;    // the streamed array is open, second on the stack (kept empty)
     json row_;                  // the element of it being built
     std::size_t next_row_ = 0;
     std::size_t error_byte_ = 0;

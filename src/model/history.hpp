@@ -72,7 +72,8 @@ struct history_head_change {
     std::string benchmark;
     std::string measure;
     bool exact = false;    // an exact count: any difference is a change
-    double level = 0;      // the branch's mean since its last change point (exact: its value)
+    double level = 0;      // the branch's level since its last change point: the geometric mean of
+                           // those runs (their mean where one is not positive); exact: its value
     double head = 0;       // the run's figure
     std::size_t runs = 0;  // the branch's runs since that change point
     std::string since;     // the commit of the first of them

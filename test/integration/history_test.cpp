@@ -203,6 +203,9 @@ TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_
 
     auto bad = run_process({tare_cmd, "history", "check", "--db=" + db(), "--alpha=2"});
     EXPECT_EQ(bad.exit_code, 2) << bad.out;
+    // Below 1/200 the permutation test could never reject: refused, not silently blind.
+    auto blind = run_process({tare_cmd, "history", "check", "--db=" + db(), "--alpha=0.001"});
+    EXPECT_EQ(blind.exit_code, 2) << blind.out;
     auto missing = run_process(
         {tare_cmd, "history", "check", "--db=" + db(), "--head=" + scratch("nope.json").string()});
     EXPECT_EQ(missing.exit_code, 2);

@@ -148,6 +148,18 @@ TEST(history_head, an_exact_count_changes_by_any_difference_and_a_noisy_one_beyo
     EXPECT_EQ(h.changes[2].direction, history_direction::regression);  // throughput down
 }
 
+// The level of a noisy measure is the centre of its test (the geometric mean): the direction and
+// the change's sign agree even when one run of the level is far out.
+TEST(history_head, the_direction_and_the_change_agree) {
+    std::vector<double> runs(19, 1.0);
+    runs.push_back(1e6);
+    const history_head h = compare_head({segment("time_ns", runs)}, {{"b", "time_ns", 4e4, {}, {}}}, 1.0, 3);
+    ASSERT_EQ(h.changes.size(), 1U);
+    EXPECT_GT(*h.changes[0].change_pct, 0);
+    EXPECT_EQ(h.changes[0].direction, history_direction::regression);
+    EXPECT_GT(h.changes[0].head, h.changes[0].level);
+}
+
 // The verdict's false-alarm rate and the interval's coverage, simulated: a head drawn from the
 // same lognormal runs as the branch's level (2 % noise, 8 runs) is called changed in about
 // alpha of the trials, and the 95 % interval holds the true change (none) in about 95 %.

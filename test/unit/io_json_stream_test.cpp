@@ -38,6 +38,22 @@ streamed stream(const std::string& text, std::string_view key) {
     return out;
 }
 
+run_results many_rows(std::size_t n) {
+    run_results r;
+    r.context.host = "h";
+    for (std::size_t i = 0; i < n; ++i) {
+        benchmark_result b;
+        b.name = "suite/family_" + std::to_string(i / 4) + "/" + std::to_string(i % 4);
+        b.iterations = 3000;
+        b.samples_ns = {100.5, 101.25, 99.75};
+        b.time = {100.5, 100.5, 0.75, 99.75, 101.25, interval{99.0, 102.0}};
+        b.allocs_per_iter = static_cast<double>(i % 3);
+        b.bytes_per_iter = 64.0 * static_cast<double>(i % 3);
+        r.benchmarks.push_back(b);
+    }
+    return r;
+}
+
 TEST(json_stream, the_elements_of_the_named_array_go_to_the_sink_and_the_tree_keeps_it_empty) {
     const auto got =
         stream(R"({"a": 1, "rows": [{"x": [1, {"y": 2}]}, 3, [4], null], "z": {"rows": [5]}})", "rows");
@@ -45,6 +61,31 @@ TEST(json_stream, the_elements_of_the_named_array_go_to_the_sink_and_the_tree_ke
     EXPECT_EQ(got.rows, (std::vector<std::string>{R"({"x":[1,{"y":2}]})", "3", "[4]", "null"}));
     // Only the top level's key: the same name deeper down is an ordinary value.
     EXPECT_EQ(got.root.dump(), R"({"a":1,"rows":[],"z":{"rows":[5]}})");
+}
+
+// Keys after the streamed array (a file whose keys were sorted: jq -S, Python's sort_keys) add
+// members to the root, which moves the array's place: their arrays and objects are theirs, not
+// rows.
+TEST(json_stream, keys_after_the_rows_keep_their_own_values) {
+    const std::string text =
+        R"({"benchmarks": [{"name": "a"}], "context": {"x": {"y": [1, {"z": 2}]}, "notes": [[3], {"name": "b"}]},)"
+        R"( "more": [4, 5], "schema": "tare/1"})";
+    const auto got = stream(text, "benchmarks");
+    EXPECT_EQ(got.rows, (std::vector<std::string>{R"({"name":"a"})"}));
+    json expected = json::parse(text);
+    expected["benchmarks"] = json::array();
+    EXPECT_EQ(got.root, expected);
+    auto read = io::parse_run_json(text, "r.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    ASSERT_EQ(std::get<run_results>(read).benchmarks.size(), 1U);
+}
+
+TEST(json_stream, a_file_with_sorted_keys_reads_as_written) {
+    const std::string text = io::write_run_json(many_rows(3));
+    const std::string sorted = nlohmann::json::parse(text).dump(2);  // std::map: keys sorted
+    auto read = io::parse_run_json(sorted, "sorted.json");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+    EXPECT_EQ(io::write_run_json(std::get<run_results>(read)), text);
 }
 
 TEST(json_stream, anything_else_is_the_tree_nlohmann_builds) {
@@ -103,22 +144,6 @@ TEST(json_stream, errors_come_in_the_order_a_whole_tree_gives_them) {
     ASSERT_TRUE(std::holds_alternative<run_results>(read)) << run_error(R"({"benchmarks": 1})");
     ASSERT_EQ(std::get<run_results>(read).benchmarks.size(), 1U);
     EXPECT_EQ(std::get<run_results>(read).benchmarks[0].name, "b");
-}
-
-run_results many_rows(std::size_t n) {
-    run_results r;
-    r.context.host = "h";
-    for (std::size_t i = 0; i < n; ++i) {
-        benchmark_result b;
-        b.name = "suite/family_" + std::to_string(i / 4) + "/" + std::to_string(i % 4);
-        b.iterations = 3000;
-        b.samples_ns = {100.5, 101.25, 99.75};
-        b.time = {100.5, 100.5, 0.75, 99.75, 101.25, interval{99.0, 102.0}};
-        b.allocs_per_iter = static_cast<double>(i % 3);
-        b.bytes_per_iter = 64.0 * static_cast<double>(i % 3);
-        r.benchmarks.push_back(b);
-    }
-    return r;
 }
 
 // What reading and writing hold at their peak beyond what they return, measured by tare's own
