@@ -3,6 +3,7 @@
 // (docs/history.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -152,11 +153,14 @@ TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_
     json worse = original;
     for (json& b : same["benchmarks"])
         scale_time(b, 1 + 0.01 * std::sin(12 * 2.4) / (1 + 0.01 * std::sin(11 * 2.4)));
+    // Each against its own level: round_trip/1000's time since it rose at the seventh run (six
+    // runs), round_trip/1's allocations since their step at the tenth (three). Set here, not taken
+    // from the real run, so that a build without the interposer has them too.
     for (json& b : worse["benchmarks"]) {
-        if (b["name"] == "round_trip/1")
-            scale_time(b, 1.3);
         if (b["name"] == "round_trip/1000")
-            b["allocs_per_iter"] = b["allocs_per_iter"].get<double>() + 1;
+            scale_time(b, 1.3);
+        if (b["name"] == "round_trip/1")
+            b["allocs_per_iter"] = 4;
     }
     std::ofstream(scratch("same.json")) << same.dump(1);
     std::ofstream(scratch("worse.json")) << worse.dump(1);
@@ -173,11 +177,9 @@ TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_
     auto md = run_process({tare_cmd, "history", "check", "--db=" + db(),
                            "--head=" + scratch("worse.json").string(), "--fail-on-regression", "--md"});
     EXPECT_EQ(md.exit_code, 1) << md.out << md.err;
-    // round_trip/1's time against all twelve runs (no change point); round_trip/1000's
-    // allocations against the level since its time changed at the seventh run is all its runs,
-    // an exact count's own series having no step.
+    // A row of the head's table, below the branch's own change points.
     const auto row_of = [&](const std::string& benchmark, const std::string& measure) {
-        std::istringstream lines(md.out);
+        std::istringstream lines(md.out.substr(std::min(md.out.find("head: "), md.out.size())));
         for (std::string line; std::getline(lines, line);) {
             if (line.rfind("| `" + benchmark + "` ", 0) == 0 &&
                 line.find("| " + measure + " ") != std::string::npos)
@@ -185,21 +187,26 @@ TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_
         }
         return std::string();
     };
-    const std::string time_row = row_of("round_trip/1", "time");
+    const std::string time_row = row_of("round_trip/1000", "time");
     EXPECT_NE(time_row.find("| regression "), std::string::npos) << md.out;
-    EXPECT_NE(time_row.find("| " + commit_of(0).substr(0, 7) + " · 12 runs |"), std::string::npos) << md.out;
-    EXPECT_NE(row_of("round_trip/1000", "allocs/iter").find("+1 exact"), std::string::npos) << md.out;
-    EXPECT_NE(md.out.find("regressed against main: round_trip/1 time, round_trip/1000 allocs/iter"),
+    EXPECT_NE(time_row.find("| " + commit_of(6).substr(0, 7) + " · 6 runs |"), std::string::npos) << md.out;
+    const std::string allocs_row = row_of("round_trip/1", "allocs/iter");
+    EXPECT_NE(allocs_row.find("3 → 4"), std::string::npos) << md.out;
+    EXPECT_NE(allocs_row.find("+33.33% exact"), std::string::npos) << md.out;
+    EXPECT_NE(allocs_row.find(" · 3 runs |"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("regressed against main: round_trip/1 allocs/iter, round_trip/1000 time"),
               std::string::npos)
         << md.out;
     auto js = run_process({tare_cmd, "history", "check", "--db=" + db(),
                            "--head=" + scratch("worse.json").string(), "--json=-"});
     const json doc = json::parse(js.out);
     ASSERT_EQ(doc["head"]["changes"].size(), 2U) << js.out;
-    EXPECT_EQ(doc["head"]["changes"][0]["direction"], "regression");
-    EXPECT_EQ(doc["head"]["changes"][1]["exact"], true);
-    EXPECT_EQ(doc["head"]["changes"][1]["runs"], 12);
-    EXPECT_LE(doc["head"]["changes"][0]["p_value"].get<double>(), 0.01);
+    EXPECT_EQ(doc["head"]["changes"][0]["exact"], true);
+    EXPECT_EQ(doc["head"]["changes"][0]["runs"], 3);
+    EXPECT_EQ(doc["head"]["changes"][0]["since"], commit_of(9));
+    EXPECT_EQ(doc["head"]["changes"][1]["direction"], "regression");
+    EXPECT_EQ(doc["head"]["changes"][1]["runs"], 6);
+    EXPECT_LE(doc["head"]["changes"][1]["p_value"].get<double>(), 0.01);
 
     auto bad = run_process({tare_cmd, "history", "check", "--db=" + db(), "--alpha=2"});
     EXPECT_EQ(bad.exit_code, 2) << bad.out;
