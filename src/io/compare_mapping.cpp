@@ -8,6 +8,7 @@
 #include <string>
 
 #include "io/json_codec.hpp"
+#include "io/json_document.hpp"
 #include "io/shared_mapping.hpp"
 
 namespace tare::io::codec {

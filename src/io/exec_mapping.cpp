@@ -9,6 +9,7 @@
 #include <string>
 
 #include "io/json_codec.hpp"
+#include "io/json_document.hpp"
 
 namespace tare::io::codec {
 namespace {

@@ -1,4 +1,5 @@
 #include "io/json_codec.hpp"
+#include "io/json_document.hpp"
 
 #include <cmath>
 

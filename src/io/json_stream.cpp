@@ -1,5 +1,7 @@
 #include "io/json_stream.hpp"
 
+#include <algorithm>
+
 #include <utility>
 
 namespace tare::io::codec {
@@ -58,6 +60,18 @@ bool row_streaming_builder::close() {
     else if (streaming_ && stack_.size() == 1)
         streaming_ = false;  // the streamed array itself closed
     return true;
+}
+
+void append_indented(std::string& out, const std::string& text, std::string_view indent) {
+    for (std::size_t from = 0; from < text.size();) {
+        const std::size_t newline = std::min(text.find('\n', from), text.size());
+        out.append(text, from, newline - from);
+        if (newline < text.size()) {
+            out += '\n';
+            out += indent;
+        }
+        from = newline + 1;
+    }
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #pragma once
-// Private to src/io: parsing a document without holding all of it as a JSON tree.
+// Parsing a document without holding all of it as a JSON tree (src/io's readers), and writing
+// one without building it (the readers' writers and the exporters).
 //
 // A results file is a small object around one long array ("benchmarks", "rows"). Parsed into
 // nlohmann's tree whole, it took about ten times its text in memory before the mapping copied
@@ -79,6 +80,11 @@ private:
     int error_id_ = 0;
     std::string error_what_;
 };
+
+/// Appends `text` (one value's dump(2)) to `out` as it stands one level deeper in a bigger
+/// dump: each newline followed by `indent`. A newline in a dump is always layout (a string's own
+/// is escaped), so the result is the bigger tree's dump byte for byte.
+void append_indented(std::string& out, const std::string& text, std::string_view indent);
 
 /// The number of elements of the top-level object's array `key` in `text` (0 when there is none,
 /// or the text is not JSON: the reader that follows says why), by a pass that builds nothing.

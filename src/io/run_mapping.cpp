@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/json_codec.hpp"
+#include "io/json_document.hpp"
 #include "io/shared_mapping.hpp"
 #include "stats/descriptive.hpp"
 

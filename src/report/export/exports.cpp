@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/json_stream.hpp"
 #include "report/export/formats.hpp"
 
 namespace tare::report {
@@ -78,15 +79,8 @@ std::string indented_array(std::size_t n, Element element) {
         return "[]\n";
     std::string out = "[\n";
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string text = element(i).dump(2);
         out += "  ";
-        for (std::size_t from = 0; from < text.size();) {
-            const std::size_t newline = std::min(text.find('\n', from), text.size());
-            out.append(text, from, newline - from);
-            if (newline < text.size())
-                out += "\n  ";
-            from = newline + 1;
-        }
+        io::codec::append_indented(out, element(i).dump(2), "  ");
         out += i + 1 < n ? ",\n" : "\n";
     }
     out += "]\n";  // appended, not `out + ...`: a copy of the whole text
