@@ -26,6 +26,21 @@ int fail_usage(const std::string& message) {
     return 2;
 }
 
+int finish_run(run_results& results, const bench_options& opt, bool any_failed, bool live) {
+    if (live) {
+        std::fputs("\r\033[K", stderr);
+    }
+    if (const int signal = os::interrupted(); signal != 0) {
+        results.context.interrupted = true;
+        write_results(results, opt, any_failed);
+        std::fprintf(stderr, "error: interrupted by %s: %zu benchmark%s finished, the rest did not run\n",
+                     os::interrupt_name(signal), results.benchmarks.size(),
+                     results.benchmarks.size() == 1 ? "" : "s");
+        return os::interrupted_status(signal);
+    }
+    return write_results(results, opt, any_failed);
+}
+
 // The table, then --json: what every run ends with, a normal one or one a body cut short.
 int write_results(const run_results& results, const bench_options& opt, bool any_failed) {
     const bool json_to_stdout = opt.json_path && *opt.json_path == "-";
@@ -161,18 +176,7 @@ int run_instrumented(const std::vector<core::run_unit>& units, const bench_optio
             results.benchmarks.push_back(std::move(r));
         }
     }
-    if (live) {
-        std::fputs("\r\033[K", stderr);
-    }
-    if (const int signal = os::interrupted(); signal != 0) {
-        results.context.interrupted = true;
-        write_results(results, opt, any_failed);
-        std::fprintf(stderr, "error: interrupted by %s: %zu benchmark%s finished, the rest did not run\n",
-                     os::interrupt_name(signal), results.benchmarks.size(),
-                     results.benchmarks.size() == 1 ? "" : "s");
-        return os::interrupted_status(signal);
-    }
-    return write_results(results, opt, any_failed);
+    return finish_run(results, opt, any_failed, live);
 }
 
 }  // namespace tare::cli::driver

@@ -427,18 +427,7 @@ int drive(int argc, char** argv) {
     run_ends();
     core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
 
-    if (live) {
-        std::fputs("\r\033[K", stderr);
-    }
-    if (const int signal = os::interrupted(); signal != 0) {
-        results.context.interrupted = true;
-        write_results(results, opt, any_failed);
-        std::fprintf(stderr, "error: interrupted by %s: %zu benchmark%s finished, the rest did not run\n",
-                     os::interrupt_name(signal), results.benchmarks.size(),
-                     results.benchmarks.size() == 1 ? "" : "s");
-        return os::interrupted_status(signal);
-    }
-    return write_results(results, opt, any_failed);
+    return driver::finish_run(results, opt, any_failed, live);
 }
 
 }  // namespace

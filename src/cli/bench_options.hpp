@@ -42,6 +42,10 @@ int fail_usage(const std::string& message);
 /// short. Status 1 when a benchmark failed or a file could not be written, else 0.
 int write_results(const run_results& results, const bench_options& opt, bool any_failed);
 
+/// The end of a run's loop, timed or counted: the live progress line cleared, then the results
+/// written; after an interrupt, marked so and said, with the signal's status.
+int finish_run(run_results& results, const bench_options& opt, bool any_failed, bool live);
+
 /// The counting child (instrument/launch.hpp): counts the one instance named and writes its row.
 int run_counted_child(const std::vector<core::run_unit>& units, const bench_options& opt);
 
