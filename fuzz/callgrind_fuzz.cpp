@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "counted/profile_changes.hpp"
 #include "instrument/callgrind_format.hpp"
 #include "instrument/callgrind_graph.hpp"
 #include "instrument/profile.hpp"
@@ -25,7 +26,7 @@ void check_profile(const tare::instruction_profile& p) {
     for (const tare::function_cost& f : p.functions)
         if (!std::isfinite(f.self) || f.self < 0)
             std::abort();
-    if (!tare::instrument::changed_functions(p, p).empty())
+    if (!tare::counted::changed_functions(p, p).empty())
         std::abort();  // a profile against itself changed nothing
 }
 

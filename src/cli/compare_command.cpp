@@ -24,7 +24,7 @@
 #include "compare/pairing.hpp"
 #include "compare/rounds.hpp"
 #include "core/shard.hpp"
-#include "instrument/judge.hpp"
+#include "counted/compare.hpp"
 #include "instrument/launch.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
@@ -384,7 +384,7 @@ int compare_command(const compare_args& args) {
         if (os::interrupted() != 0) {
             keep_counted_on_both(sides);
         }
-        results = instrument::compare_counted(sides[0], sides[1], args.threshold_pct);
+        results = counted::compare_counted(sides[0], sides[1], args.threshold_pct);
         compare::restore_head_names(results, std::get<0>(own));
         instrumented = {compare::instrumentation_of(sides[0]), compare::instrumentation_of(sides[1])};
         results.interrupted = os::interrupted() != 0;
@@ -404,13 +404,12 @@ int compare_command(const compare_args& args) {
         for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
             std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !selected(b.name); });
         }
-        if (auto why =
-                instrument::counted_mismatch(std::get<run_results>(base), std::get<run_results>(head))) {
+        if (auto why = counted::counted_mismatch(std::get<run_results>(base), std::get<run_results>(head))) {
             return fail(exit_usage, *why);
         }
-        results = instrument::is_counted(std::get<run_results>(base))
-                      ? instrument::compare_counted(std::get<run_results>(base), std::get<run_results>(head),
-                                                    args.threshold_pct)
+        results = counted::is_counted(std::get<run_results>(base))
+                      ? counted::compare_counted(std::get<run_results>(base), std::get<run_results>(head),
+                                                 args.threshold_pct)
                       : compare::compare_files(std::get<run_results>(base), std::get<run_results>(head), vo,
                                                args.base, args.head);
         compare::restore_head_names(results, std::get<0>(own));

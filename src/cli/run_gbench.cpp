@@ -12,6 +12,7 @@
 #include "compare/gbench_rounds.hpp"
 #include "compare/rounds.hpp"
 #include "core/shard.hpp"
+#include "counted/gbench_suite.hpp"
 #include "instrument/launch.hpp"
 #include "os/interrupt.hpp"
 #include "os/os.hpp"
@@ -259,7 +260,7 @@ std::variant<run_results, run_failure> gbench_counted_collect(const std::string&
     }
     const auto& names = std::get<std::vector<std::string>>(listed);
     suite_progress progress;
-    run_results out = instrument::count_gbench_suite(
+    run_results out = counted::count_gbench_suite(
         std::get<instrument::launcher>(made), fs::absolute(target).string(), target, names,
         [&](std::size_t row, std::size_t rows, const std::string& name) { progress.step(row, rows, name); });
     progress.end(names.size(), !out.context.interrupted);

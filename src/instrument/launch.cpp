@@ -224,18 +224,10 @@ benchmark_result row_of_child(const launcher& l, const os::child_result& child, 
     return std::move(results.benchmarks.front());
 }
 
-// What a counted child is started with: the program's arguments after its path, and the
-// variables added to its pinned environment, given where its files go.
-struct child_plan {
-    std::vector<std::string> arguments;
-    std::vector<std::string> environment;
-};
+}  // namespace
 
-// Counts `member` in a child of `executable` planned by `plan` (from the files' paths: the JSON
-// row, Callgrind's out file), and returns its row or an error row naming how the child ended.
-template <class Plan>
 benchmark_result run_counted_child(const launcher& l, const std::string& executable,
-                                   const std::string& member, Plan plan) {
+                                   const std::string& member, const plan_child& plan) {
     std::error_code ec;
     const os::temp_name temp = os::temp_file_name("counted");
     if (temp.path.empty()) {
@@ -304,6 +296,8 @@ benchmark_result run_counted_child(const launcher& l, const std::string& executa
     return row;
 }
 
+namespace {
+
 std::variant<instruction_profile, std::string> last_dump_profile(const callgrind_session& session,
                                                                  std::uint64_t iterations) {
     const std::string path = session.out_file + "." + std::to_string(session.dumps);
@@ -344,46 +338,6 @@ benchmark_result run_in_child(const launcher& l, const std::string& step, const 
             }
             return p;
         });
-}
-
-benchmark_result run_gbench_in_child(const launcher& l, const std::string& executable,
-                                     const std::string& name) {
-    if (l.how != counter::callgrind) {
-        benchmark_result r = error_row(name, "instrument",
-                                       "a Google Benchmark suite is counted under Callgrind only "
-                                       "(--instrument=instructions)");
-        return r;
-    }
-    return run_counted_child(l, executable, name, [&](const std::string& json, const std::string& out) {
-        // Google Benchmark's main refuses flags it does not know: the instance and the files go in
-        // the environment, and the suite runs none of its benchmarks itself.
-        return child_plan{
-            {"--benchmark_filter=^$"},
-            {std::string(gbench_counted_env) + "=" + out, std::string(gbench_counted_name_env) + "=" + name,
-             std::string(gbench_counted_json_env) + "=" + json}};
-    });
-}
-
-run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
-                               const std::vector<std::string>& names, const count_progress& progress) {
-    run_results out;
-    out.context = instrument::counted_context(false);
-    out.context.executable = label;
-    out.context.instrument = l.description;
-    out.context.instrument_env = l.pass_env;
-    out.context.gbench_memory = "region";  // the counted mode's figures are the hooks' alone
-    for (const std::string& name : names) {
-        if (os::interrupted() != 0) {
-            out.context.interrupted = true;
-            break;
-        }
-        if (progress) {
-            progress(out.benchmarks.size(), names.size(), name);
-        }
-        out.benchmarks.push_back(run_gbench_in_child(l, executable, name));
-        out.context.accounting = out.context.accounting || out.benchmarks.back().allocs_per_iter.has_value();
-    }
-    return out;
 }
 
 }  // namespace tare::instrument

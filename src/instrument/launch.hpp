@@ -53,18 +53,22 @@ void add_profile(const callgrind_session& session, benchmark_result& row);
 /// own) in a child; an error row names how the child ended when it gave no result.
 benchmark_result run_in_child(const launcher& l, const std::string& step, const std::string& member);
 
-/// Counts the instance `name` of the Google Benchmark executable `executable` (linked with
-/// tare::gbench) in a child under Callgrind: its counted mode, entered through the environment.
-benchmark_result run_gbench_in_child(const launcher& l, const std::string& executable,
-                                     const std::string& name);
+/// What a counted child is started with: the program's arguments after its path, and the
+/// variables added to its pinned environment.
+struct child_plan {
+    std::vector<std::string> arguments;
+    std::vector<std::string> environment;
+};
 
-/// Told before each benchmark of a counted suite starts: its index, how many there are, its name.
-using count_progress = std::function<void(std::size_t, std::size_t, const std::string&)>;
+/// Plans a counted child from where its files go: its JSON row, Callgrind's out file.
+using plan_child = std::function<child_plan(const std::string& json, const std::string& out)>;
 
-/// The benchmarks `names` of the Google Benchmark executable `executable` (given as `label`)
-/// counted one child each, as one run; an interrupt ends it after the benchmark running.
-run_results count_gbench_suite(const launcher& l, const std::string& executable, const std::string& label,
-                               const std::vector<std::string>& names, const count_progress& progress = {});
+/// Counts `member` in a child of `executable` planned by `plan`, under the launcher's instrument
+/// and timeout, and returns its row, or an error row naming how the child ended with what it and
+/// Valgrind last said. run_in_child plans this executable's own children; the `tare` command
+/// plans a Google Benchmark suite's.
+benchmark_result run_counted_child(const launcher& l, const std::string& executable,
+                                   const std::string& member, const plan_child& plan);
 
 /// The child's environment: `extra`, then PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB as
 /// this process has them, nothing else, and a pad that brings the environment and `argv` (the program's own

@@ -45,6 +45,12 @@ constexpr std::optional<verdict> verdict_from_name(std::string_view name) noexce
     return std::nullopt;
 }
 
+/// Counted changes (pairing::counted, a counted run's variants): changes of at most this many percent get no
+/// verdict, 0.01 %, one instruction in 10,000 (docs/instructions.md, "Verdicts"). Counts per iteration carry
+/// a few per-chunk and first-iteration instructions spread over an iteration count that moves with the body's
+/// size, so two bodies that differ only in that count differ by far less than this.
+inline constexpr double count_floor_pct = 0.01;
+
 /// The change of head against base, in percent of base (negative = head smaller/faster).
 struct paired_change {
     std::size_t pairs = 0;                 // replicates used

@@ -39,12 +39,6 @@ enum class pairing {
     counted,
 };
 
-/// pairing::counted: changes of at most this many percent get no verdict, 0.01 %, one instruction
-/// in 10,000 (docs/instructions.md, "Verdicts"). Counts per iteration carry a few per-chunk and
-/// first-iteration instructions spread over an iteration count that moves with the body's size, so
-/// two bodies that differ only in that count differ by far less than this.
-inline constexpr double count_floor_pct = 0.01;
-
 /// How the verdicts of one table share their error rate (docs/statistics.md, "Many rows").
 enum class family_control {
     /// Benjamini-Hochberg at false-discovery rate alpha, with the matching false-coverage

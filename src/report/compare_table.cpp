@@ -9,7 +9,7 @@
 
 #include "io/compare_mapping.hpp"
 #include "report/function_reporter.hpp"
-#include "report/profile/profile_lines.hpp"
+#include "report/profile/compare_profile_lines.hpp"
 #include "report/run_table.hpp"
 #include "report/table/units.hpp"
 

@@ -15,6 +15,7 @@ set(tare_report_sources
 set(tare_report_tool_sources
   src/report/compare_table.cpp
   src/report/compare_presence.cpp
+  src/report/profile/compare_profile_lines.cpp
   src/report/exec_table.cpp
   src/report/history_table.cpp
   src/report/html/html_page.cpp

@@ -9,7 +9,7 @@
 
 #include "compare/aggregate.hpp"
 #include "compare/instrumentation.hpp"
-#include "instrument/judge.hpp"
+#include "counted/compare.hpp"
 #include "stats/change.hpp"
 
 namespace tare::golden {
@@ -350,7 +350,7 @@ run_results counted_side(bool head) {
 }  // namespace
 
 compare_results compare_counted_run() {
-    compare_results r = instrument::compare_counted(counted_side(false), counted_side(true), 0);
+    compare_results r = counted::compare_counted(counted_side(false), counted_side(true), 0);
     r.base_label = "./build-main/bench/codec_bench";
     r.head_label = "./build/bench/codec_bench";
     r.tare_version = "0.1.0";
