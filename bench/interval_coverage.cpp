@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 #include "stats/interval.hpp"
 #include "stats/random.hpp"
 #include "stats/summary.hpp"

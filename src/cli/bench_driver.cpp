@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "cli/bench_options.hpp"
+#include "cli/bench_worker.hpp"
 #include "cli/checks.hpp"
 #include "cli/isolate.hpp"
-#include "cli/worker.hpp"
 #include "core/runner.hpp"
 #include "core/shard.hpp"
 #include "core/variants.hpp"

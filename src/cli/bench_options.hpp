@@ -23,7 +23,7 @@ struct bench_options {
     bool markdown = false;
     std::string color = "auto";              // --color: auto, always, never
     std::optional<std::string> exact;        // internal: the child of --isolate runs this instance
-    std::optional<std::string> worker;       // internal: serve `tare compare` (src/cli/worker.hpp)
+    std::optional<std::string> worker;       // internal: serve `tare compare` (src/cli/bench_worker.hpp)
     std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp)
     std::optional<std::size_t> alloc_sites;  // --alloc-sites[=N]: the top N sites (default 5)
     std::optional<std::string> instrument;   // --instrument: instructions, hw-instructions

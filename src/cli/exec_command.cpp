@@ -9,7 +9,7 @@
 #include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
-#include "exec/exec.hpp"
+#include "exec/abba_runs.hpp"
 #include "io/atomic_file.hpp"
 #include "os/interrupt.hpp"
 #include "report/reporter.hpp"

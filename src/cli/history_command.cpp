@@ -72,14 +72,16 @@ void add_check_command(CLI::App* cmd, history_args& args) {
             "at least 0.005 (199 shuffles show no p-value below 1/200)")
         ->type_name("P")
         ->check(CLI::Range(0.005, 0.2));
-    check
-        ->add_option("--head", args.head_file,
-                     "a results file (a pull request's) to compare with the branch's level since each "
-                     "series' last change point")
-        ->type_name("FILE");
+    CLI::Option* head = check
+                            ->add_option("--head", args.head_file,
+                                         "a results file (a pull request's) to compare with the branch's "
+                                         "level since each series' last change point")
+                            ->type_name("FILE");
+    // Without --head there is no file whose side it could choose: refused rather than ignored.
     check->add_option("--side", args.side, "with --head, a comparison's side: head (default) or base")
         ->type_name("SIDE")
-        ->check(one_of({"head", "base"}));
+        ->check(one_of({"head", "base"}))
+        ->needs(head);
     check->add_flag("--fail-on-regression", args.fail_on_regression,
                     "exit 1 when a benchmark regressed among the newest --recent runs (with --head: "
                     "when the head regressed against the branch)");

@@ -1,6 +1,6 @@
 #include "compare/aggregate.hpp"
-#include "stats/change.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/difference.hpp"
 
 #include <algorithm>
 #include <cmath>

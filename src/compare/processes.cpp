@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "core/variants.hpp"
-#include "stats/change.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/difference.hpp"
 #include "stats/outliers.hpp"
 #include "stats/summary.hpp"
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <variant>
 
+#include "model/hash.hpp"
+
 namespace tare::core {
 
 struct shard {
@@ -38,12 +40,7 @@ inline std::variant<shard, std::string> parse_shard(std::string_view text) {
 /// FNV-1a, 64 bits, over the name's bytes: fixed by its definition, so every build, platform and
 /// version of tare puts a name in the same shard.
 inline std::uint64_t name_hash(std::string_view name) noexcept {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (char c : name) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return fnv1a_64(name);
 }
 
 /// Whether the benchmark (or group) named `name` is in `s`.

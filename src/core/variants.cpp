@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "core/metrics.hpp"
-#include "stats/change.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/difference.hpp"
 
 namespace tare::core {
 

@@ -1,6 +1,6 @@
 #include "counted/gbench_suite.hpp"
 
-#include "instrument/counting.hpp"
+#include "instrument/counted_run.hpp"
 #include "os/interrupt.hpp"
 
 namespace tare::counted {

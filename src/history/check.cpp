@@ -8,9 +8,9 @@
 
 #include "history/head.hpp"
 #include "history/measures.hpp"
-#include "stats/change.hpp"
 #include "stats/change_points.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/difference.hpp"
 
 namespace tare::history {
 namespace {
@@ -56,7 +56,7 @@ history_measure_change size_change(const std::string& measure, const series& s, 
                           std::all_of(after.begin(), after.end(), [](double v) { return v > 0; });
     if (!exact && positive) {
         // Welch's interval on the logs: the runs of each segment are independent replicates,
-        // as two stored files' processes are (stats/change.hpp).
+        // as two stored files' processes are (stats/difference.hpp).
         if (auto w = stats::welch_log_change(before, after)) {
             c.change_pct = w->change_pct;
             c.interval_pct = w->interval_pct;

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "history/measures.hpp"
-#include "stats/change.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/difference.hpp"
 
 namespace tare::history {
 namespace {

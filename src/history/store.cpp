@@ -9,6 +9,8 @@
 #include <map>
 #include <utility>
 
+#include "model/hash.hpp"
+
 namespace tare::history {
 namespace {
 
@@ -292,13 +294,8 @@ std::variant<std::vector<std::pair<std::string, std::size_t>>, store_error> stor
 }
 
 std::string digest_of(const std::string& bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a 64 (Fowler, Noll, Vo)
-    for (const char c : bytes) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3ULL;
-    }
     char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a_64(bytes)));
     return text;
 }
 

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "instrument/counting.hpp"
+#include "instrument/counted_run.hpp"
 #include "model/run.hpp"
 
 namespace tare::instrument {

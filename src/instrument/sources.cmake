@@ -3,7 +3,7 @@
 set(tare_instrument_sources
   src/instrument/callgrind_format.cpp
   src/instrument/callgrind_graph.cpp
-  src/instrument/counting.cpp
+  src/instrument/counted_run.cpp
   src/instrument/judge.cpp
   src/instrument/launch.cpp
   src/instrument/profile.cpp

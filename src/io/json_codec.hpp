@@ -497,7 +497,7 @@ struct change_codec {
         reader r(j, path);
         map(r, out);
         // The file keeps the change in percent; the model also holds its log, which the
-        // intervals and p-values are made of (stats/change.hpp).
+        // intervals and p-values are made of (stats/difference.hpp).
         if (out.change_pct > -100)
             out.mean_log_ratio = std::log1p(out.change_pct / 100);
         check_interval(out.interval_pct, path);

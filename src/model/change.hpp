@@ -1,7 +1,7 @@
 #pragma once
 // The change of a head against a base, its interval and its verdict: the plain data every
 // comparison in tare reports (compare rows, exec metrics, variant groups). How they are computed
-// is src/stats/change.hpp; how they are judged is docs/statistics.md, "Paired change".
+// is src/stats/difference.hpp; how they are judged is docs/statistics.md, "Paired change".
 
 #include <cstddef>
 #include <optional>

@@ -4,7 +4,7 @@ set(tare_stats_sources
   src/stats/outliers.cpp
   src/stats/summary.cpp
   src/stats/random.cpp
-  src/stats/change.cpp
+  src/stats/difference.cpp
 )
 # The `tare` command's statistics, in its library: change points of a history.
 set(tare_stats_tool_sources

@@ -11,8 +11,8 @@
 #include <system_error>
 #include <utility>
 
-#include "stats/change.hpp"
 #include "stats/descriptive.hpp"
+#include "stats/difference.hpp"
 #include "stats/interval.hpp"
 
 namespace tare::stats {

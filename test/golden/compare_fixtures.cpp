@@ -10,7 +10,7 @@
 #include "compare/aggregate.hpp"
 #include "compare/instrumentation.hpp"
 #include "counted/compare.hpp"
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 
 namespace tare::golden {
 namespace {

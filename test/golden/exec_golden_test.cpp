@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "exec/exec.hpp"
+#include "exec/abba_runs.hpp"
 #include "golden/golden.hpp"
 #include "report/reporter.hpp"
 

@@ -213,6 +213,10 @@ TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_
     // Below 1/200 the permutation test could never reject: refused, not silently blind.
     auto blind = run_process({tare_cmd, "history", "check", "--db=" + db(), "--alpha=0.001"});
     EXPECT_EQ(blind.exit_code, 2) << blind.out;
+    // --side chooses a side of --head's file; alone it would be ignored.
+    auto side = run_process({tare_cmd, "history", "check", "--db=" + db(), "--side=base"});
+    EXPECT_EQ(side.exit_code, 2) << side.out;
+    EXPECT_NE(side.err.find("--side requires --head"), std::string::npos) << side.err;
     auto missing = run_process(
         {tare_cmd, "history", "check", "--db=" + db(), "--head=" + scratch("nope.json").string()});
     EXPECT_EQ(missing.exit_code, 2);

@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "instrument/callgrind_format.hpp"
-#include "instrument/counting.hpp"
+#include "instrument/counted_run.hpp"
 #include "instrument/judge.hpp"
 
 namespace tare::instrument {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 #include "stats/interval.hpp"
 #include "stats/outliers.hpp"
 #include "stats/random.hpp"

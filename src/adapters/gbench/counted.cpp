@@ -10,7 +10,7 @@
 #include "adapters/gbench/runs.hpp"
 #include "alloc/accounting.hpp"
 #include "core/runner.hpp"
-#include "instrument/counting.hpp"
+#include "instrument/counted_run.hpp"
 #include "io/atomic_file.hpp"
 #include "os/counters.hpp"
 #include "os/os.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/json_stream.hpp"
+#include "model/hash.hpp"
 #include "report/export/formats.hpp"
 
 namespace tare::report {
@@ -423,13 +424,9 @@ std::string bmf_name(const std::string& name) {
     if (name.size() <= bmf_name_limit) {
         return name;
     }
-    // FNV-1a, 64 bits (Fowler, Noll, Vo): stable across runs, builds and machines, unlike
-    // std::hash; collisions only matter between names that also share their first 1,007 bytes.
-    std::uint64_t h = 14695981039346656037ULL;
-    for (char c : name) {
-        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    }
-    const std::string suffix = fmt::format("~{:016x}", h);
+    // Stable across runs, builds and machines; collisions only matter between names that also
+    // share their first 1,007 bytes.
+    const std::string suffix = fmt::format("~{:016x}", fnv1a_64(name));
     std::size_t keep = bmf_name_limit - suffix.size();
     while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0U) == 0x80U) {
         --keep;  // not inside a UTF-8 character: BMF is JSON, its keys text

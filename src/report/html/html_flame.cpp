@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "model/hash.hpp"
 #include "report/html/html_svg.hpp"
 #include "report/profile/profile_files.hpp"
 #include "report/table/units.hpp"
@@ -40,18 +41,10 @@ struct flame_node {
     }
 };
 
-std::uint32_t flame_hash(std::string_view s) {
-    std::uint32_t h = 2166136261U;
-    for (char c : s) {
-        h = (h ^ static_cast<unsigned char>(c)) * 16777619U;
-    }
-    return h;
-}
-
 // Warm colours for instructions and green ones for memory, as flamegraph.pl's palettes: the hue
 // varies by name (the same function the same colour in every graph), never by cost.
 std::string flame_colour(std::string_view name, bool bytes) {
-    const std::uint32_t h = flame_hash(name);
+    const std::uint32_t h = fnv1a_32(name);
     const unsigned a = h & 0xFFU;
     const unsigned b = (h >> 8U) & 0xFFU;
     if (bytes) {

@@ -1,8 +1,8 @@
-// The paired change (src/stats/change.hpp): the t quantile against tables, exact intervals for
+// The paired change (src/stats/difference.hpp): the t quantile against tables, exact intervals for
 // constructed inputs, the verdict rules of CONTRACT section 6, Bonferroni families, and seeded
 // simulations of A/A and A/B comparisons under a per-process noise model.
 
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "instrument/counting.hpp"
+#include "instrument/counted_run.hpp"
 
 #include <algorithm>
 #include <cmath>

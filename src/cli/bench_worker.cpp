@@ -1,4 +1,4 @@
-#include "cli/worker.hpp"
+#include "cli/bench_worker.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,8 +1,8 @@
-// The engine of `tare exec` (src/exec/exec.hpp): each side's summaries from hand-made runs, the
+// The engine of `tare exec` (src/exec/abba_runs.hpp): each side's summaries from hand-made runs, the
 // ABBA order and its pairing into block sums, the command-line splitter and PATH lookup, and
 // the engine itself on tiny real commands (its runs, their positions, and its failures).
 
-#include "exec/exec.hpp"
+#include "exec/abba_runs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "os/process.hpp"
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 
 namespace tare::exec {
 namespace {

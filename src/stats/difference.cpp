@@ -1,4 +1,4 @@
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 // Order: with a base the two alternate in ABBA blocks (ABBA, then BAAB, ...). Within a block a
 // linear drift of the machine adds the same to both sides' sums (t0 + t3 = t1 + t2), so the
 // block's ratio of sums is free of it; the block is the unit of replication, and its log-ratio
-// goes into the t interval of src/stats/change.hpp. Every run is a fresh process, so the
+// goes into the t interval of src/stats/difference.hpp. Every run is a fresh process, so the
 // variance between processes is in the interval.
 
 #include <cstddef>

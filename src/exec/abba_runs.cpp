@@ -1,6 +1,6 @@
 // The engine of `tare exec`: PATH lookup, the run loop in ABBA blocks, each side's summaries and
 // the paired comparison (the method is in exec.hpp).
-#include "exec/exec.hpp"
+#include "exec/abba_runs.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "os/interrupt.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
-#include "stats/change.hpp"
+#include "stats/difference.hpp"
 #include "tare/version.hpp"
 
 namespace tare::exec {
