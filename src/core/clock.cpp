@@ -5,6 +5,12 @@
 
 namespace tare::core {
 
+std::int64_t steady_clock_source::now_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 double measure_clock_overhead(clock_source& clock) {
     // 201 rounds of 16 back-to-back reads; the median round is immune to a preemption or two.
     constexpr std::size_t rounds = 201;

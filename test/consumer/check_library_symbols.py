@@ -2,12 +2,13 @@
 """What a benchmark links holds only what a benchmark runs.
 
 Reads every symbol the installed libraries define (`nm --defined-only --extern-only`, demangled)
-and checks each `tare::X` it names against an allowed list: X is a namespace of what a benchmark
-executable runs, or a type of the public API or of a run's results. The `tare` command's own
-namespaces and the models only its commands make (comparisons, exec runs, histories) are refused
-by name, with the symbol that names them.
+and checks each `tare::X` it names. The `tare` command's own namespaces and the types only its
+commands make (comparisons, exec runs, histories) are refused wherever they appear. Every
+qualifier `tare::X::` must be on an allowed list: a namespace of what a benchmark executable runs,
+or a type of the public API or of a run's results. (A name directly in `tare::` that is neither is
+not caught: the public API lives there.)
 
-    check_library_symbols.py SOURCE_DIR LIBDIR
+    check_library_symbols.py SOURCE_DIR LIBDIR [NM]
 
 Exits 1 and lists the offending symbols, by library, when any is found.
 """
@@ -26,7 +27,8 @@ EXTRA_NAMESPACES = {
 }
 # The tare command's engines, and the results only its commands make.
 TOOL_NAMESPACES = {"compare", "exec", "history", "counted"}
-TOOL_TYPES = {"compare_row", "compare_results", "side_figures", "function_change", "allocation_change"}
+TOOL_TYPES = {"compare_row", "compare_results", "side_figures", "function_change", "allocation_change", "pairing",
+              "family_control"}
 TOOL_TYPE_PREFIXES = ("exec_", "history_")
 # The headers whose types a benchmark's libraries may name: the public API, and a run's results.
 TYPE_HEADERS = ["include/tare/*.hpp", "src/model/run.hpp", "src/model/change.hpp"]
@@ -41,8 +43,8 @@ def declared_types(source: pathlib.Path) -> set:
     return names
 
 
-def defined_symbols(library: pathlib.Path) -> list:
-    out = subprocess.run(["nm", "-C", "--defined-only", "--extern-only", str(library)],
+def defined_symbols(library: pathlib.Path, nm: str) -> list:
+    out = subprocess.run([nm, "-C", "--defined-only", "--extern-only", str(library)],
                          check=True, capture_output=True, text=True).stdout
     symbols = []
     for line in out.splitlines():
@@ -67,6 +69,7 @@ def offence(symbol: str, allowed: set, types: set):
 
 def main() -> int:
     source, libdir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    nm = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else "nm"
     types = declared_types(source)
     if not types:
         print(f"no type declarations found under {source}", file=sys.stderr)
@@ -81,7 +84,11 @@ def main() -> int:
                 return 2
             continue
         allowed = BENCHMARK_NAMESPACES | extra
-        symbols = defined_symbols(library)
+        symbols = defined_symbols(library, nm)
+        if not symbols or (name == "libtare.a" and not any(s.startswith("tare::") for s in symbols)):
+            # Objects nm cannot read (LTO's slim objects) list nothing: nothing was checked.
+            print(f"{library}: {nm} lists no symbol of tare's", file=sys.stderr)
+            return 2
         checked += len(symbols)
         for symbol in symbols:
             why = offence(symbol, allowed, types)
