@@ -274,27 +274,6 @@ void add_harness_warnings(bool optimized_away, double loop_overhead_ns, benchmar
     }
 }
 
-double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan) {
-    // The body is a compiler barrier only: an empty body lets the compiler delete the whole
-    // loop, and the barrier costs no instruction, so what remains is the loop itself.
-    benchmark empty("tare_loop_overhead", [](State& state) {
-        for (auto _ : state) {
-            clobber_memory();
-        }
-    });
-    instance inst{empty.name(), &empty, {}};
-    plan.fixed_iterations = 0;
-    plan.fixed_samples = 0;
-    detail::sample_driver driver(clock, probe, plan);
-    detail::loop_outcome loop = driver.run(inst.name, inst.args, empty.function());
-    if (loop.error || loop.samples.empty()) {
-        return 0;
-    }
-    benchmark_result r;
-    derive_time(loop, r);
-    return r.time.median;
-}
-
 run_context make_context(double clock_overhead_ns, double loop_overhead_ns, bool accounting) {
     run_context c;
     c.tare_version = TARE_VERSION_STRING;

@@ -77,9 +77,6 @@ detail::sample_plan plan_for(const benchmark& b, detail::sample_plan plan);
 /// The optimized_away and near_overhead warnings of a measured result (docs/timing.md).
 void add_harness_warnings(bool optimized_away, double loop_overhead_ns, benchmark_result& result);
 
-/// The harness's own cost per iteration: an empty body measured through the same loop.
-double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan);
-
 /// Host, CPU, date, version and the measured overheads.
 run_context make_context(double clock_overhead_ns, double loop_overhead_ns, bool accounting);
 

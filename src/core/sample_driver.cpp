@@ -2,6 +2,7 @@
 
 #include "core/alloc_sites.hpp"
 #include "core/metrics.hpp"
+#include "tare/optimizer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -437,3 +438,27 @@ void sample_driver::close_region() {
 }
 
 }  // namespace tare::detail
+
+namespace tare::core {
+
+double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan) {
+    // The body is a compiler barrier only: an empty body lets the compiler delete the whole
+    // loop, and the barrier costs no instruction, so what remains is the loop itself.
+    benchmark empty("tare_loop_overhead", [](State& state) {
+        for (auto _ : state) {
+            clobber_memory();
+        }
+    });
+    plan.fixed_iterations = 0;
+    plan.fixed_samples = 0;
+    detail::sample_driver driver(clock, probe, plan);
+    detail::loop_outcome loop = driver.run(empty.name(), {}, empty.function());
+    if (loop.error || loop.samples.empty()) {
+        return 0;
+    }
+    benchmark_result r;
+    derive_time(loop, r);
+    return r.time.median;
+}
+
+}  // namespace tare::core

@@ -186,3 +186,12 @@ private:
 };
 
 }  // namespace tare::detail
+
+namespace tare::core {
+
+/// The harness's own cost per iteration: an empty body measured through the same loop. Here,
+/// beside the loop, so that its empty body is compiled as the loop's own calls are, with the
+/// project's flags (CMakeLists.txt, TARE_COLD_CODE_FLAGS).
+double measure_loop_overhead(clock_source& clock, region_probe& probe, detail::sample_plan plan);
+
+}  // namespace tare::core

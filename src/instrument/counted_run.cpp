@@ -7,75 +7,13 @@
 #include "core/clock.hpp"
 #include "core/metrics.hpp"
 #include "instrument/callgrind_format.hpp"
+#include "instrument/counting_probe.hpp"
 #include "os/counters.hpp"
 #include "os/os.hpp"
 
 namespace tare::instrument {
 
 namespace {
-
-// A clock that does not move: under counting, time is no figure, and a real clock read inside
-// the switched-on window would add its own varying instructions (a vDSO retry loop).
-class still_clock final : public core::clock_source {
-public:
-    std::int64_t now_ns() noexcept override { return 0; }
-};
-
-// The real probe, with the counter switched on and off where the memory window resumes and
-// pauses: on last thing before the body runs, off first thing after.
-class counting_probe final : public core::region_probe {
-public:
-    counting_probe(core::region_probe& inner, counter how, os::hw_instruction_counter* hw)
-        : inner_(inner), how_(how), hw_(hw) {}
-
-    void set_counting(bool on) noexcept { counting_ = on; }
-
-    bool accounting() const noexcept override { return inner_.accounting(); }
-    bool copies() const noexcept override { return inner_.copies(); }
-    void region_begin() noexcept override {
-        inner_.region_begin();
-        if (how_ == counter::callgrind) {
-            os::callgrind::start_instrumentation();  // the setup before ran unsimulated, fast
-        }
-    }
-    void resume() noexcept override {
-        inner_.resume();
-        if (counting_) {
-            on_ = true;
-            if (how_ == counter::callgrind) {
-                os::callgrind::toggle_collect();
-            } else {
-                hw_->start();
-            }
-        }
-    }
-    void pause() noexcept override {
-        if (on_) {
-            on_ = false;
-            if (how_ == counter::callgrind) {
-                os::callgrind::toggle_collect();
-            } else {
-                hw_->stop();
-            }
-        }
-        inner_.pause();
-    }
-    alloc::counters counters() noexcept override { return inner_.counters(); }
-    void region_end() noexcept override {
-        if (how_ == counter::callgrind) {
-            os::callgrind::stop_instrumentation();  // the teardown after runs unsimulated
-        }
-        inner_.region_end();
-    }
-    std::uint64_t page_faults() noexcept override { return 0; }  // the simulator's, not the body's
-
-private:
-    core::region_probe& inner_;
-    counter how_;
-    os::hw_instruction_counter* hw_;
-    bool counting_ = false;
-    bool on_ = false;
-};
 
 // Sizes the samples: one counted iteration first, then the measured pass.
 class counting_controller final : public detail::sample_controller {

@@ -4,6 +4,7 @@ set(tare_instrument_sources
   src/instrument/callgrind_format.cpp
   src/instrument/callgrind_graph.cpp
   src/instrument/counted_run.cpp
+  src/instrument/counting_probe.cpp
   src/instrument/judge.cpp
   src/instrument/launch.cpp
   src/instrument/profile.cpp
