@@ -15,7 +15,6 @@
 
 #include <fmt/format.h>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "compare/aggregate.hpp"
@@ -28,6 +27,7 @@
 #include "instrument/launch.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
+#include "main/flag_checks.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
@@ -37,6 +37,9 @@
 #include "tare/version.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     CLI::App* cmd = app.add_subcommand(

@@ -6,15 +6,18 @@
 #include <cstdio>
 #include <variant>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "exec/abba_runs.hpp"
 #include "io/atomic_file.hpp"
+#include "main/flag_checks.hpp"
 #include "os/interrupt.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 CLI::App* add_exec_command(CLI::App& app, exec_args& args) {
     CLI::App* cmd = app.add_subcommand("exec", "time whole processes: wall, user, sys, RSS, faults");

@@ -7,15 +7,18 @@
 #include <string>
 #include <variant>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
+#include "main/flag_checks.hpp"
 #include "report/export/exports.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 namespace {
 

@@ -7,7 +7,6 @@
 #include <string>
 #include <variant>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "history/check.hpp"
@@ -18,10 +17,14 @@
 #include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
+#include "main/flag_checks.hpp"
 #include "report/export/history_exports.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 namespace {
 

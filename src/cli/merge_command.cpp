@@ -9,7 +9,6 @@
 #include <string>
 #include <variant>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "compare/aggregate.hpp"
@@ -18,9 +17,13 @@
 #include "io/atomic_file.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/gbench_reader.hpp"
+#include "main/flag_checks.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 CLI::App* add_merge_command(CLI::App& app, merge_args& args) {
     CLI::App* cmd = app.add_subcommand(

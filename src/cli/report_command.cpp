@@ -4,7 +4,6 @@
 #include <string>
 #include <variant>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
 #include "io/atomic_file.hpp"
@@ -12,9 +11,13 @@
 #include "io/exec_mapping.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
+#include "main/flag_checks.hpp"
 #include "report/reporter.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 CLI::App* add_report_command(CLI::App& app, report_args& args) {
     CLI::App* cmd =

@@ -14,7 +14,6 @@
 #include <variant>
 #include <vector>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_gbench.hpp"
 #include "cli/usage.hpp"
@@ -26,6 +25,7 @@
 #include "io/atomic_file.hpp"
 #include "io/gbench_reader.hpp"
 #include "io/results_reader.hpp"
+#include "main/flag_checks.hpp"
 #include "os/interrupt.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
@@ -33,6 +33,9 @@
 #include "report/reporter.hpp"
 
 namespace tare::cli {
+
+// The flag checks the benchmark executable shares (main/flag_checks.hpp).
+using namespace flags;
 
 int fail(int status, const std::string& message) {
     std::fprintf(stderr, "error: %s\n", message.c_str());

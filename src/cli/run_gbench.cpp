@@ -65,7 +65,7 @@ std::variant<std::vector<std::string>, run_failure> shard_names(const std::strin
     return names;
 }
 
-// The row of a benchmark that failed as `kind`. A copy of the executables' own (cli/isolate.cpp):
+// The row of a benchmark that failed as `kind`. A copy of the executables' own (main/isolate.cpp):
 // that file belongs to tare::main, which the tare command does not link.
 benchmark_result error_row(const std::string& name, std::string kind, std::string message) {
     benchmark_result r;

@@ -2,9 +2,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "cli/checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage.hpp"
+#include "main/flag_checks.hpp"
 #include "os/interrupt.hpp"
 #include "os/process.hpp"
 #include "tare/version.hpp"
@@ -12,6 +12,7 @@
 namespace {
 
 using namespace tare::cli;
+using namespace tare::flags;  // the flag checks the benchmark executable shares
 
 // Every subcommand's flags, filled by the parse, and the subcommands that hold them.
 struct command_line {
@@ -122,5 +123,5 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return tare::cli::check_standard_output(dispatch(argc, argv), tare::cli::exit_usage);
+    return tare::flags::check_standard_output(dispatch(argc, argv), tare::cli::exit_usage);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The worker protocol between `tare compare` (the controller, compare/worker_process.cpp) and a
 // benchmark executable serving as its worker: a tare benchmark executable started with
-// `--tare-worker` (cli/bench_worker.cpp), or a Google Benchmark executable with tare::gbench linked
+// `--tare-worker` (main/bench_worker.cpp), or a Google Benchmark executable with tare::gbench linked
 // started with TARE_GBENCH_WORKER=1 (adapters/gbench/worker.cpp); docs/compare.md, "Worker
 // protocol". Text lines over a pipe pair on descriptors 3 (worker reads) and 4 (worker writes);
 // the worker's own standard output is /dev/null, so a benchmark that prints cannot corrupt the

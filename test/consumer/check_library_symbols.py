@@ -21,7 +21,7 @@ import sys
 BENCHMARK_NAMESPACES = {"detail", "alloc", "os", "stats", "core", "report", "io", "instrument", "protocol"}
 EXTRA_NAMESPACES = {
     "libtare.a": set(),
-    "libtare_main.a": {"cli"},  # the benchmark executable's own main
+    "libtare_main.a": {"driver", "flags"},  # the benchmark executable's own main, its flag checks
     "libtare_gbench.a": {"gbench"},
     "libtare_copies.a": set(),
 }

@@ -1,4 +1,4 @@
-#include "cli/isolate.hpp"
+#include "main/isolate.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include "os/os.hpp"
 #include "os/process.hpp"
 
-namespace tare::cli {
+namespace tare::driver {
 
 namespace {
 
@@ -115,4 +115,4 @@ run_results run_isolated_group(const std::string& name, const std::vector<std::s
     return out;
 }
 
-}  // namespace tare::cli
+}  // namespace tare::driver

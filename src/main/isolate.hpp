@@ -7,7 +7,7 @@
 
 #include "model/run.hpp"
 
-namespace tare::cli {
+namespace tare::driver {
 
 /// The hidden flag a child is started with: run exactly the instance named, nothing else.
 inline constexpr const char* exact_flag = "--tare-exact";
@@ -29,4 +29,4 @@ benchmark_result run_isolated(const std::string& name, const isolate_options& op
 run_results run_isolated_group(const std::string& name, const std::vector<std::string>& members,
                                const isolate_options& options);
 
-}  // namespace tare::cli
+}  // namespace tare::driver

@@ -1,4 +1,4 @@
-#include "cli/bench_worker.hpp"
+#include "main/bench_worker.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +10,7 @@
 #include "protocol/worker_protocol.hpp"
 #include "report/reporter.hpp"
 
-namespace tare::cli {
+namespace tare::driver {
 
 namespace {
 
@@ -131,4 +131,4 @@ int run_worker(const std::string& spec, const std::vector<core::instance>& insta
     return 0;
 }
 
-}  // namespace tare::cli
+}  // namespace tare::driver

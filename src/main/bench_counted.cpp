@@ -1,4 +1,4 @@
-// The benchmark executable's way out and its counted paths (cli/bench_options.hpp): the table and
+// The benchmark executable's way out and its counted paths (main/bench_options.hpp): the table and
 // files every run ends with, and --instrument's parent and child.
 #include <unistd.h>
 
@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/bench_options.hpp"
-#include "cli/checks.hpp"
 #include "instrument/judge.hpp"
 #include "instrument/launch.hpp"
 #include "io/atomic_file.hpp"
+#include "main/bench_options.hpp"
+#include "main/flag_checks.hpp"
 #include "os/interrupt.hpp"
 #include "os/os.hpp"
 #include "os/process.hpp"
@@ -19,7 +19,9 @@
 #include "report/progress.hpp"
 #include "report/reporter.hpp"
 
-namespace tare::cli::driver {
+namespace tare::driver {
+
+using namespace flags;  // the flag checks the `tare` command shares (flag_checks.hpp)
 
 int fail_usage(const std::string& message) {
     std::fprintf(stderr, "error: %s\n", message.c_str());
@@ -179,4 +181,4 @@ int run_instrumented(const std::vector<core::run_unit>& units, const bench_optio
     return finish_run(results, opt, any_failed, live);
 }
 
-}  // namespace tare::cli::driver
+}  // namespace tare::driver

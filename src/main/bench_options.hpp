@@ -1,5 +1,5 @@
 #pragma once
-// Private to the benchmark executable's main (src/cli/bench_driver.cpp and bench_counted.cpp):
+// Private to the benchmark executable's main (src/main/bench_driver.cpp and bench_counted.cpp):
 // its options, how a run ends (the table, then --json and --profile), and the counted paths
 // (--instrument: the parent that starts a child per instance, and that child).
 
@@ -11,7 +11,7 @@
 #include "core/variants.hpp"
 #include "model/run.hpp"
 
-namespace tare::cli::driver {
+namespace tare::driver {
 
 struct bench_options {
     bool list = false;
@@ -23,7 +23,7 @@ struct bench_options {
     bool markdown = false;
     std::string color = "auto";              // --color: auto, always, never
     std::optional<std::string> exact;        // internal: the child of --isolate runs this instance
-    std::optional<std::string> worker;       // internal: serve `tare compare` (src/cli/bench_worker.hpp)
+    std::optional<std::string> worker;       // internal: serve `tare compare` (src/main/bench_worker.hpp)
     std::optional<std::string> shard;        // --shard=K/N (core/shard.hpp)
     std::optional<std::size_t> alloc_sites;  // --alloc-sites[=N]: the top N sites (default 5)
     std::optional<std::string> instrument;   // --instrument: instructions, hw-instructions
@@ -52,4 +52,4 @@ int run_counted_child(const std::vector<core::run_unit>& units, const bench_opti
 /// --instrument: every instance counted in a fresh child of its own, one after the other.
 int run_instrumented(const std::vector<core::run_unit>& units, const bench_options& opt);
 
-}  // namespace tare::cli::driver
+}  // namespace tare::driver

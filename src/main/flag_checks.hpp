@@ -21,7 +21,7 @@
 #include "os/os.hpp"
 #include "report/table/document.hpp"
 
-namespace tare::cli {
+namespace tare::flags {
 
 /// A finite number in [low, high] (or (low, high] when `low_open`). CLI11's PositiveNumber and
 /// Range compare with < and >, which NaN passes (`--min-time=nan` ran forever) and infinity
@@ -240,4 +240,4 @@ inline int check_standard_output(int status, int failure) {
     return status > failure ? status : failure;
 }
 
-}  // namespace tare::cli
+}  // namespace tare::flags

@@ -1,4 +1,4 @@
-#include "cli/bench_driver.hpp"
+#include "main/bench_driver.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -16,16 +16,16 @@
 #include <thread>
 #include <vector>
 
-#include "cli/bench_options.hpp"
-#include "cli/bench_worker.hpp"
-#include "cli/checks.hpp"
-#include "cli/isolate.hpp"
 #include "core/runner.hpp"
 #include "core/shard.hpp"
 #include "core/variants.hpp"
 #include "instrument/judge.hpp"
 #include "instrument/launch.hpp"
 #include "io/atomic_file.hpp"
+#include "main/bench_options.hpp"
+#include "main/bench_worker.hpp"
+#include "main/flag_checks.hpp"
+#include "main/isolate.hpp"
 #include "os/interrupt.hpp"
 #include "os/layout.hpp"
 #include "os/os.hpp"
@@ -36,15 +36,11 @@
 #include "report/reporter.hpp"
 #include "tare/version.hpp"
 
-namespace tare::cli {
+namespace tare::driver {
+
+using namespace flags;  // the flag checks the `tare` command shares (flag_checks.hpp)
 
 namespace {
-
-using driver::bench_options;
-using driver::fail_usage;
-using driver::run_counted_child;
-using driver::run_instrumented;
-using driver::write_results;
 
 // A body that calls exit() (or quick_exit()) ends the process from inside the loop: without a
 // guard the run would end with the body's status, no table, no JSON and no name. The guard,
@@ -427,7 +423,7 @@ int drive(int argc, char** argv) {
     run_ends();
     core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
 
-    return driver::finish_run(results, opt, any_failed, live);
+    return finish_run(results, opt, any_failed, live);
 }
 
 }  // namespace
@@ -437,4 +433,4 @@ int bench_driver(int argc, char** argv) {
     return check_standard_output(drive(argc, argv), 1);
 }
 
-}  // namespace tare::cli
+}  // namespace tare::driver
