@@ -4,6 +4,7 @@ set(tare_cli_sources
   src/cli/run_gbench.cpp
   src/cli/exec_command.cpp
   src/cli/compare_command.cpp
+  src/cli/compare_engines.cpp
   src/cli/report_command.cpp
   src/cli/export_command.cpp
   src/cli/merge_command.cpp

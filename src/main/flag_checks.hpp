@@ -97,6 +97,7 @@ inline CLI::Option* add_pass_env_option(CLI::App* cmd, std::vector<std::string>&
         ->type_name("NAME")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false)  // one name a flag: the executables after it are not names
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
                 const auto ok = [](char c, bool first) {

@@ -48,8 +48,9 @@ TEST(compare_rename, two_executables_pair_a_renamed_benchmark_and_each_side_runs
 }
 
 TEST(compare_rename, rules_that_make_two_of_heads_benchmarks_one_are_refused) {
+    // The flag before BASE and HEAD: one rule a flag, the paths after it are not rules.
     auto r = run_process(
-        {tare_cmd, "compare", base, head, "--rounds=1", "--min-time=0.02", "--rename=^only_in_head$=spin"});
+        {tare_cmd, "compare", "--rename=^only_in_head$=spin", base, head, "--rounds=1", "--min-time=0.02"});
     EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
     EXPECT_NE(r.err.find("'spin' and 'only_in_head' both become 'spin'"), std::string::npos) << r.err;
     auto bad = run_process({tare_cmd, "compare", base, head, "--rename=spin"});

@@ -158,6 +158,12 @@ TEST(instrument, a_variable_passed_by_name_reaches_the_counted_process) {
     auto timed = test::run_process({TARE_INSTRUMENT_BENCH, "--pass-env=HOME", "--filter=nops_100"});
     EXPECT_EQ(timed.exit_code, 2);
     EXPECT_NE(timed.err.find("--pass-env applies only with --instrument"), std::string::npos) << timed.err;
+    // Through the tare command, the flag before the executable: one name a flag, the executable
+    // after it is not a name.
+    auto through = test::run_process({TARE_COMMAND, "run", "--pass-env=HOME", TARE_INSTRUMENT_BENCH});
+    EXPECT_EQ(through.exit_code, 2);
+    EXPECT_NE(through.err.find("--pass-env applies only with --instrument"), std::string::npos)
+        << through.err;
     auto bad = test::run_process({TARE_INSTRUMENT_BENCH, "--instrument=instructions", "--pass-env=A-B"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("is not a variable's name"), std::string::npos) << bad.err;
@@ -274,7 +280,8 @@ TEST(instrument, a_counted_comparison_honours_the_timeout) {
 }
 
 // SIGINT while the base side counts: the comparison ends at once with what both sides counted
-// (nothing yet), marked interrupted, status 130; never "not a tare executable".
+// (nothing yet), marked interrupted, status 130; never "not a tare executable". With a --rename,
+// which reads head's results: head has none yet (it read past the sides it had).
 TEST(instrument, an_interrupted_counted_comparison_keeps_what_both_sides_counted) {
     if (refused_here())
         GTEST_SKIP() << "a sanitizer build";
@@ -291,8 +298,8 @@ TEST(instrument, an_interrupted_counted_comparison_keeps_what_both_sides_counted
         const std::string json_arg = "--json=" + out.string();
         ::setenv("TMPDIR", tmp.c_str(), 1);
         ::execl(TARE_COMMAND, TARE_COMMAND, "compare", "--instrument=instructions",
-                "--filter=^(nops_100|sleeps)$", TARE_INSTRUMENT_BENCH, TARE_INSTRUMENT_BENCH_AGAIN,
-                json_arg.c_str(), static_cast<char*>(nullptr));
+                "--filter=^(nops_100|sleeps)$", "--rename=^nops_=nops_", TARE_INSTRUMENT_BENCH,
+                TARE_INSTRUMENT_BENCH_AGAIN, json_arg.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
     // Until the base side's counted process of the sleeping body runs under Valgrind.
