@@ -69,13 +69,10 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
     cmd->add_option("--shard", args.shard,
                     "compare only shard K of N of the benchmarks (by name), on both sides")
         ->type_name("K/N");
-    cmd->add_option("--rename", args.renames,
-                    "pair head's benchmarks under other names: every match of REGEX in head's names "
-                    "replaced ($1 a group); repeatable, applied in order")
-        ->type_name("REGEX=REPLACEMENT")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->allow_extra_args(false);  // one rule a flag: BASE and HEAD after it are not rules
+    one_value_each_time(cmd->add_option("--rename", args.renames,
+                                        "pair head's benchmarks under other names: every match of REGEX in "
+                                        "head's names replaced ($1 a group); repeatable, applied in order"))
+        ->type_name("REGEX=REPLACEMENT");
     cmd->add_option("--family", args.family,
                     "how the verdicts share their 5%: fdr (false discovery rate, Benjamini-Hochberg; "
                     "default) or fwer (family-wise, Bonferroni)")
@@ -139,9 +136,7 @@ std::variant<compare_inputs, run_failure> check_inputs(const compare_args& args)
     in.head_kind = std::get<target_kind>(head_kind);
     const target_kind bk = in.base_kind;
     const target_kind hk = in.head_kind;
-    const bool files = is_file_kind(bk);
-    in.files = files;
-    if (files != is_file_kind(hk)) {
+    if (in.files() != is_file_kind(hk)) {
         // A file that cannot be read is the first thing to fix, and a file that is not
         // executable may have been meant as an executable: its reader's error says more.
         for (const auto& [path, k] : {std::pair{&args.base, bk}, std::pair{&args.head, hk}}) {
@@ -183,7 +178,7 @@ std::variant<compare_inputs, run_failure> check_inputs(const compare_args& args)
                            "--profile compares the profiles of counted runs: give --instrument=instructions "
                            "(two files recorded with --profile are compared by function without it)"};
     }
-    if (args.instrument && files) {
+    if (args.instrument && in.files()) {
         return run_failure{exit_usage,
                            "--instrument runs executables; these are results files (the counts of files "
                            "recorded with tare run --instrument are compared without it)"};
@@ -261,7 +256,7 @@ int compare_command(const compare_args& args) {
     }
     const compare_inputs& in = std::get<compare_inputs>(checked);
     std::variant<compared, run_failure> made = args.instrument ? compare_counted_executables(args, in)
-                                               : in.files      ? compare_stored_files(args, in)
+                                               : in.files()    ? compare_stored_files(args, in)
                                                                : compare_in_rounds(args, in);
     if (auto* f = std::get_if<run_failure>(&made)) {
         return fail(f->status, f->message);

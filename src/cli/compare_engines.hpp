@@ -22,11 +22,13 @@ namespace tare::cli {
 struct compare_inputs {
     target_kind base_kind = target_kind::tare_executable;
     target_kind head_kind = target_kind::tare_executable;
-    bool files = false;  // two results files (else two executables)
     core::name_filter filter;
     std::optional<core::shard> shard;
     compare::head_renames renames;
     compare::verdict_options verdicts;
+
+    /// Two results files (else two executables: the kinds agree once checked).
+    bool files() const { return is_file_kind(base_kind); }
 
     bool selected(const std::string& name) const {
         return filter.matches(name) && (!shard || core::in_shard(name, *shard));

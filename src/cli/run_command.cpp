@@ -62,12 +62,10 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
         ->type_name("PATH");
     cmd->add_option("--shard", args.shard, "run only shard K of N of each executable's benchmarks (by name)")
         ->type_name("K/N");
-    cmd->add_option("--export", args.exports,
-                    "also write the results as FORMAT (bmf, gab, gab-bigger, csv) to PATH; repeatable")
-        ->type_name("FORMAT:PATH")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->allow_extra_args(false);  // one request a flag: the executables after it are not requests
+    one_value_each_time(cmd->add_option("--export", args.exports,
+                                        "also write the results as FORMAT (bmf, gab, gab-bigger, csv) to "
+                                        "PATH; repeatable"))
+        ->type_name("FORMAT:PATH");
     cmd->add_option("--min-time", args.min_time, "time budget per benchmark, seconds")
         ->type_name("SECONDS")
         ->check(positive_seconds());

@@ -11,7 +11,6 @@
 #include "core/alloc_sites.hpp"
 #include "core/metrics.hpp"
 #include "os/os.hpp"
-#include "tare/optimizer.hpp"
 #include "tare/version.hpp"
 
 namespace tare::core {

@@ -89,15 +89,20 @@ inline CLI::Validator positive_seconds() {
 /// --pass-env=NAME (repeatable), for --instrument: a variable of this process's environment that
 /// the counted processes get beside the pinned few (docs/instructions.md, "Determinism"). A name
 /// is letters, digits and '_', not starting with a digit.
+/// A flag that takes one value each time it is given and may be repeated (--rename, --export,
+/// --pass-env). CLI11 lets a vector-valued flag go on taking the words after it, so the paths
+/// that follow (`tare run --export=csv:out.csv ./bench`) would be read as more values.
+inline CLI::Option* one_value_each_time(CLI::Option* option) {
+    return option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
+}
+
 inline CLI::Option* add_pass_env_option(CLI::App* cmd, std::vector<std::string>& names) {
-    return cmd
-        ->add_option("--pass-env", names,
-                     "with --instrument: give the counted processes this variable of the environment "
-                     "(repeatable); else they get only PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB")
-        ->type_name("NAME")
-        ->expected(1)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->allow_extra_args(false)  // one name a flag: the executables after it are not names
+    return one_value_each_time(
+               cmd->add_option(
+                      "--pass-env", names,
+                      "with --instrument: give the counted processes this variable of the environment "
+                      "(repeatable); else they get only PATH, HOME, TMPDIR, LD_LIBRARY_PATH and VALGRIND_LIB")
+                   ->type_name("NAME"))
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
                 const auto ok = [](char c, bool first) {
