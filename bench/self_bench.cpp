@@ -59,6 +59,17 @@ void malloc_free_32(tare::State& state) {
 }
 TARE_BENCHMARK(malloc_free_32);
 
+// The same pair through operator new and a sized delete, as a container frees its nodes: on
+// jemalloc and tcmalloc the sized delete is the allocator's own path (its sdallocx), not free.
+void new_sized_delete_32(tare::State& state) {
+    for (auto _ : state) {
+        void* p = ::operator new(32);
+        tare::do_not_optimize(p);
+        ::operator delete(p, 32);
+    }
+}
+TARE_BENCHMARK(new_sized_delete_32);
+
 // A mixed-size body: a map of 100 strings of 16 to 136 characters built and destroyed, about
 // 200 allocations and frees of 8 sizes per iteration, by operator new and a sized delete.
 void map_100_strings(tare::State& state) {

@@ -92,19 +92,53 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
     return publish(under_calloc(count, size), n);
 }
 
+/// How release() hands a block back: free, the common case.
+struct by_free {
+    TARE_ALLOC_HOOK void operator()(void* p) const noexcept { under_free(p); }
+};
+
+/// ...or the allocator's own sized delete (underlying.hpp, sized_delete_table), with the size
+/// the program passed. Inside a forwarding scope: an allocator whose sized delete calls its own
+/// free through its PLT (mimalloc's jumps to mi_free) reaches interpose_native.cpp's forwarder,
+/// which passes it through uncounted.
+struct by_sized_delete {
+    sized_free_fn f;
+    std::size_t n;
+    TARE_ALLOC_HOOK void operator()(void* p) const noexcept {
+        const bool outer = forwarding;
+        forwarding = true;
+        f(p, n);
+        forwarding = outer;
+    }
+};
+
+struct by_sized_aligned_delete {
+    sized_aligned_free_fn f;
+    std::size_t n;
+    std::align_val_t align;
+    TARE_ALLOC_HOOK void operator()(void* p) const noexcept {
+        const bool outer = forwarding;
+        forwarding = true;
+        f(p, n, align);
+        forwarding = outer;
+    }
+};
+
 /// The end of release() while a region is open and the common test did not settle it: the
 /// block may be in the paused set, the region is a member region, or it records sites.
-[[gnu::noinline]] TARE_ALLOC_HOOK void release_in_region(void* p, std::uint32_t region) noexcept {
+template <typename Free>
+[[gnu::noinline]] TARE_ALLOC_HOOK void release_in_region(void* p, std::uint32_t region, Free done) noexcept {
     if (count_free(p, region) && (region & sites_tag) != 0) [[unlikely]]
         record_free(p, region);
-    under_free(p);
+    done(p);
 }
 
 /// release()'s common case when the usable size is a call (any allocator but glibc's): the
 /// owner's free, in a plain region, of a block the paused set does not hold.
-[[gnu::noinline]] TARE_ALLOC_HOOK void release_called(void* p) noexcept {
+template <typename Free>
+[[gnu::noinline]] TARE_ALLOC_HOOK void release_called(void* p, Free done) noexcept {
     owner_released(TARE_ALLOC_UNDER(malloc_usable_size, usable_size)(p));
-    under_free(p);
+    done(p);
 }
 
 // Inlined into free and every delete: one call level less on the hottest path. The owner's
@@ -116,21 +150,42 @@ TARE_ALLOC_HOOK void* allocate_zeroed(std::size_t count, std::size_t size) noexc
 // a call it goes to release_called(), which does that call and nothing else;
 // release_in_region() takes every other case. Rejected: sending the called case
 // to release_in_region() too (as this did), whose re-tests of the paused set and the member
-// region made a jemalloc pair about 15 % dearer (bench/README.md, "On jemalloc").
-[[gnu::always_inline]] TARE_ALLOC_HOOK inline void release(void* p) noexcept {
+// region made a jemalloc pair about 15 % dearer (bench/README.md, "On jemalloc"). `done` hands
+// the block back: free, or the allocator's own sized delete.
+template <typename Free = by_free>
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void release(void* p, Free done = {}) noexcept {
     if (p == nullptr || from_bootstrap(p)) [[unlikely]]
         return;  // a block of the bootstrap buffer (dlsym's, underlying.cpp) is never freed
     const std::uint32_t region = open_region_epoch();
     if (region != 0) {
         if (owned_epoch != region || (region & sites_tag) != 0 || paused_may_hold(p, region)) [[unlikely]]
-            return release_in_region(p, region);
+            return release_in_region(p, region, done);
         if (usable_read_inline()) [[likely]]
             owner_released(inline_usable(p));
         else if (!counted_by_allocator(region))
-            return release_called(p);
+            return release_called(p, done);
         // else the level is read off the allocator's counters, which its free lowers: no call
     }
-    under_free(p);
+    done(p);
+}
+
+/// A sized operator delete: the allocator's own when it has one (sized_delete_table), else free.
+/// Never in the GCC TSan build, whose blocks are TSan's allocator's.
+TARE_ALLOC_HOOK inline void release_sized(void* p, std::size_t n, sized_free_fn own) noexcept {
+#if !defined(__SANITIZE_THREAD__)
+    if (own != nullptr)
+        return release(p, by_sized_delete{own, n});
+#endif
+    release(p);
+}
+
+TARE_ALLOC_HOOK inline void release_sized_aligned(void* p, std::size_t n, std::align_val_t a,
+                                                  sized_aligned_free_fn own) noexcept {
+#if !defined(__SANITIZE_THREAD__)
+    if (own != nullptr)
+        return release(p, by_sized_aligned_delete{own, n, a});
+#endif
+    release(p);
 }
 
 /// realloc(p, n), p != nullptr, n > 0: one allocation of n bytes, and p released, counted only
@@ -332,19 +387,20 @@ TARE_ALLOC_EXPORT void* operator new[](std::size_t n, std::align_val_t a, const 
     return tad::new_or_null(n, tad::align_of(a));
 }
 
-// Every delete is a free: the allocator knows the block's size and alignment, and the usable
-// size it reports is what the live heap counted.
+// Every delete but the sized ones is a free: the allocator knows the block's size and
+// alignment, and the usable size it reports is what the live heap counted. The sized ones go to
+// the allocator's own sized delete where it has one (underlying.hpp), as without tare.
 TARE_ALLOC_EXPORT void operator delete(void* p) noexcept {
     tad::release(p);
 }
 TARE_ALLOC_EXPORT void operator delete[](void* p) noexcept {
     tad::release(p);
 }
-TARE_ALLOC_EXPORT void operator delete(void* p, std::size_t) noexcept {
-    tad::release(p);
+TARE_ALLOC_EXPORT void operator delete(void* p, std::size_t n) noexcept {
+    tad::release_sized(p, n, __atomic_load_n(&tad::sized_delete.single, tad::order_relaxed));
 }
-TARE_ALLOC_EXPORT void operator delete[](void* p, std::size_t) noexcept {
-    tad::release(p);
+TARE_ALLOC_EXPORT void operator delete[](void* p, std::size_t n) noexcept {
+    tad::release_sized(p, n, __atomic_load_n(&tad::sized_delete.array, tad::order_relaxed));
 }
 TARE_ALLOC_EXPORT void operator delete(void* p, const std::nothrow_t&) noexcept {
     tad::release(p);
@@ -358,11 +414,13 @@ TARE_ALLOC_EXPORT void operator delete(void* p, std::align_val_t) noexcept {
 TARE_ALLOC_EXPORT void operator delete[](void* p, std::align_val_t) noexcept {
     tad::release(p);
 }
-TARE_ALLOC_EXPORT void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-    tad::release(p);
+TARE_ALLOC_EXPORT void operator delete(void* p, std::size_t n, std::align_val_t a) noexcept {
+    tad::release_sized_aligned(p, n, a,
+                               __atomic_load_n(&tad::sized_delete.single_aligned, tad::order_relaxed));
 }
-TARE_ALLOC_EXPORT void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-    tad::release(p);
+TARE_ALLOC_EXPORT void operator delete[](void* p, std::size_t n, std::align_val_t a) noexcept {
+    tad::release_sized_aligned(p, n, a,
+                               __atomic_load_n(&tad::sized_delete.array_aligned, tad::order_relaxed));
 }
 TARE_ALLOC_EXPORT void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
     tad::release(p);

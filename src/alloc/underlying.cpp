@@ -79,6 +79,7 @@ TARE_ALLOC_HOOK const void* module_base(const void* f) noexcept {
 }  // namespace
 
 constinit bool usable_in_chunk = false;
+constinit sized_delete_table sized_delete = {nullptr, nullptr, nullptr, nullptr};
 constinit thread_local bool forwarding = false;
 constinit underlying_table underlying = {bootstrap_malloc,  bootstrap_free,     bootstrap_calloc,
                                          bootstrap_realloc, bootstrap_memalign, bootstrap_usable_size};
@@ -128,6 +129,35 @@ TARE_ALLOC_HOOK void* bootstrap_allocate(std::size_t n, std::size_t align) noexc
     return reinterpret_cast<void*>(user);
 }
 
+/// The next definition of `name` if the module `home` (the malloc underneath) defines it, else
+/// nullptr. Called while resolving, so dlsym's own allocations come from the bootstrap buffer.
+template <typename F>
+TARE_ALLOC_HOOK F next_in(const void* home, const char* name) noexcept {
+    void* const f = dlsym(RTLD_NEXT, name);
+    return f != nullptr && module_base(f) == home ? reinterpret_cast<F>(f) : nullptr;
+}
+
+/// The allocator's own sized deletes (underlying.hpp), found while resolving the family from
+/// `home`. The next definition is what the program calls without tare: where libstdc++'s comes
+/// first (glibc underneath, or an allocator linked after it), it frees through free, and free is
+/// what tare calls instead. Rejected: forwarding every new and delete to the allocator's own
+/// definitions. Its unsized deletes are its free, and its plain news its malloc's fast path (in
+/// jemalloc, tcmalloc and mimalloc alike), and some call the standard names through their PLT
+/// (jemalloc's aligned new calls aligned_alloc, its delete free), which tare's definitions would
+/// count a second time.
+TARE_ALLOC_HOOK void resolve_sized_deletes(const void* home) noexcept {
+    const sized_delete_table d = {
+        next_in<sized_free_fn>(home, "_ZdlPvm"),
+        next_in<sized_free_fn>(home, "_ZdaPvm"),
+        next_in<sized_aligned_free_fn>(home, "_ZdlPvmSt11align_val_t"),
+        next_in<sized_aligned_free_fn>(home, "_ZdaPvmSt11align_val_t"),
+    };
+    __atomic_store_n(&sized_delete.single, d.single, order_relaxed);
+    __atomic_store_n(&sized_delete.array, d.array, order_relaxed);
+    __atomic_store_n(&sized_delete.single_aligned, d.single_aligned, order_relaxed);
+    __atomic_store_n(&sized_delete.array_aligned, d.array_aligned, order_relaxed);
+}
+
 /// Fills the table (see the file comment). Called by every bootstrap function on a thread
 /// that is not resolving already, and by the constructor below.
 TARE_ALLOC_HOOK void resolve() noexcept {
@@ -157,6 +187,11 @@ TARE_ALLOC_HOOK void resolve() noexcept {
     // no chunk header to read.
     if (whole && home == module_base(reinterpret_cast<const void*>(&::getpid)) && !under_valgrind())
         t.usable_size = glibc_usable_size;
+    // Also under valgrind: where it replaces the module's malloc (its list names an allocator's
+    // sized deletes with it), it replaces the module's sized deletes too, and Callgrind (the
+    // counted runs) replaces nothing, so its counts are of the allocator's own sized delete.
+    if (whole)
+        resolve_sized_deletes(home);
     __atomic_store_n(&underlying.free, t.free, order_relaxed);
     __atomic_store_n(&underlying.calloc, t.calloc, order_relaxed);
     __atomic_store_n(&underlying.realloc, t.realloc, order_relaxed);

@@ -24,6 +24,7 @@
 
 #include "../unit/alloc_slack.hpp"
 #include "alloc/accounting.hpp"
+#include "alloc/underlying.hpp"
 #include "allocator_setup.hpp"
 
 namespace {
@@ -316,6 +317,69 @@ TEST_F(allocator_test, realloc_keeps_the_contents_in_the_same_allocator) {
             ASSERT_EQ(p[i], i) << "after realloc to " << n;
     }
     std::free(p);
+}
+
+/// The module that defines `f`, or nullptr.
+const void* module_of(const void* f) {
+    Dl_info info{};
+    return f != nullptr && dladdr(f, &info) != 0 ? info.dli_fbase : nullptr;
+}
+
+// A sized delete goes where it goes without tare: the allocator's own sized delete when its
+// module defines one (jemalloc, tcmalloc and mimalloc do), free on glibc (libstdc++'s sized
+// delete is a free). Its blocks still leave the figures exact, on every path of the free: the
+// owner's plain one, a block made while paused, and an older block.
+TEST_F(allocator_test, sized_deletes_reach_the_allocators_own_and_count_exactly) {
+    namespace tad = tare::alloc::detail;
+    const void* const home = module_of(lookup_past_tare<const void*>("malloc"));
+    const void* const own[] = {reinterpret_cast<const void*>(tad::sized_delete.single),
+                               reinterpret_cast<const void*>(tad::sized_delete.array),
+                               reinterpret_cast<const void*>(tad::sized_delete.single_aligned),
+                               reinterpret_cast<const void*>(tad::sized_delete.array_aligned)};
+    for (const void* f : own) {
+#if defined(__SANITIZE_THREAD__)
+        EXPECT_EQ(f, nullptr) << "a TSan build frees TSan's blocks with TSan's free";
+        continue;
+#endif
+        if (expected == "glibc")
+            EXPECT_EQ(f, nullptr) << "glibc has no sized delete of its own";
+        else
+            EXPECT_EQ(module_of(f), home) << expected << "'s sized delete is not the one called";
+    }
+    void* older = ::operator new(72);
+    escape(older);
+    alloc::region_begin();
+    alloc::pause();
+    void* paused = ::operator new(40);
+    escape(paused);
+    alloc::resume();
+    void* a = ::operator new(48);
+    escape(a);
+    void* b = ::operator new[](4000);
+    escape(b);
+    void* c = ::operator new (96, std::align_val_t{64});
+    escape(c);
+    void* d = ::operator new[](1000, std::align_val_t{128});
+    escape(d);
+    const alloc::counters held = alloc::snapshot();
+    std::size_t usable = 0;
+    for (void* block : {a, b, c, d})
+        usable += malloc_usable_size(block);
+    const auto older_usable = static_cast<std::int64_t>(malloc_usable_size(older));
+    ::operator delete(a, 48);
+    ::operator delete[](b, 4000);
+    ::operator delete (c, 96, std::align_val_t{64});
+    ::operator delete[](d, 1000, std::align_val_t{128});
+    ::operator delete(paused, 40);
+    ::operator delete(older, 72);
+    const alloc::counters done = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(held.allocs, 4U);
+    EXPECT_EQ(held.bytes, 48U + 4000U + 96U + 1000U);
+    EXPECT_EQ(held.live, static_cast<std::int64_t>(usable));
+    EXPECT_EQ(done.allocs, 4U);
+    EXPECT_EQ(done.live, -older_usable) << "the paused block lowered the level, or a block twice";
+    EXPECT_EQ(done.peak, held.live);
 }
 
 }  // namespace
