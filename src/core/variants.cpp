@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 #include <span>
@@ -454,6 +455,33 @@ void judge_comparisons(std::vector<variant_comparison>& comparisons, double alph
         judged[i]->change = change;
         judged[i]->verdict = stats::judge(*change);
     }
+}
+
+bool run_units(const std::vector<run_unit>& units, unit_host& host, run_results& results) {
+    bool any_failed = false;
+    for (std::size_t done = 0; done < units.size(); ++done) {
+        if (host.stopping())
+            break;  // what finished is kept; the rest does not run
+        const run_unit& unit = units[done];
+        host.step_begins(unit, done, units.size());
+        group_outcome out = host.run(unit);
+        for (benchmark_result& r : out.members) {
+            any_failed = any_failed || r.error.has_value();
+            results.benchmarks.push_back(std::move(r));
+        }
+        std::move(out.comparisons.begin(), out.comparisons.end(), std::back_inserter(results.comparisons));
+        host.step_ends(unit, done + 1, units.size());
+    }
+    return any_failed;
+}
+
+group_outcome run_unit_here(const run_unit& unit, clock_source& clock, region_probe& probe,
+                            const detail::sample_plan& plan, double loop_overhead_ns) {
+    if (unit.group)
+        return run_group(*unit.group, clock, probe, plan, loop_overhead_ns);
+    group_outcome out;
+    out.members.push_back(run_instance(unit.single, clock, probe, plan, loop_overhead_ns));
+    return out;
 }
 
 }  // namespace tare::core

@@ -138,6 +138,33 @@ struct group_outcome {
 group_outcome run_group(const group_instance& g, clock_source& clock, region_probe& probe,
                         detail::sample_plan plan, double loop_overhead_ns);
 
+/// How a run's units are run and what is said around each: the benchmark executable's main
+/// supplies it (each unit in this process, or in a child of its own with --isolate; progress
+/// lines; its guards of exit() and of a body that does not return). Rejected: the loop in the
+/// main itself (as it was), which left it a 250-line function that mixed flags, progress,
+/// isolation and the guards with the order units run in.
+class unit_host {
+public:
+    virtual ~unit_host() = default;
+    /// True when the run stops before its next unit (an interrupt): what finished is kept.
+    virtual bool stopping() = 0;
+    /// Before `unit` starts, `done` of `total` units finished.
+    virtual void step_begins(const run_unit& unit, std::size_t done, std::size_t total) = 0;
+    /// Runs `unit`: its rows (a group's members, or the instance's one) and a group's comparisons.
+    virtual group_outcome run(const run_unit& unit) = 0;
+    /// After `unit`'s rows are in the results, `done` of `total` finished.
+    virtual void step_ends(const run_unit& unit, std::size_t done, std::size_t total) = 0;
+};
+
+/// Runs `units` in order through `host`, appending every row and comparison to `results`, until
+/// all ran or host.stopping(). True when any row is an error.
+bool run_units(const std::vector<run_unit>& units, unit_host& host, run_results& results);
+
+/// One unit in this process: a group's members interleaved (run_group), an instance alone
+/// (run_instance).
+group_outcome run_unit_here(const run_unit& unit, clock_source& clock, region_probe& probe,
+                            const detail::sample_plan& plan, double loop_overhead_ns);
+
 /// Sets change and verdict of every comparison with at least 2 blocks. The family is all of
 /// them: Bonferroni at `alpha` over their count (stats::family_changes), so the chance that any
 /// verdict of the run is a false "faster" or "slower" stays at most alpha.

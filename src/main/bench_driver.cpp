@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <iterator>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -169,8 +168,9 @@ void watch_for_a_stuck_body() {
 
 namespace {
 
-int drive(int argc, char** argv) {
-    bench_options opt;
+/// Every flag of the benchmark executable into `opt`; a status when the process is to end
+/// here (--help, --version, a malformed flag).
+std::optional<int> parse_flags(int argc, char** argv, bench_options& opt) {
     CLI::App app{
         "A tare benchmark executable: runs the benchmarks registered in it and reports time and "
         "memory of each timed region."};
@@ -237,6 +237,11 @@ int drive(int argc, char** argv) {
         // A timed run's allocation profile is the sites pass's stacks: the default top without the flag.
         opt.alloc_sites = sites_flag->count() > 0 ? sites_top : 5;
     }
+    return std::nullopt;
+}
+
+/// The flags that cannot go together: a usage error's status, or nothing.
+std::optional<int> check_flags(const bench_options& opt) {
     if (opt.timeout && !opt.isolate && !opt.instrument) {
         return fail_usage(
             "--timeout applies only with --isolate or --instrument (a benchmark in this process cannot "
@@ -252,6 +257,137 @@ int drive(int argc, char** argv) {
     if (opt.instrument && opt.alloc_sites) {
         return fail_usage("--alloc-sites and --instrument cannot be combined: run them separately");
     }
+    return std::nullopt;
+}
+
+/// The timed run's side of the unit loop (core::run_units): each unit in this process or, with
+/// --isolate, in a child; the progress lines; the gate the watchdog of a stuck body waits on.
+class driver_host final : public core::unit_host {
+public:
+    struct in_process {
+        core::clock_source& clock;
+        core::region_probe& probe;
+        const detail::sample_plan& plan;
+        double loop_overhead;
+    };
+
+    driver_host(const bench_options& opt, in_process here)
+        : opt_(opt), here_(here), live_(os::is_terminal(STDERR_FILENO)), logged_(!live_ && !opt.exact) {}
+
+    bool live() const noexcept { return live_; }
+
+    bool stopping() override { return os::interrupted() != 0; }
+
+    // Progress on standard error (report/progress.hpp): on a terminal one live line, in a log
+    // (CI) a line per finished benchmark, so minutes of running show life. Not from the child of
+    // --isolate, whose parent says it.
+    void step_begins(const core::run_unit& unit, std::size_t done, std::size_t total) override {
+        step_started_ = os::monotonic_seconds();
+        if (live_) {
+            const report::progress_step step{done, total, unit.name(), step_started_ - started_};
+            std::fprintf(
+                stderr, "\r\033[K%s",
+                report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
+            std::fflush(stderr);
+        }
+        driver::step_begins(unit);
+    }
+
+    core::group_outcome run(const core::run_unit& unit) override {
+        core::group_outcome out = run_step(unit);
+        driver::step_ends();  // the gate: from here the main thread may touch the results
+        return out;
+    }
+
+    void step_ends(const core::run_unit& unit, std::size_t done, std::size_t total) override {
+        if (!logged_ || os::interrupted() != 0)
+            return;
+        const double now = os::monotonic_seconds();
+        const report::progress_step step{done, total, unit.name(), now - started_};
+        std::fputs(report::progress_done(step, now - step_started_).c_str(), stderr);
+        std::fflush(stderr);
+    }
+
+private:
+    core::group_outcome run_step(const core::run_unit& unit) {
+        const isolate_options isolated{opt_.min_time, opt_.timeout, opt_.alloc_sites};
+        if (!opt_.isolate)
+            return core::run_unit_here(unit, here_.clock, here_.probe, here_.plan, here_.loop_overhead);
+        core::group_outcome out;
+        if (unit.group) {
+            // The whole group in one child: its members' per-block times come back with its
+            // comparisons (tare/1 carries them), and --timeout bounds the group as one step.
+            std::vector<std::string> members;
+            for (const core::instance& m : unit.group->members)
+                members.push_back(m.name);
+            run_results group = run_isolated_group(unit.name(), members, isolated);
+            out.members = std::move(group.benchmarks);
+            out.comparisons = std::move(group.comparisons);
+            return out;
+        }
+        benchmark_result row = run_isolated(unit.single.name, isolated);
+        if (const int signal = os::interrupted(); signal != 0 && row.error) {
+            // The child stopped because the run was interrupted, not because it failed.
+            row.error = error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(signal) +
+                                                      " before it finished"};
+        }
+        out.members.push_back(std::move(row));
+        return out;
+    }
+
+    const bench_options& opt_;
+    in_process here_;
+    bool live_;
+    bool logged_;
+    double started_ = os::monotonic_seconds();
+    double step_started_ = 0;
+};
+
+/// The timed run of `units`: the clock's and the loop's overheads measured, the guards of exit()
+/// and of a stuck body set, each unit run, the comparisons judged and the results written.
+int run_timed(const std::vector<core::run_unit>& units, const bench_options& opt) {
+    core::steady_clock_source clock;
+    core::system_probe probe;
+    detail::sample_plan plan;
+    plan.budget_ns = opt.min_time * 1e9;
+    plan.clock_overhead_ns = core::measure_clock_overhead(clock);
+    detail::sample_plan overhead_plan = plan;
+    if (opt.alloc_sites) {
+        plan.alloc_sites = true;
+        plan.alloc_sites_top = *opt.alloc_sites;
+        if (!probe.accounting()) {
+            std::fputs(
+                "note: --alloc-sites finds nothing here: allocation accounting is off in this build "
+                "(docs/accounting.md, \"Availability\")\n",
+                stderr);
+        }
+    }
+    overhead_plan.budget_ns = 0.02e9;
+    const double loop_overhead = core::measure_loop_overhead(clock, probe, overhead_plan);
+
+    run_results results;
+    results.context = core::make_context(plan.clock_overhead_ns, loop_overhead, probe.accounting());
+    guard.results = &results;
+    guard.opt = &opt;
+    os::handle_interrupts();
+    os::adopt_orphans();
+    std::thread(watch_for_a_stuck_body).detach();
+    static const bool registered =
+        std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;
+    (void)registered;
+    driver_host host(opt, {clock, probe, plan, loop_overhead});
+    const bool any_failed = core::run_units(units, host, results);
+    run_ends();
+    core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
+    return finish_run(results, opt, any_failed, host.live());
+}
+
+int drive(int argc, char** argv) {
+    bench_options opt;
+    if (const std::optional<int> status = parse_flags(argc, argv, opt))
+        return *status;
+    if (const std::optional<int> status = check_flags(opt))
+        return *status;
     auto parsed = core::name_filter::parse(opt.filter);
     if (auto* e = std::get_if<std::string>(&parsed)) {
         return fail_usage("--filter: " + *e);
@@ -267,18 +403,17 @@ int drive(int argc, char** argv) {
     }
 
     // Checked first, workers too: a name the protocol cannot carry is refused, not run wrong.
-    if (std::string bad = core::check_names(core::expand(registered_benchmarks())); !bad.empty()) {
+    const std::vector<core::instance> all = core::expand(registered_benchmarks());
+    if (std::string bad = core::check_names(all); !bad.empty()) {
         return fail_usage(bad);
     }
-    std::vector<core::instance> selected = core::select(core::expand(registered_benchmarks()), filter);
     if (opt.worker) {
         os::settle_layout();  // started by tare compare, perhaps in a chosen layout
-        return run_worker(*opt.worker, selected);
+        return run_worker(*opt.worker, core::select(all, filter));
     }
     // Comparison groups are checked here, once every static registration has run; a malformed
     // one is a build's mistake, reported like a bad argument. A group runs whole: --filter
     // matching one member (or the group's name) selects all its members (docs/variants.md).
-    const std::vector<core::instance> all = core::expand(registered_benchmarks());
     const core::resolved_variants variants = core::resolve_variants(all, registered_variant_groups());
     if (!variants.error.empty()) {
         return fail_usage(variants.error);
@@ -301,129 +436,7 @@ int drive(int argc, char** argv) {
         }
         return 0;
     }
-
-    if (opt.instrument) {
-        return run_instrumented(units, opt);
-    }
-
-    core::steady_clock_source clock;
-    core::system_probe probe;
-    detail::sample_plan plan;
-    plan.budget_ns = opt.min_time * 1e9;
-    plan.clock_overhead_ns = core::measure_clock_overhead(clock);
-    detail::sample_plan overhead_plan = plan;
-    if (opt.alloc_sites) {
-        plan.alloc_sites = true;
-        plan.alloc_sites_top = *opt.alloc_sites;
-        if (!probe.accounting()) {
-            std::fputs(
-                "note: --alloc-sites finds nothing here: allocation accounting is off in this build "
-                "(docs/accounting.md, \"Availability\")\n",
-                stderr);
-        }
-    }
-    overhead_plan.budget_ns = 0.02e9;
-    const double loop_overhead = core::measure_loop_overhead(clock, probe, overhead_plan);
-
-    run_results results;
-    results.context = core::make_context(plan.clock_overhead_ns, loop_overhead, probe.accounting());
-    bool any_failed = false;
-    guard.results = &results;
-    guard.opt = &opt;
-    os::handle_interrupts();
-    os::adopt_orphans();
-    std::thread(watch_for_a_stuck_body).detach();
-    static const bool registered =
-        std::atexit(on_exit_from_body) == 0 && std::at_quick_exit(on_exit_from_body) == 0;
-    (void)registered;
-    // Progress on standard error (report/progress.hpp): on a terminal one live line, in a log
-    // (CI) a line per finished benchmark, so minutes of running show life. Not from the child of
-    // --isolate, whose parent says it.
-    const bool live = os::is_terminal(STDERR_FILENO);
-    const bool logged = !live && !opt.exact;
-    const double started = os::monotonic_seconds();
-    std::size_t done = 0;
-    for (const core::run_unit& unit : units) {
-        if (os::interrupted() != 0)
-            break;  // what finished is kept; the rest does not run
-        const core::instance& inst = unit.single;
-        const double step_started = os::monotonic_seconds();
-        report::progress_step step{done, units.size(), unit.name(), step_started - started};
-        if (live) {
-            std::fprintf(
-                stderr, "\r\033[K%s",
-                report::progress_live(step, os::terminal_columns(STDERR_FILENO).value_or(0)).c_str());
-            std::fflush(stderr);
-        }
-        // Said when the step ends, however it ends (`continue` below).
-        struct step_end {
-            bool logged;
-            report::progress_step& step;
-            std::size_t& done;
-            double started;
-            double step_started;
-            ~step_end() {
-                ++done;
-                if (logged && os::interrupted() == 0) {
-                    const double now = os::monotonic_seconds();
-                    step.done = done;
-                    step.elapsed_s = now - started;
-                    std::fputs(report::progress_done(step, now - step_started).c_str(), stderr);
-                    std::fflush(stderr);
-                }
-            }
-        } end{logged, step, done, started, step_started};
-        step_begins(unit);
-        if (unit.group && opt.isolate) {
-            // The whole group in one child: its members' per-block times come back with its
-            // comparisons (tare/1 carries them), and --timeout bounds the group as one step.
-            std::vector<std::string> members;
-            for (const core::instance& m : unit.group->members) {
-                members.push_back(m.name);
-            }
-            run_results group =
-                run_isolated_group(unit.name(), members, {opt.min_time, opt.timeout, opt.alloc_sites});
-            step_ends();
-            for (benchmark_result& r : group.benchmarks) {
-                any_failed = any_failed || r.error.has_value();
-                results.benchmarks.push_back(std::move(r));
-            }
-            std::move(group.comparisons.begin(), group.comparisons.end(),
-                      std::back_inserter(results.comparisons));
-            continue;
-        }
-        if (unit.group) {
-            core::group_outcome group = core::run_group(*unit.group, clock, probe, plan, loop_overhead);
-            step_ends();
-            for (benchmark_result& r : group.members) {
-                any_failed = any_failed || r.error.has_value();
-                results.benchmarks.push_back(std::move(r));
-            }
-            std::move(group.comparisons.begin(), group.comparisons.end(),
-                      std::back_inserter(results.comparisons));
-            continue;
-        }
-        if (opt.isolate) {
-            benchmark_result row = run_isolated(inst.name, {opt.min_time, opt.timeout, opt.alloc_sites});
-            step_ends();
-            results.benchmarks.push_back(std::move(row));
-            if (const int signal = os::interrupted(); signal != 0 && results.benchmarks.back().error) {
-                // The child stopped because the run was interrupted, not because it failed.
-                results.benchmarks.back().error =
-                    error_info{"interrupted", std::string("stopped by ") + os::interrupt_name(signal) +
-                                                  " before it finished"};
-            }
-        } else {
-            benchmark_result row = core::run_instance(inst, clock, probe, plan, loop_overhead);
-            step_ends();
-            results.benchmarks.push_back(std::move(row));
-        }
-        any_failed = any_failed || results.benchmarks.back().error.has_value();
-    }
-    run_ends();
-    core::judge_comparisons(results.comparisons);  // one family: every comparison of the run
-
-    return finish_run(results, opt, any_failed, live);
+    return opt.instrument ? run_instrumented(units, opt) : run_timed(units, opt);
 }
 
 }  // namespace
