@@ -372,21 +372,36 @@ std::vector<std::string> tick_labels(const std::vector<double>& ticks, axis_kind
     return labels;
 }
 
-std::string render_scatter(const scatter_plot& plot) {
+namespace {
+
+/// What a scatter plot draws and the ranges its axes span: the drawable points, the lines that
+/// stay on the axis with their ends, the band, and the padded domains.
+struct scatter_scene {
     std::vector<const plot_point*> points;
+    double x_low = 0;
+    double x_high = 0;
+    std::vector<std::pair<const plot_line*, std::array<double, 2>>> lines;
+    std::optional<std::pair<double, double>> band;
+    axis_domain xd;
+    axis_domain yd;
+};
+
+/// The scene of `plot`, or nothing when no point can be drawn or a range is degenerate.
+std::optional<scatter_scene> scatter_scene_of(const scatter_plot& plot) {
+    scatter_scene s;
     for (const auto& p : plot.points) {
         if (drawable(plot, p))
-            points.push_back(&p);
+            s.points.push_back(&p);
     }
-    if (points.empty())
-        return {};
-    double x_low = axis_x(plot, points.front()->x);
-    double x_high = x_low;
+    if (s.points.empty())
+        return std::nullopt;
+    s.x_low = axis_x(plot, s.points.front()->x);
+    s.x_high = s.x_low;
     double y_low = std::numeric_limits<double>::infinity();
     double y_high = -y_low;
-    for (const auto* p : points) {
-        x_low = std::min(x_low, axis_x(plot, p->x));
-        x_high = std::max(x_high, axis_x(plot, p->x));
+    for (const auto* p : s.points) {
+        s.x_low = std::min(s.x_low, axis_x(plot, p->x));
+        s.x_high = std::max(s.x_high, axis_x(plot, p->x));
         if (beyond_clip(plot, p->y))
             continue;  // on the edge, not in the range
         y_low = std::min(y_low, p->y);
@@ -404,110 +419,92 @@ std::string render_scatter(const scatter_plot& plot) {
             y_high = std::max(y_high, y);
         }
     };
-    std::vector<std::pair<const plot_line*, std::array<double, 2>>> lines;
     for (const auto& line : plot.lines) {
-        const std::array<double, 2> ends = {line.intercept + line.slope * x_low,
-                                            line.intercept + line.slope * x_high};
+        const std::array<double, 2> ends = {line.intercept + line.slope * s.x_low,
+                                            line.intercept + line.slope * s.x_high};
         if (!std::isfinite(ends[0]) || !std::isfinite(ends[1]) || plot.log_x)
             continue;
-        lines.emplace_back(&line, ends);
+        s.lines.emplace_back(&line, ends);
         widen(ends[0]);
         widen(ends[1]);
     }
-    std::optional<std::pair<double, double>> band;
     if (plot.band && std::isfinite(plot.band->first) && std::isfinite(plot.band->second) &&
         plot.band->first <= plot.band->second) {
-        band = plot.band;
-        widen(plot.y_clip ? std::max(band->first, plot.y_clip->first) : band->first);
-        widen(plot.y_clip ? std::min(band->second, plot.y_clip->second) : band->second);
+        s.band = plot.band;
+        widen(plot.y_clip ? std::max(s.band->first, plot.y_clip->first) : s.band->first);
+        widen(plot.y_clip ? std::min(s.band->second, plot.y_clip->second) : s.band->second);
     }
-    const auto xd = padded_domain(x_low, x_high);
+    const auto xd = padded_domain(s.x_low, s.x_high);
     const auto yd = padded_domain(y_low, y_high);
     if (!xd || !yd)
-        return {};
+        return std::nullopt;
+    s.xd = *xd;
+    s.yd = *yd;
     // A line that leaves the axis is not drawn (the caller says where it is); a band is cut to it.
-    lines.erase(std::remove_if(lines.begin(), lines.end(),
-                               [&](const auto& l) {
-                                   return std::min(l.second[0], l.second[1]) < yd->low ||
-                                          std::max(l.second[0], l.second[1]) > yd->high;
-                               }),
-                lines.end());
+    std::erase_if(s.lines, [&](const auto& l) {
+        return std::min(l.second[0], l.second[1]) < s.yd.low ||
+               std::max(l.second[0], l.second[1]) > s.yd.high;
+    });
+    return s;
+}
 
-    const double w = plot.width;
-    const double h = plot.height;
-    const double top = margin_top + (plot.legend.empty() ? 0 : legend_height);
-    const bool marginal = !plot.distribution.empty();
-    const double plot_w = w - margin_left - margin_right - (marginal ? marginal_width + marginal_gap : 0);
-    const double plot_h = h - top - margin_bottom;
-    const double band_w = marginal ? plot_w + marginal_gap + marginal_width : plot_w;
-    const auto sx = [&](double x) { return margin_left + (x - xd->low) / (xd->high - xd->low) * plot_w; };
-    const auto sy = [&](double y) {
-        return top + (yd->high - std::clamp(y, yd->low, yd->high)) / (yd->high - yd->low) * plot_h;
-    };
-    const auto c = svg_number;
+/// Where the plot area sits in the picture, and its scales.
+struct scatter_box {
+    double top = 0;
+    double plot_w = 0;
+    double plot_h = 0;
+    axis_domain xd;
+    axis_domain yd;
 
-    const std::string title = html_escape(plot.title);
-    std::string out = fmt::format(
-        "<svg class=\"plot\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
-        "role=\"img\">\n<title>{2}</title>\n",
-        w, h, title);
-    if (!plot.legend.empty())
-        out += render_legend(plot.legend, margin_left, margin_top + legend_height / 2 - 2);
-    out += fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
-                       c(margin_left), c(top), c(plot_w), c(plot_h));
-    if (band) {
-        const double band_top = sy(band->second);
-        out += fmt::format("<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
-                           c(margin_left), c(band_top), c(band_w), c(sy(band->first) - band_top));
+    double sx(double x) const { return margin_left + (x - xd.low) / (xd.high - xd.low) * plot_w; }
+    double sy(double y) const {
+        return top + (yd.high - std::clamp(y, yd.low, yd.high)) / (yd.high - yd.low) * plot_h;
     }
+};
+
+/// The grid and both axes' tick labels.
+std::string scatter_axes(const scatter_plot& plot, const scatter_box& box) {
     // Bytes are whole: a flat heap at 0 gets ticks 0 B and 1 B, not "0.2 B".
-    const auto y_ticks = axis_ticks(yd->low, yd->high, plot.y_kind, plot.y_kind == axis_kind::bytes);
+    const auto y_ticks = axis_ticks(box.yd.low, box.yd.high, plot.y_kind, plot.y_kind == axis_kind::bytes);
     const auto y_labels = tick_labels(y_ticks, plot.y_kind);
     std::vector<std::array<double, 4>> grid;
     std::vector<std::pair<std::array<double, 2>, std::string>> y_texts;
     for (std::size_t i = 0; i < y_ticks.size(); ++i) {
-        const double y = sy(y_ticks[i]);
-        grid.push_back({margin_left, y, margin_left + plot_w, y});
+        const double y = box.sy(y_ticks[i]);
+        grid.push_back({margin_left, y, margin_left + box.plot_w, y});
         y_texts.push_back({{margin_left - 6, y}, y_labels[i]});
     }
     std::vector<double> x_ticks;
     std::vector<std::string> x_labels;
     if (plot.log_x) {
-        x_ticks = log_ticks(xd->low, xd->high);
+        x_ticks = log_ticks(box.xd.low, box.xd.high);
         for (const double t : x_ticks)
             x_labels.push_back(unit_label(std::pow(10.0, t), plot.x_kind));
     } else {
-        x_ticks = axis_ticks(xd->low, xd->high, plot.x_kind, plot.integer_x);
+        x_ticks = axis_ticks(box.xd.low, box.xd.high, plot.x_kind, plot.integer_x);
         x_labels = tick_labels(x_ticks, plot.x_kind);
     }
     std::vector<std::pair<std::array<double, 2>, std::string>> x_texts;
     for (std::size_t i = 0; i < x_ticks.size(); ++i) {
-        const double x = sx(x_ticks[i]);
-        grid.push_back({x, top, x, top + plot_h});
-        x_texts.push_back({{x, top + plot_h + 16}, x_labels[i]});
+        const double x = box.sx(x_ticks[i]);
+        grid.push_back({x, box.top, x, box.top + box.plot_h});
+        x_texts.push_back({{x, box.top + box.plot_h + 16}, x_labels[i]});
     }
-    out += grid_path(grid) + tick_texts("yt", y_texts) + tick_texts("xt", x_texts);
-    for (const auto& [line, ends] : lines) {
-        out += fmt::format("<line class=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
-                           html_escape(line->css_class), c(sx(x_low)), c(sx(x_high)), c(sy(ends[0])),
-                           c(sy(ends[1])));
-    }
-    if (plot.connect && points.size() > 1) {
-        out += "<polyline class=\"trace\" points=\"";
-        for (std::size_t i = 0; i < points.size(); ++i)
-            out += (i > 0 ? " " : "") + c(sx(axis_x(plot, points[i]->x))) + "," + c(sy(points[i]->y));
-        out += "\"/>\n";
-    }
-    // Plain dots as one path of zero-length round-capped strokes: some 14 bytes a dot, against
-    // some 60 for a <circle> (and 120 with a tooltip), which is what kept a page of 1,000
-    // benchmarks at 14 MB. Dots with a tooltip, outliers and clipped points keep an element.
+    return grid_path(grid) + tick_texts("yt", y_texts) + tick_texts("xt", x_texts);
+}
+
+/// The points: plain dots as one path of zero-length round-capped strokes, some 14 bytes a dot,
+/// against some 60 for a <circle> (and 120 with a tooltip), which is what kept a page of 1,000
+/// benchmarks at 14 MB. Dots with a tooltip, outliers and clipped points keep an element.
+std::string scatter_points(const scatter_plot& plot, const std::vector<const plot_point*>& points,
+                           const scatter_box& box) {
     std::string dots;
     std::string marked;
     long last_x = 0;  // the dots path moves relative to the last dot: "m5 -3h0" is 7 bytes
     long last_y = 0;
     for (const auto* p : points) {
-        const std::string x = c(sx(axis_x(plot, p->x)));
-        const std::string y = c(sy(p->y));
+        const std::string x = svg_number(box.sx(axis_x(plot, p->x)));
+        const std::string y = svg_number(box.sy(p->y));
         if (p->mark > 0) {
             marked += fmt::format("<circle class=\"outlier {}\" cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
                                   p->mark > 1 ? "severe" : "mild", x, y, p->mark > 1 ? "6" : "5");
@@ -523,20 +520,66 @@ std::string render_scatter(const scatter_plot& plot) {
                 fmt::format("<circle class=\"dot\" cx=\"{}\" cy=\"{}\" r=\"2.5\">{}</circle>\n", x, y, tip);
         } else if (!plot.connect) {
             // Whole pixels: a dot 5 px across gains nothing from a tenth.
-            const long dx = std::lround(sx(axis_x(plot, p->x)));
-            const long dy = std::lround(sy(p->y));
+            const long dx = std::lround(box.sx(axis_x(plot, p->x)));
+            const long dy = std::lround(box.sy(p->y));
             dots += fmt::format("{}{} {}h0", dots.empty() ? "M" : "m", dx - last_x, dy - last_y);
             last_x = dx;
             last_y = dy;
         }
     }
-    if (!dots.empty())
-        out += "<path class=\"dots\" d=\"" + dots + "\"/>\n";
-    out += marked;
+    return (dots.empty() ? "" : "<path class=\"dots\" d=\"" + dots + "\"/>\n") + marked;
+}
+
+}  // namespace
+
+std::string render_scatter(const scatter_plot& plot) {
+    const std::optional<scatter_scene> scene = scatter_scene_of(plot);
+    if (!scene)
+        return {};
+    const double w = plot.width;
+    const double h = plot.height;
+    const bool marginal = !plot.distribution.empty();
+    scatter_box box;
+    box.top = margin_top + (plot.legend.empty() ? 0 : legend_height);
+    box.plot_w = w - margin_left - margin_right - (marginal ? marginal_width + marginal_gap : 0);
+    box.plot_h = h - box.top - margin_bottom;
+    box.xd = scene->xd;
+    box.yd = scene->yd;
+    const double band_w = marginal ? box.plot_w + marginal_gap + marginal_width : box.plot_w;
+    const auto sy = [&](double y) { return box.sy(y); };
+    const auto c = svg_number;
+
+    std::string out = fmt::format(
+        "<svg class=\"plot\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+        "role=\"img\">\n<title>{2}</title>\n",
+        w, h, html_escape(plot.title));
+    if (!plot.legend.empty())
+        out += render_legend(plot.legend, margin_left, margin_top + legend_height / 2 - 2);
+    out += fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
+                       c(margin_left), c(box.top), c(box.plot_w), c(box.plot_h));
+    if (scene->band) {
+        const double band_top = sy(scene->band->second);
+        out += fmt::format("<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
+                           c(margin_left), c(band_top), c(band_w), c(sy(scene->band->first) - band_top));
+    }
+    out += scatter_axes(plot, box);
+    for (const auto& [line, ends] : scene->lines) {
+        out += fmt::format("<line class=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
+                           html_escape(line->css_class), c(box.sx(scene->x_low)), c(box.sx(scene->x_high)),
+                           c(sy(ends[0])), c(sy(ends[1])));
+    }
+    const std::vector<const plot_point*>& points = scene->points;
+    if (plot.connect && points.size() > 1) {
+        out += "<polyline class=\"trace\" points=\"";
+        for (std::size_t i = 0; i < points.size(); ++i)
+            out += (i > 0 ? " " : "") + c(box.sx(axis_x(plot, points[i]->x))) + "," + c(sy(points[i]->y));
+        out += "\"/>\n";
+    }
+    out += scatter_points(plot, points, box);
     if (marginal) {
-        const double left = margin_left + plot_w + marginal_gap;
-        out += render_marginal(plot.distribution, *yd, left, top, plot_h, sy);
-        for (const auto& [line, ends] : lines) {
+        const double left = margin_left + box.plot_w + marginal_gap;
+        out += render_marginal(plot.distribution, box.yd, left, box.top, box.plot_h, sy);
+        for (const auto& [line, ends] : scene->lines) {
             if (line->slope == 0)  // a level (the mean) runs on across the distribution
                 out += fmt::format("<line class=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
                                    html_escape(line->css_class), c(left), c(left + marginal_width),
@@ -546,9 +589,9 @@ std::string render_scatter(const scatter_plot& plot) {
                            c(left + marginal_width / 2), c(h - 8));
     }
     out += fmt::format("<text class=\"axis-title\" x=\"{}\" y=\"{}\">{}</text>\n",
-                       c(margin_left + plot_w / 2), c(h - 8), html_escape(plot.x_title));
+                       c(margin_left + box.plot_w / 2), c(h - 8), html_escape(plot.x_title));
     out += fmt::format("<text class=\"axis-title\" transform=\"translate(14 {}) rotate(-90)\">{}</text>\n",
-                       c(top + plot_h / 2), html_escape(plot.y_title));
+                       c(box.top + box.plot_h / 2), html_escape(plot.y_title));
     out += "</svg>\n";
     return out;
 }
