@@ -238,42 +238,19 @@ void add_counters(benchmark_result& r, const json& row) {
 
 enum class memory_source { none, region, memory_run };
 
-// Fills `r` from the group's rows, and `source` with what measured its memory figures; an error
-// message (without the file name) for rows it cannot read.
-std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r,
-                                   memory_source& source) {
-    r.name = name;
-    const json& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
-    for (const json* row : g.iterations) {
-        if (flag_of(*row, "error_occurred")) {
-            r.error = error_info{"gbench_error", text_of(*row, "error_message")};
-            return std::nullopt;
-        }
-        if (flag_of(*row, "skipped")) {
-            r.error = error_info{"skipped", text_of(*row, "skip_message")};
-            return std::nullopt;
-        }
-    }
-    for (const auto* rows : {&g.iterations, &g.aggregates}) {
-        for (const json* row : *rows) {
-            if (auto err = check_row(name, *row))
-                return err;
-        }
-    }
-    const std::string unit = text_of(first, "time_unit");
-    const std::optional<double> scale = ns_per(unit);
-    if (!scale) {
-        return "benchmark \"" + name + "\": unknown time_unit \"" + unit + "\"";
-    }
+// The repetitions' rows of `g` as samples: time, iterations, GB's CPU time and the noise and
+// contention warnings.
+void add_repetitions(const std::string& name, const group& g, double scale, const json& first,
+                     benchmark_result& r) {
     double cpu_sum = 0;
     double cpu_total = 0;  // over the repetitions, for contention
     double wall_total = 0;
     for (const json* row : g.iterations) {
         const double iters = opt_number(*row, "iterations").value_or(0);
         r.iterations = add_counts(r.iterations, count_of<std::uint64_t>(iters));
-        r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * *scale);
-        cpu_sum += opt_number(*row, "cpu_time").value_or(0) * *scale;
-        cpu_total += opt_number(*row, "cpu_time").value_or(0) * *scale * iters;
+        r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * scale);
+        cpu_sum += opt_number(*row, "cpu_time").value_or(0) * scale;
+        cpu_total += opt_number(*row, "cpu_time").value_or(0) * scale * iters;
         wall_total += r.samples_ns.back() * iters;
         sample s;
         s.iterations = count_of<std::uint64_t>(iters);
@@ -297,13 +274,18 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
             }
         }
     }
+}
+
+// GB's aggregate rows as counters (gb_mean_ns...), and the time's mean, median and stddev when
+// they are all there is. The mean's row, or nullptr.
+const json* add_aggregates(const group& g, double scale, benchmark_result& r) {
     const json* mean_row = nullptr;
     bool has_time = false;  // an aggregate with a time (not a complexity fit)
     for (const json* row : g.aggregates) {
         const std::string agg = text_of(*row, "aggregate_name");
         // Complexity rows (->Complexity()): the fitted coefficient and its RMS, no time.
         if (auto c = opt_number(*row, "real_coefficient")) {
-            r.counters.emplace_back("gb_big_o_coefficient_ns", *c * *scale);
+            r.counters.emplace_back("gb_big_o_coefficient_ns", *c * scale);
             r.warnings.push_back({"gbench_complexity",
                                   "Google Benchmark's complexity fit: O(" + text_of(*row, "big_o") + ")"});
             continue;
@@ -314,7 +296,7 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         }
         has_time = true;
         const bool ratio = text_of(*row, "aggregate_unit") == "percentage";
-        const double value = opt_number(*row, "real_time").value_or(0) * (ratio ? 1.0 : *scale);
+        const double value = opt_number(*row, "real_time").value_or(0) * (ratio ? 1.0 : scale);
         r.counters.emplace_back("gb_" + agg + (ratio ? "" : "_ns"), value);
         if (agg == "mean") {
             mean_row = row;
@@ -338,13 +320,11 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
         r.warnings.push_back({"aggregates_only",
                               "Google Benchmark wrote aggregates only: no samples, no interval, no min/max"});
     }
-    // User counters: GB's mean over repetitions when there is one, else the (single) row's.
-    const json& counters_row = mean_row != nullptr ? *mean_row : first;
-    add_counters(r, counters_row);
-    if (auto it = first.find("label");
-        it != first.end() && it->is_string() && !it->get_ref<const std::string&>().empty()) {
-        r.label = it->get<std::string>();
-    }
+    return mean_row;
+}
+
+// The figures of GB's memory run (its MemoryManager), as far as they can be trusted.
+void add_memory_run(const group& g, const json& first, benchmark_result& r) {
     // Memory of GB's memory run, one per repetition of min(16, iterations) iterations. GB 1.7.1
     // keeps each repetition's figures behind a pointer into a std::vector that it grows with
     // the next repetition, so every repetition's max_bytes_used and total_allocated_bytes but
@@ -377,6 +357,45 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
             r.retained_bytes_per_iter = *n / memory_iterations;
         }
     }
+}
+
+// Fills `r` from the group's rows, and `source` with what measured its memory figures; an error
+// message (without the file name) for rows it cannot read.
+std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r,
+                                   memory_source& source) {
+    r.name = name;
+    const json& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
+    for (const json* row : g.iterations) {
+        if (flag_of(*row, "error_occurred")) {
+            r.error = error_info{"gbench_error", text_of(*row, "error_message")};
+            return std::nullopt;
+        }
+        if (flag_of(*row, "skipped")) {
+            r.error = error_info{"skipped", text_of(*row, "skip_message")};
+            return std::nullopt;
+        }
+    }
+    for (const auto* rows : {&g.iterations, &g.aggregates}) {
+        for (const json* row : *rows) {
+            if (auto err = check_row(name, *row))
+                return err;
+        }
+    }
+    const std::string unit = text_of(first, "time_unit");
+    const std::optional<double> scale = ns_per(unit);
+    if (!scale) {
+        return "benchmark \"" + name + "\": unknown time_unit \"" + unit + "\"";
+    }
+    add_repetitions(name, g, *scale, first, r);
+    const json* mean_row = add_aggregates(g, *scale, r);
+    // User counters: GB's mean over repetitions when there is one, else the (single) row's.
+    const json& counters_row = mean_row != nullptr ? *mean_row : first;
+    add_counters(r, counters_row);
+    if (auto it = first.find("label");
+        it != first.end() && it->is_string() && !it->get_ref<const std::string&>().empty()) {
+        r.label = it->get<std::string>();
+    }
+    add_memory_run(g, first, r);
     // The region hooks' figures, when the suite has them, replace the memory run's: the timed
     // region alone. Each row's are per iteration of its own run; over repetitions, the mean
     // weighted by iterations, which is the figure of all the iterations together.
