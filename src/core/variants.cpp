@@ -284,6 +284,59 @@ void locate_sites(const instance& member, std::uint64_t iterations, clock_source
     }
 }
 
+/// The first member of a group whose call failed, with its error and counters.
+struct member_failure {
+    std::size_t member = 0;
+    error_info error;
+    std::vector<std::pair<std::string, double>> counters;
+};
+
+/// One call of group member `member` with `p`; its failure into `failed` (and no outcome).
+std::optional<detail::loop_outcome> call_member(const group_instance& g, std::size_t member,
+                                                clock_source& clock, region_probe& probe,
+                                                const detail::sample_plan& p,
+                                                std::optional<member_failure>& failed) {
+    const instance& inst = g.members[member];
+    detail::loop_outcome call =
+        detail::sample_driver(clock, probe, p).run(inst.name, inst.args, inst.bench->function());
+    if (call.error) {
+        failed = member_failure{member, *call.error, call.counters};
+        return std::nullopt;
+    }
+    return call;
+}
+
+/// True when some member's measured samples took more than `cap_ns` in all.
+bool measured_beyond(const std::vector<std::vector<detail::loop_outcome>>& calls, double cap_ns) {
+    for (const auto& member_calls : calls) {
+        double measured = 0;
+        for (const detail::loop_outcome& call : member_calls) {
+            for (const sample& x : call.samples)
+                measured += x.elapsed_ns;
+        }
+        if (measured > cap_ns)
+            return true;
+    }
+    return false;
+}
+
+/// Each comparison's schedule and its two members' block medians, over the blocks both ran.
+void fill_blocks(const group_schedule& schedule, const std::vector<std::vector<double>>& block_ns,
+                 const std::optional<member_failure>& failed, std::vector<variant_comparison>& comparisons) {
+    for (std::size_t k = 1; k <= comparisons.size(); ++k) {
+        variant_comparison& c = comparisons[k - 1];
+        c.samples_per_block = schedule.samples_per_block;
+        c.iterations = schedule.iterations;
+        if (failed && (failed->member == 0 || failed->member == k))
+            continue;  // no change: one side has no figures
+        c.blocks = std::min(block_ns[0].size(), block_ns[k].size());
+        c.baseline_block_ns.assign(block_ns[0].begin(),
+                                   block_ns[0].begin() + static_cast<std::ptrdiff_t>(c.blocks));
+        c.member_block_ns.assign(block_ns[k].begin(),
+                                 block_ns[k].begin() + static_cast<std::ptrdiff_t>(c.blocks));
+    }
+}
+
 }  // namespace
 
 group_outcome run_group(const group_instance& g, clock_source& clock, region_probe& probe,
@@ -325,54 +378,28 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
     const std::vector<double> calibration_ns = measured_ns(calibration);
     group_schedule schedule =
         schedule_group(calibration.samples.back().iterations, stats::median(calibration_ns), group_plan);
-
-    std::vector<std::vector<detail::loop_outcome>> calls(m);
-    std::vector<std::vector<double>> block_ns(m);
-    std::optional<std::size_t> failed;
-    std::optional<error_info> failure;
-    std::vector<std::pair<std::string, double>> failure_counters;
-    const auto run_block = [&](std::size_t b) {
-        for (std::size_t k : block_order(m, b)) {
-            const instance& member = g.members[k];
-            detail::sample_plan member_plan = plan_for(*member.bench, plan);
-            member_plan.budget_ns = group_plan.budget_ns;
-            member_plan.fixed_iterations = schedule.iterations;
-            member_plan.fixed_samples = schedule.samples_per_block + 1;  // + the warm-up sample
-            detail::loop_outcome call = detail::sample_driver(clock, probe, member_plan)
-                                            .run(member.name, member.args, member.bench->function());
-            if (call.error) {
-                failed = k;
-                failure = call.error;
-                failure_counters = call.counters;
-                return;
-            }
-            block_ns[k].push_back(stats::median(measured_ns(call)));
-            calls[k].push_back(std::move(call));
-        }
+    const auto member_plan = [&](std::size_t k) {
+        detail::sample_plan p = plan_for(*g.members[k].bench, plan);
+        p.budget_ns = group_plan.budget_ns;
+        return p;
     };
+
     // Every other member calibrates too (its own calibration and warm-up, then a few samples:
     // about a tenth of its budget, however slow it is). A member far slower than the baseline
     // would otherwise take its whole schedule at the baseline's sample size times the ratio (a
     // member 100x slower: 100 budgets), so the schedule is made for the slowest member: fewer
     // iterations per sample, every member alike, and the samples its budget allows.
+    std::optional<member_failure> failed;
     double slowest_ns = stats::median(calibration_ns);
     double fastest_ns = slowest_ns;
     for (std::size_t k = 1; k < m && !failed; ++k) {
-        const instance& member = g.members[k];
-        detail::sample_plan member_plan = plan_for(*member.bench, plan);
-        member_plan.budget_ns = group_plan.budget_ns;
-        member_plan.fixed_samples = calibration_samples;
-        detail::loop_outcome probe_call = detail::sample_driver(clock, probe, member_plan)
-                                              .run(member.name, member.args, member.bench->function());
-        if (probe_call.error) {
-            failed = k;
-            failure = probe_call.error;
-            failure_counters = probe_call.counters;
-            break;
+        detail::sample_plan p = member_plan(k);
+        p.fixed_samples = calibration_samples;
+        if (const auto probe_call = call_member(g, k, clock, probe, p, failed)) {
+            const double ns = stats::median(measured_ns(*probe_call));
+            slowest_ns = std::max(slowest_ns, ns);
+            fastest_ns = std::min(fastest_ns, ns);
         }
-        const double ns = stats::median(measured_ns(probe_call));
-        slowest_ns = std::max(slowest_ns, ns);
-        fastest_ns = std::min(fastest_ns, ns);
     }
     if (!failed)
         schedule = schedule_for_slowest(schedule, slowest_ns, fastest_ns, group_plan);
@@ -382,34 +409,33 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
     // replicates more than it needs the budget, but not at any price; two blocks still give a
     // change and its (wide) interval. Setup and warm-up are not counted: a fixture the body builds
     // per call is the body's business. --isolate with --timeout bounds the group in wall time.
-    const auto over_cap = [&](double cap_ns) {
-        for (const auto& member_calls : calls) {
-            double measured = 0;
-            for (const detail::loop_outcome& call : member_calls) {
-                for (const sample& x : call.samples)
-                    measured += x.elapsed_ns;
-            }
-            if (measured > cap_ns)
-                return true;
-        }
-        return false;
-    };
+    std::vector<std::vector<detail::loop_outcome>> calls(m);
+    std::vector<std::vector<double>> block_ns(m);
     for (std::size_t b = 0; b < schedule.blocks && !failed; ++b) {
         const double budgets = b >= min_blocks ? max_group_budgets : max_group_budgets * max_group_budgets;
-        if (b % 2 == 0 && b >= 2 && over_cap(budgets * group_plan.budget_ns))
+        if (b % 2 == 0 && b >= 2 && measured_beyond(calls, budgets * group_plan.budget_ns))
             break;
-        run_block(b);
+        for (std::size_t k : block_order(m, b)) {
+            detail::sample_plan p = member_plan(k);
+            p.fixed_iterations = schedule.iterations;
+            p.fixed_samples = schedule.samples_per_block + 1;  // + the warm-up sample
+            auto call = call_member(g, k, clock, probe, p, failed);
+            if (!call)
+                break;
+            block_ns[k].push_back(stats::median(measured_ns(*call)));
+            calls[k].push_back(std::move(*call));
+        }
     }
 
     for (std::size_t k = 0; k < m; ++k) {
         const std::string& name = g.members[k].name;
-        if (failed == k) {
-            out.members.push_back(error_result(name, *failure, failure_counters));
+        if (failed && failed->member == k) {
+            out.members.push_back(error_result(name, failed->error, failed->counters));
         } else if (calls[k].empty()) {
-            out.members.push_back(error_result(
-                name,
-                {"not_run", "not measured: " + in_quotes(g.members[*failed].name) + " of comparison group " +
-                                in_quotes(g.group) + " failed before this member's first call"}));
+            out.members.push_back(
+                error_result(name, {"not_run", "not measured: " + in_quotes(g.members[failed->member].name) +
+                                                   " of comparison group " + in_quotes(g.group) +
+                                                   " failed before this member's first call"}));
         } else {
             out.members.push_back(
                 pooled_result(name, calls[k], k == 0 && calibration.optimized_away, loop_overhead_ns));
@@ -418,19 +444,7 @@ group_outcome run_group(const group_instance& g, clock_source& clock, region_pro
             }
         }
     }
-    for (std::size_t k = 1; k < m; ++k) {
-        variant_comparison& c = out.comparisons[k - 1];
-        c.samples_per_block = schedule.samples_per_block;
-        c.iterations = schedule.iterations;
-        if (failed == 0 || failed == k) {
-            continue;  // no change: one side has no figures
-        }
-        c.blocks = std::min(block_ns[0].size(), block_ns[k].size());
-        c.baseline_block_ns.assign(block_ns[0].begin(),
-                                   block_ns[0].begin() + static_cast<std::ptrdiff_t>(c.blocks));
-        c.member_block_ns.assign(block_ns[k].begin(),
-                                 block_ns[k].begin() + static_cast<std::ptrdiff_t>(c.blocks));
-    }
+    fill_blocks(schedule, block_ns, failed, out.comparisons);
     return out;
 }
 
