@@ -217,6 +217,88 @@ void kill_orphans_now() noexcept {
     errno = saved_errno;
 }
 
+namespace {
+
+/// The child's side of run_child(), from fork() to exec: its own process group, death with its
+/// parent, its CPUs and its output; on a failed exec, errno down `status_fd` and status 127.
+[[noreturn]] void become_child(const exec_plan& plan, const child_options& options, int status_fd,
+                               pid_t parent) {
+    setpgid(0, 0);  // its own group: a timeout or an interrupt reaches what it starts
+    // Killed with its parent, even one killed by SIGKILL, which no handler sees; the parent
+    // may have died before the request, so check it.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) {
+        _exit(126);
+    }
+    if (!options.cpus.empty()) {
+        pin_to_cpus(options.cpus);
+    }
+    if (options.discard_stdout || options.discard_stderr) {
+        int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (devnull >= 0) {
+            if (options.discard_stdout) {
+                dup2(devnull, 1);
+            }
+            if (options.discard_stderr) {
+                dup2(devnull, 2);
+            }
+        }
+    }
+    if (options.stdout_fd >= 0) {
+        dup2(options.stdout_fd, 1);
+    }
+    if (options.stderr_fd >= 0) {
+        dup2(options.stderr_fd, 2);
+    }
+    plan.exec();
+    int err = errno;
+    ssize_t ignored = write(status_fd, &err, sizeof err);
+    (void)ignored;
+    _exit(127);
+}
+
+/// Waits for `pid` to end, killing its group once it outlives the timeout; false (and the
+/// error in `r`) when waiting itself failed.
+bool wait_for_child(pid_t pid, const child_options& options, std::chrono::steady_clock::time_point start,
+                    int& status, rusage& ru, child_result& r) {
+    for (;;) {
+        pid_t done = wait4(pid, &status, options.timeout_seconds ? WNOHANG : 0, &ru);
+        if (done == pid) {
+            return true;
+        }
+        if (done < 0 && errno != EINTR) {
+            r.error = std::string("wait4: ") + std::strerror(errno);
+            return false;
+        }
+        if (options.timeout_seconds) {
+            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (elapsed > *options.timeout_seconds && !r.timed_out) {
+                r.timed_out = true;
+                kill_group(pid, SIGKILL);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+}
+
+/// How the child ended, and what it used.
+void fill_ending(int status, const rusage& ru, child_result& r) {
+    if (WIFEXITED(status)) {
+        r.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        r.signal = WTERMSIG(status);
+    }
+    r.resources.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
+    r.resources.major_faults = static_cast<std::uint64_t>(ru.ru_majflt);
+    r.resources.user_seconds =
+        static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
+    r.resources.system_seconds =
+        static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
+    r.resources.max_rss_kib = ru.ru_maxrss;
+}
+
+}  // namespace
+
 child_result run_child(const std::vector<std::string>& argv, const child_options& options) {
     child_result r;
     const exec_plan plan(argv, options.layout_seed,
@@ -240,39 +322,8 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         return r;
     }
     if (pid == 0) {
-        setpgid(0, 0);  // its own group: a timeout or an interrupt reaches what it starts
-        // Killed with its parent, even one killed by SIGKILL, which no handler sees; the parent
-        // may have died before the request, so check it.
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) {
-            _exit(126);
-        }
         close(status_pipe[0]);
-        if (!options.cpus.empty()) {
-            pin_to_cpus(options.cpus);
-        }
-        if (options.discard_stdout || options.discard_stderr) {
-            int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-            if (devnull >= 0) {
-                if (options.discard_stdout) {
-                    dup2(devnull, 1);
-                }
-                if (options.discard_stderr) {
-                    dup2(devnull, 2);
-                }
-            }
-        }
-        if (options.stdout_fd >= 0) {
-            dup2(options.stdout_fd, 1);
-        }
-        if (options.stderr_fd >= 0) {
-            dup2(options.stderr_fd, 2);
-        }
-        plan.exec();
-        int err = errno;
-        ssize_t ignored = write(status_pipe[1], &err, sizeof err);
-        (void)ignored;
-        _exit(127);
+        become_child(plan, options, status_pipe[1], parent);
     }
     setpgid(pid, pid);  // as the child does: whichever runs first, the group exists before exec
     const watched_group watch(pid, options.interrupt);
@@ -292,41 +343,15 @@ child_result run_child(const std::vector<std::string>& argv, const child_options
         return r;
     }
     r.started = true;
-    for (;;) {
-        pid_t done = wait4(pid, &status, options.timeout_seconds ? WNOHANG : 0, &ru);
-        if (done == pid) {
-            break;
-        }
-        if (done < 0 && errno != EINTR) {
-            r.error = std::string("wait4: ") + std::strerror(errno);
-            forget_child(pid);
-            return r;
-        }
-        if (options.timeout_seconds) {
-            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            if (elapsed > *options.timeout_seconds && !r.timed_out) {
-                r.timed_out = true;
-                kill_group(pid, SIGKILL);
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
+    if (!wait_for_child(pid, options, start, status, ru, r)) {
+        forget_child(pid);
+        return r;
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     forget_child(pid);
     kill_group(pid, SIGKILL);  // what it left running in its group,
     end_orphans();             // and what it left outside it
-    if (WIFEXITED(status)) {
-        r.exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        r.signal = WTERMSIG(status);
-    }
-    r.resources.minor_faults = static_cast<std::uint64_t>(ru.ru_minflt);
-    r.resources.major_faults = static_cast<std::uint64_t>(ru.ru_majflt);
-    r.resources.user_seconds =
-        static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
-    r.resources.system_seconds =
-        static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
-    r.resources.max_rss_kib = ru.ru_maxrss;
+    fill_ending(status, ru, r);
     return r;
 }
 
