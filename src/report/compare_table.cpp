@@ -181,6 +181,8 @@ cell count_cell(const compare_row& row, std::optional<double> instruction_counts
 
 }  // namespace
 
+// Long by design: one declaration per column, in the table's order (as the run table's
+// build_columns), each with the rule that keeps or drops it.
 std::vector<column> build_compare_columns(const compare_results& r) {
     const std::string level = level_text(family_level(r));
     const bool counted = r.mode == pairing::counted;
@@ -376,6 +378,8 @@ line mixed_instrumentation_line(const compare_results& r) {
     return out;
 }
 
+// Long by design: the header's lines in the order printed, each a sentence of styled spans;
+// the lines that need rules of their own (the mixed instrumentation) are helpers above.
 std::vector<line> compare_header_lines(const compare_results& r) {
     std::vector<line> lines;
     lines.push_back({{"tare compare: base "},

@@ -81,6 +81,7 @@ bool is_memory(const std::string& header) {
 
 }  // namespace
 
+// Long by design: one declaration per column, in the table's order (as build_columns).
 std::vector<column> build_comparison_columns(const run_results& results) {
     const auto make = [&](std::string header, align alignment, auto cell_of) {
         column c{std::move(header), alignment, {}, {}, false};

@@ -48,23 +48,9 @@ std::string x_axis(const axis_domain& d, axis_kind kind, double y_top, double y_
     return grid_path(grid) + tick_texts("xt", texts);
 }
 
-}  // namespace
-
-std::string render_forest(const forest_plot& plot) {
-    if (plot.rows.empty())
-        return {};
-    constexpr double width = 1100;
-    constexpr double label_width = 330;  // names, right-aligned against the plot
-    constexpr double row_height = 18;
-    constexpr std::size_t label_chars = 50;
-    const double left = label_width + 16;
-    const double plot_w = width - left - margin_right;
-    const double top = margin_top + (plot.legend.empty() ? 0 : legend_height) + 20;  // ticks above too
-    const double plot_h = row_height * static_cast<double>(plot.rows.size());
-    const double h = top + plot_h + margin_bottom;
-
-    // The core: estimates, 0 and the band; intervals may reach as far again on each side.
-    const double band = std::isfinite(plot.threshold) ? std::abs(plot.threshold) : 0;
+/// The x axis's range: the core (estimates, 0 and the band of +-`band`), widened by the
+/// intervals up to as far again on each side.
+std::optional<axis_domain> forest_domain(const forest_plot& plot, double band) {
     double core_low = -band;
     double core_high = band;
     for (const forest_row& r : plot.rows) {
@@ -82,7 +68,26 @@ std::string render_forest(const forest_plot& plot) {
             high = std::max(high, std::min(r.interval->second, core_high + span));
         }
     }
-    const auto d = padded_domain(low, high);
+    return padded_domain(low, high);
+}
+
+}  // namespace
+
+std::string render_forest(const forest_plot& plot) {
+    if (plot.rows.empty())
+        return {};
+    constexpr double width = 1100;
+    constexpr double label_width = 330;  // names, right-aligned against the plot
+    constexpr double row_height = 18;
+    constexpr std::size_t label_chars = 50;
+    const double left = label_width + 16;
+    const double plot_w = width - left - margin_right;
+    const double top = margin_top + (plot.legend.empty() ? 0 : legend_height) + 20;  // ticks above too
+    const double plot_h = row_height * static_cast<double>(plot.rows.size());
+    const double h = top + plot_h + margin_bottom;
+
+    const double band = std::isfinite(plot.threshold) ? std::abs(plot.threshold) : 0;
+    const auto d = forest_domain(plot, band);
     if (!d)
         return {};
     const auto sx = [&](double x) {
