@@ -337,10 +337,6 @@ TEST_F(allocator_test, sized_deletes_reach_the_allocators_own_and_count_exactly)
                                reinterpret_cast<const void*>(tad::sized_delete.single_aligned),
                                reinterpret_cast<const void*>(tad::sized_delete.array_aligned)};
     for (const void* f : own) {
-#if defined(__SANITIZE_THREAD__)
-        EXPECT_EQ(f, nullptr) << "a TSan build frees TSan's blocks with TSan's free";
-        continue;
-#endif
         if (expected == "glibc")
             EXPECT_EQ(f, nullptr) << "glibc has no sized delete of its own";
         else
