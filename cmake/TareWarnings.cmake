@@ -35,13 +35,18 @@ endfunction()
 # self-benchmarks): C++20 without extensions, and the warnings and sanitizers above. INTERNAL
 # adds what code inside tare uses: the private headers of src/ and fmt header-only. A
 # consumer's targets never get any of it; the example suites and test fixtures, built as a user
-# builds a benchmark, are not INTERNAL.
+# builds a benchmark, are not INTERNAL. TEST_CODE marks a test program's own code (a GoogleTest
+# file, a test support library): it gets TARE_TEST_CODE_FLAGS after the build's own flags.
 function(tare_target_defaults target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "INTERNAL" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "INTERNAL;TEST_CODE" "" "")
   set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
   if(arg_INTERNAL)
     target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
     target_compile_definitions(${target} PRIVATE FMT_HEADER_ONLY)
   endif()
   tare_target_warnings(${target})
+  if(arg_TEST_CODE AND TARE_TEST_CODE_FLAGS)
+    separate_arguments(test_code_flags UNIX_COMMAND "${TARE_TEST_CODE_FLAGS}")
+    target_compile_options(${target} PRIVATE ${test_code_flags})
+  endif()
 endfunction()
