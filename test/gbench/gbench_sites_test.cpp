@@ -66,8 +66,9 @@ const json& two_sites_rows() {
     static const json rows = [] {
         const fs::path path = test::scratch("gbench-sites") / "two_sites.json";
         fs::create_directories(path.parent_path());
-        auto r = run_process({tare_cmd, "run", "--alloc-sites", "--min-time=0.05", "--filter=^BM_two_sites",
-                              test::suite(TARE_GBENCH_SITES), "--json=" + path.string()});
+        auto r = run_process({tare_cmd, "run", "--alloc-sites", "--min-time=0.05",
+                              "--filter=^(BM_two_sites|with_setup)", test::suite(TARE_GBENCH_SITES),
+                              "--json=" + path.string()});
         EXPECT_EQ(r.exit_code, 0) << r.err;
         // The console lists the sites under the table, as for tare's own benchmarks.
         EXPECT_NE(r.out.find("three_blocks"), std::string::npos) << r.out;
@@ -113,6 +114,24 @@ TEST(gbench_sites, alloc_sites_lists_a_suites_sites_at_their_lines_with_exact_co
     if (skipped())
         GTEST_SKIP() << "no allocation sites in a sanitizer build or without the interposer";
     expect_two_sites(two_sites_rows()["BM_two_sites"]);
+}
+
+// A fixture's body is its BenchmarkCase, called by Fixture::Run: the stack ends there.
+TEST(gbench_sites, a_fixtures_stack_ends_at_its_benchmark_case) {
+    if (skipped())
+        GTEST_SKIP() << "no allocation sites in a sanitizer build or without the interposer";
+    const json& b = two_sites_rows()["with_setup/BM_fixture_site"];
+    ASSERT_EQ(b["alloc_sites"].size(), 1U) << b.dump(1);
+    const json& site = b["alloc_sites"][0];
+    EXPECT_EQ(site["line"], marked_lines().at("one_block"));
+    EXPECT_EQ(site["allocs_per_iter"], 1.0);
+    const json& stack = site["stack"];
+    ASSERT_EQ(stack.size(), 2U) << stack.dump(1);
+    EXPECT_EQ(stack[0]["function"], "(anonymous namespace)::one_block");
+    // Whatever Fixture::Run became (the compiler may inline the case into the suite's own copy of
+    // it), the stack ends at the case. Its name may come unqualified ("BenchmarkCase"): inlined,
+    // a member of a class of internal linkage has no linkage name in DWARF to qualify it by.
+    EXPECT_TRUE(stack[1]["function"].get<std::string>().ends_with("BenchmarkCase")) << stack.dump(1);
 }
 
 // A family of three repetitions runs its loop three times a run: the pass records the first and

@@ -54,6 +54,15 @@ BENCHMARK(BM_two_sites);
 // of that loop.
 BENCHMARK(BM_two_sites)->Repetitions(3);
 
+// A fixture's body is its BenchmarkCase, which Fixture::Run calls: the stack ends there.
+class with_setup : public benchmark::Fixture {};
+BENCHMARK_DEFINE_F(with_setup, BM_fixture_site)(benchmark::State& state) {
+    for (auto _ : state) {
+        ::operator delete(one_block());
+    }
+}
+BENCHMARK_REGISTER_F(with_setup, BM_fixture_site);
+
 struct node {
     node* next;
     char payload[24];
