@@ -213,14 +213,17 @@ collected collect(const std::string& target, const run_args& args) {
         return {run_failure{exit_usage,
                             target + ": --profile locates allocations in one process: drop --processes"}};
     }
+    // --alloc-sites locates in one process: a tare executable's own pass, or a suite's through
+    // tare::gbench's worker (its hooks open the pass's region).
     const bool sampled = gbench && gbench_worker_capable(target);
-    if (args.alloc_sites_top != 0 && (gbench || args.processes > 1) && !(sampled && args.processes == 1)) {
-        return {run_failure{
-            exit_usage,
-            target + ": --alloc-sites " +
-                (gbench && !sampled ? std::string("locates a Google Benchmark suite's allocations through "
-                                                  "tare::gbench's hooks; this one does not link tare::gbench")
-                                    : std::string("locates allocations in one process: drop --processes"))}};
+    if (args.alloc_sites_top != 0 && args.processes > 1) {
+        return {run_failure{exit_usage,
+                            target + ": --alloc-sites locates allocations in one process: drop --processes"}};
+    }
+    if (args.alloc_sites_top != 0 && gbench && !sampled) {
+        return {run_failure{exit_usage,
+                            target + ": --alloc-sites locates a Google Benchmark suite's allocations "
+                                     "through tare::gbench's hooks; this one does not link tare::gbench"}};
     }
     // Fresh processes one after the other, pooled (compare/processes.hpp): each is a replicate
     // of what a process of this executable measures. A process that fails fails the target, as

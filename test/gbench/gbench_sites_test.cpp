@@ -167,6 +167,13 @@ TEST(gbench_sites, profile_writes_a_suites_allocation_stacks) {
     ASSERT_EQ(speedscope["profiles"].size(), 3U);  // allocations, bytes, retained: a timed run's
 }
 
+// Without tare::gbench a suite has no hooks to open the pass's region: refused, with the reason.
+TEST(gbench_sites, a_suite_without_tare_gbench_is_refused_with_the_reason) {
+    auto r = run_process({tare_cmd, "run", "--alloc-sites", test::suite(TARE_GBENCH_ALLOC_COUNTS_PLAIN)});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("this one does not link tare::gbench"), std::string::npos) << r.err;
+}
+
 // A counted comparison with --profile: each side's allocation stacks beside its instruction
 // profile, from a sites pass after the count of a length the count fixes.
 TEST(gbench_sites, a_counted_comparison_profiles_each_sides_allocations) {
