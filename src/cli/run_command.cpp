@@ -94,12 +94,12 @@ CLI::App* add_run_command(CLI::App& app, run_args& args) {
     // itself; alloc_sites_given says whether it was given.
     cmd->add_flag("--alloc-sites{5}", args.alloc_sites_top,
                   "after measuring, locate the timed region's allocations: the top N call sites (=N; "
-                  "default 5; tare executables)")
+                  "default 5; tare executables and suites linked with tare::gbench)")
         ->type_name("[=N]")
         ->check(whole_number(1, 1000));
     cmd->add_option("--profile", args.profile_dir,
                     "write each benchmark's profile to DIR: instructions by call stack (with "
-                    "--instrument=instructions), allocations by call stack (tare executables' sites pass)")
+                    "--instrument=instructions), allocations by call stack (the sites pass)")
         ->type_name("DIR");
     return cmd;
 }
@@ -213,12 +213,17 @@ collected collect(const std::string& target, const run_args& args) {
         return {run_failure{exit_usage,
                             target + ": --profile locates allocations in one process: drop --processes"}};
     }
-    if (args.alloc_sites_top != 0 && (gbench || args.processes > 1)) {
-        return {run_failure{
-            exit_usage, target + ": --alloc-sites " +
-                            (gbench ? std::string("locates the allocations of tare executables; this is a "
-                                                  "Google Benchmark one")
-                                    : std::string("locates allocations in one process: drop --processes"))}};
+    // --alloc-sites locates in one process: a tare executable's own pass, or a suite's through
+    // tare::gbench's worker (its hooks open the pass's region).
+    const bool sampled = gbench && gbench_worker_capable(target);
+    if (args.alloc_sites_top != 0 && args.processes > 1) {
+        return {run_failure{exit_usage,
+                            target + ": --alloc-sites locates allocations in one process: drop --processes"}};
+    }
+    if (args.alloc_sites_top != 0 && gbench && !sampled) {
+        return {run_failure{exit_usage,
+                            target + ": --alloc-sites locates a Google Benchmark suite's allocations "
+                                     "through tare::gbench's hooks; this one does not link tare::gbench"}};
     }
     // Fresh processes one after the other, pooled (compare/processes.hpp): each is a replicate
     // of what a process of this executable measures. A process that fails fails the target, as
@@ -226,7 +231,6 @@ collected collect(const std::string& target, const run_args& args) {
     // Which process is running, on standard error: a live line on a terminal; in a log, a whole
     // line before each process's own progress lines, which would otherwise repeat unexplained.
     const bool progress = args.processes > 1 && os::is_terminal(STDERR_FILENO);
-    const bool sampled = gbench && gbench_worker_capable(target);
     std::vector<run_results> runs;
     for (unsigned p = 0; p < args.processes; ++p) {
         if (progress) {

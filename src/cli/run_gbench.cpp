@@ -283,6 +283,10 @@ std::variant<run_results, run_failure> gbench_sampled_collect(const std::string&
     o.min_time = args.min_time.value_or(o.min_time);
     o.timeout_seconds = args.timeout.value_or(o.timeout_seconds);
     o.fresh_process_each = args.isolate;
+    if (args.alloc_sites_top != 0 || (args.profile_dir && !args.instrument)) {
+        // A timed run's allocation profile is the sites pass's stacks, as a tare executable's.
+        o.sites_top = args.alloc_sites_top != 0 ? args.alloc_sites_top : 5;
+    }
     suite_progress progress;
     o.progress = [&](std::size_t row, std::size_t rows, const std::string& name) {
         progress.step(row, rows, name);

@@ -342,6 +342,9 @@ std::variant<alone_data, rounds_failure> run_alone(const alone_options& o) {
         if (!w) {
             w = std::make_unique<worker_process>(o.executable, o.timeout_seconds, std::vector<int>{},
                                                  std::nullopt, o.kind);
+            if (o.sites_top) {
+                w->set_sites_top(*o.sites_top);
+            }
             if (auto f = w->start()) {
                 return rounds_failure{3, f->message};
             }

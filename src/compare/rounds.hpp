@@ -117,6 +117,9 @@ struct alone_options {
     double shortest_sample_s = 1e-3;
     double timeout_seconds = 60;      // the longest wait for any one reply (a benchmark's setup included)
     bool fresh_process_each = false;  // --isolate: every benchmark in a worker process of its own
+    /// A Google Benchmark suite's sites pass after each benchmark's samples (--alloc-sites=N,
+    /// --profile): the top N.
+    std::optional<std::size_t> sites_top;
     /// Called before each benchmark: its index (from 0) of `names.size()` and its name; may be empty.
     std::function<void(std::size_t row, std::size_t rows, const std::string& name)> progress;
 };

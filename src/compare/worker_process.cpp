@@ -40,9 +40,12 @@ std::optional<worker_failure> worker_process::start() {
                               executable_ + ": cannot capture its standard error: " + stderr_->error()};
     }
     const bool gbench = kind_ == worker_kind::gbench;
-    // A Google Benchmark main refuses flags it does not know, so its switch is the environment.
-    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_->child_end(), cpus_, layout_seed_,
-                                             {std::string(protocol::gbench_worker_env) + "=1"})
+    // A Google Benchmark main refuses flags it does not know, so its switches are the environment.
+    std::vector<std::string> env{std::string(protocol::gbench_worker_env) + "=1"};
+    if (sites_top_) {
+        env.push_back(std::string(protocol::gbench_sites_env) + "=" + std::to_string(*sites_top_));
+    }
+    child_ = gbench ? os::spawn_with_channel({executable_}, stderr_->child_end(), cpus_, layout_seed_, env)
                     : os::spawn_with_channel({executable_, std::string(protocol::worker_flag) + "=3,4"},
                                              stderr_->child_end(), cpus_, layout_seed_);
     stderr_->close_child_end();

@@ -47,6 +47,10 @@ public:
     worker_process& operator=(worker_process&&) = delete;
     ~worker_process();
 
+    /// A Google Benchmark worker's sites pass after each benchmark's samples, its top N
+    /// (protocol::gbench_sites_env; a tare executable's is --alloc-sites, outside the protocol).
+    /// Before start().
+    void set_sites_top(std::size_t top) { sites_top_ = top; }
     /// Starts the process and reads its greeting.
     std::optional<worker_failure> start();
     bool running() const noexcept { return child_.pid > 0; }
@@ -83,6 +87,7 @@ private:
     std::vector<int> cpus_;
     std::optional<std::uint64_t> layout_seed_;
     worker_kind kind_;
+    std::optional<std::size_t> sites_top_;
     std::optional<os::tail_capture> stderr_;  // the end of its standard error (made by start())
     os::channel_child child_;
     std::optional<os::line_reader> reader_;

@@ -64,11 +64,29 @@ bool standard_library(std::string_view f) {
     return starts_with(f, "std::") || starts_with(f, "__gnu_cxx::");
 }
 
-// Where the harness called the body, or a thread began: the stack ends before it.
+// Where the harness called the body, or a thread began: the stack ends before it. Google
+// Benchmark's harness is its runner (benchmark::internal::, which calls a function body through
+// FunctionBenchmark::Run and a lambda's through LambdaBenchmark::Run), a fixture's Run, which
+// calls its BenchmarkCase, and RunSpecifiedBenchmarks, through which tare::gbench runs the suite
+// (its wrapper, __wrap_..., is tare's). Rejected: every frame in namespace benchmark, as the
+// instruction profile cuts, which would also cut a library call the body makes (State::SetLabel
+// allocates a string: its site is the body's line that called it).
 bool outside_body(std::string_view f) {
-    return starts_with(f, "tare::") || f == "start_thread" || f == "clone" || f == "clone3" ||
+    return starts_with(f, "tare::") || starts_with(f, "benchmark::internal::") ||
+           starts_with(f, "benchmark::Fixture::Run") || starts_with(f, "benchmark::RunSpecifiedBenchmarks") ||
+           starts_with(f, "__wrap__ZN9benchmark") || f == "start_thread" || f == "clone" || f == "clone3" ||
            f == "execute_native_thread_routine" || f == "__libc_start_main" ||
            f == "__libc_start_call_main" || f == "main";
+}
+
+// A frame of Google Benchmark's shared library (libbenchmark.so...). Its runner's functions are
+// hidden there, so they come unnamed ("libbenchmark.so.1.7.1+0x2d1dd"), and the exported one that
+// calls a function body (FunctionBenchmark::Run) calls it as a tail call, leaving no frame: what
+// sits outer of the body is unnamed frames of this module.
+bool google_benchmark_library(const os::source_frame& f) {
+    const std::string_view module = f.module;
+    const std::size_t slash = module.rfind('/');
+    return starts_with(slash == std::string_view::npos ? module : module.substr(slash + 1), "libbenchmark.");
 }
 
 // The plumbing between the harness (or a thread's start) and the body: std::function's and
@@ -182,8 +200,15 @@ std::vector<stack_frame> user_stack(std::span<void* const> frames, os::symbolize
     while (begin < logical.size() && allocation_path(logical[begin].function)) {
         ++begin;
     }
+    // Once past a frame of the program's own, a frame of Google Benchmark's shared library is
+    // its runner, which called the body: the body only calls into the library, never back out of
+    // it but through the runner. Frames of the library inner to the program's (State::SetLabel,
+    // and what it calls) are a call the body made, and stay.
     std::size_t end = begin;
-    while (end < logical.size() && !outside_body(logical[end].function)) {
+    bool past_own = false;
+    while (end < logical.size() && !outside_body(logical[end].function) &&
+           !(past_own && google_benchmark_library(logical[end]))) {
+        past_own = past_own || !google_benchmark_library(logical[end]);
         ++end;
     }
     while (end > begin && plumbing(logical[end - 1].function)) {

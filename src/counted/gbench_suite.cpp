@@ -19,10 +19,14 @@ benchmark_result run_gbench_in_child(const instrument::launcher& l, const std::s
         l, executable, name, [&](const std::string& json, const std::string& out) {
             // Google Benchmark's main refuses flags it does not know: the instance and the files go in
             // the environment, and the suite runs none of its benchmarks itself.
-            return instrument::child_plan{{"--benchmark_filter=^$"},
-                                          {std::string(instrument::gbench_counted_env) + "=" + out,
-                                           std::string(instrument::gbench_counted_name_env) + "=" + name,
-                                           std::string(instrument::gbench_counted_json_env) + "=" + json}};
+            instrument::child_plan p{{"--benchmark_filter=^$"},
+                                     {std::string(instrument::gbench_counted_env) + "=" + out,
+                                      std::string(instrument::gbench_counted_name_env) + "=" + name,
+                                      std::string(instrument::gbench_counted_json_env) + "=" + json}};
+            if (l.profile) {  // the allocation profile too: a sites pass after the count
+                p.environment.push_back(std::string(instrument::gbench_counted_sites_env) + "=1");
+            }
+            return p;
         });
 }
 

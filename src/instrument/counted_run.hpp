@@ -46,6 +46,9 @@ enum class counter { callgrind, hw_instructions };
 inline constexpr const char* gbench_counted_env = "TARE_GBENCH_COUNTED";
 inline constexpr const char* gbench_counted_name_env = "TARE_GBENCH_COUNTED_NAME";
 inline constexpr const char* gbench_counted_json_env = "TARE_GBENCH_COUNTED_JSON";
+/// Set (to 1) under --profile: after the count, the suite runs its sites pass for the allocation
+/// profile (docs/profiles.md), as a tare executable's counted child does.
+inline constexpr const char* gbench_counted_sites_env = "TARE_GBENCH_COUNTED_SITES";
 
 /// The context of a counted run: host, CPU, date and version, and no clock or loop overhead (nothing
 /// was timed).

@@ -47,6 +47,9 @@ inline constexpr std::string_view worker_flag = "--tare-worker";
 /// The environment variable (set to 1) that starts a Google Benchmark executable's worker mode
 /// (src/adapters/gbench/worker.cpp).
 inline constexpr std::string_view gbench_worker_env = "TARE_GBENCH_WORKER";
+/// The environment variable that asks a Google Benchmark executable's worker for a sites pass
+/// after each benchmark's samples (--alloc-sites=N, or --profile): the top N, a number.
+inline constexpr std::string_view gbench_sites_env = "TARE_GBENCH_SITES";
 /// Words only a Google Benchmark executable that can serve as a worker holds in its binary.
 inline constexpr std::string_view gbench_worker_marker = "tare gbench worker: protocol 1";
 

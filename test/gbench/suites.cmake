@@ -18,6 +18,9 @@ tare_gbench_suite(gbench_worker ${tare_gbench_suites_dir}/worker_bench.cpp)
 tare_gbench_suite(gbench_counted ${tare_gbench_suites_dir}/counted_bench.cpp)
 tare_gbench_suite(gbench_retained ${tare_gbench_suites_dir}/retained_bench.cpp)
 tare_gbench_suite(gbench_warm ${tare_gbench_suites_dir}/warm_bench.cpp)
+# Known allocation sites: with debug information, for their files and lines.
+tare_gbench_suite(gbench_sites ${tare_gbench_suites_dir}/site_lines_bench.cpp)
+target_compile_options(gbench_sites PRIVATE -g)
 # A suite without a main of its own, on Google Benchmark's (benchmark::benchmark_main).
 add_executable(gbench_main_linked ${tare_gbench_suites_dir}/main_linked_bench.cpp)
 tare_target_defaults(gbench_main_linked)
@@ -46,5 +49,5 @@ target_link_options(gbench_missing_member PRIVATE
                     "$<FILTER:$<TARGET_PROPERTY:tare_gbench,INTERFACE_LINK_OPTIONS>,EXCLUDE,PauseTiming>")
 
 set(tare_gbench_suite_targets gbench_alloc_counts gbench_coexist gbench_fixture gbench_region gbench_worker
-    gbench_counted gbench_retained gbench_warm gbench_main_linked gbench_alloc_counts_plain gbench_alloc_counts_unwrapped
+    gbench_counted gbench_retained gbench_warm gbench_sites gbench_main_linked gbench_alloc_counts_plain gbench_alloc_counts_unwrapped
     gbench_missing_member)

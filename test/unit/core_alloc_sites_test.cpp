@@ -99,6 +99,74 @@ TEST(core_alloc_sites, a_threads_stack_ends_where_the_thread_began) {
     EXPECT_EQ(stack[1].function, "worker_loop");
 }
 
+// A Google Benchmark suite's stack (tare::gbench's sites pass): the body is called by Google
+// Benchmark's runner, which tare's worker called through RunSpecifiedBenchmarks. The stack ends at
+// the body, a function's, a fixture's BenchmarkCase or a lambda's; a call the body made into
+// Google Benchmark's State stays, at its line.
+TEST(core_alloc_sites, a_google_benchmark_suites_stack_ends_at_its_body) {
+    fake_symbolizer s;
+    s.frames[30] = {at("BM_parse", "parse_bench.cpp", 12)};
+    s.frames[31] = {at("benchmark::internal::FunctionBenchmark::Run")};
+    s.frames[32] = {at("benchmark::internal::BenchmarkInstance::Run")};
+    s.frames[33] = {at("benchmark::internal::(anonymous namespace)::RunInThread")};
+    s.frames[34] = {at("benchmark::internal::BenchmarkRunner::DoOneRepetition")};
+    s.frames[35] = {at("benchmark::RunSpecifiedBenchmarks")};
+    s.frames[36] = {at("__wrap__ZN9benchmark22RunSpecifiedBenchmarksEv")};
+    s.frames[37] = {at("tare::gbench::run_one")};
+    s.frames[38] = {at("parse_fixture_BM_rows_Benchmark::BenchmarkCase", "parse_bench.cpp", 30)};
+    s.frames[39] = {at("benchmark::Fixture::Run")};
+    s.frames[40] = {at("benchmark::State::SetLabel", "benchmark.cc", 300)};
+    s.frames[41] = {at("main::{lambda(benchmark::State&)#1}::operator()", "parse_bench.cpp", 44)};
+    s.frames[42] = {at("benchmark::internal::LambdaBenchmark<main::{lambda(benchmark::State&)#1}>::Run")};
+
+    const std::vector<stack_frame> plain =
+        user_stack(addresses({1, 3, 10, 30, 31, 32, 33, 34, 35, 36, 37, 8}), s);
+    ASSERT_EQ(plain.size(), 2U);
+    EXPECT_EQ(plain[0].function, "helper");
+    EXPECT_EQ(plain[1].function, "BM_parse");
+    EXPECT_EQ(plain[1].line, 12U);
+
+    const std::vector<stack_frame> fixture = user_stack(addresses({1, 3, 38, 39, 31, 32, 33}), s);
+    ASSERT_EQ(fixture.size(), 1U);
+    EXPECT_EQ(fixture[0].function, "parse_fixture_BM_rows_Benchmark::BenchmarkCase");
+
+    const std::vector<stack_frame> lambda = user_stack(addresses({9, 41, 42, 32, 33}), s);
+    ASSERT_EQ(lambda.size(), 1U);
+    EXPECT_EQ(lambda[0].function, "main::{lambda(benchmark::State&)#1}::operator()");
+
+    const std::vector<stack_frame> label = user_stack(addresses({3, 40, 30, 31, 32}), s);
+    ASSERT_EQ(label.size(), 2U);
+    EXPECT_EQ(label[0].function, "benchmark::State::SetLabel");
+    EXPECT_EQ(label[1].function, "BM_parse");
+}
+
+// Google Benchmark's shared library hides its runner: its frames outer of the body are unnamed
+// (the exported FunctionBenchmark::Run calls the body as a tail call, and leaves no frame). They
+// end the stack as the named ones do; the library's frames inner to the body's, a call the body
+// made into it, stay.
+TEST(core_alloc_sites, a_shared_google_benchmarks_unnamed_runner_ends_the_stack) {
+    fake_symbolizer s;
+    const std::string library = "/usr/lib/x86_64-linux-gnu/libbenchmark.so.1.7.1";
+    s.frames[30] = {at("BM_parse", "parse_bench.cpp", 12)};
+    s.frames[50] = {{"libbenchmark.so.1.7.1+0x2d1dd", "", 0, library}};
+    s.frames[51] = {{"libbenchmark.so.1.7.1+0x16a6b", "", 0, library}};
+    s.frames[52] = {{"benchmark::RunSpecifiedBenchmarks", "", 0, library}};
+    s.frames[53] = {{"benchmark::State::SetLabel", "", 0, library}};
+    s.frames[54] = {{"libbenchmark.so.1.7.1+0x1d000", "", 0, library}};
+
+    const std::vector<stack_frame> plain = user_stack(addresses({1, 3, 10, 30, 50, 51, 52, 8}), s);
+    ASSERT_EQ(plain.size(), 2U);
+    EXPECT_EQ(plain[0].function, "helper");
+    EXPECT_EQ(plain[1].function, "BM_parse");
+
+    // SetLabel and the unnamed helper it called are inner to the body: kept.
+    const std::vector<stack_frame> label = user_stack(addresses({3, 54, 53, 30, 50, 51}), s);
+    ASSERT_EQ(label.size(), 3U);
+    EXPECT_EQ(label[0].function, "libbenchmark.so.1.7.1+0x1d000");
+    EXPECT_EQ(label[1].function, "benchmark::State::SetLabel");
+    EXPECT_EQ(label[2].function, "BM_parse");
+}
+
 alloc::site_record record(const void* block, std::uint64_t size, std::uint64_t seq,
                           std::initializer_list<std::uintptr_t> pcs, std::uint64_t thread = 0) {
     alloc::site_record r;

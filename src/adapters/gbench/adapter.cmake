@@ -13,6 +13,7 @@ if(TARGET benchmark::benchmark)
                                  ${CMAKE_CURRENT_LIST_DIR}/worker.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/runs.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/counted.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/sites_pass.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/statistics.cpp)
   add_library(tare::gbench ALIAS tare_gbench)
   tare_target_defaults(tare_gbench INTERNAL)

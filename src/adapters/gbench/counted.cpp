@@ -73,6 +73,14 @@ std::optional<std::string> counted_run(const std::string& name, const char* out_
         row.allocs_per_iter = per(measured.sample.allocs);
         row.bytes_per_iter = per(measured.sample.bytes);
         row.peak_live_bytes = measured.peak;
+        // --profile: the allocation stacks, from a sites pass after the count, out of Callgrind's
+        // counting (its last dump, the count's, is the instruction profile). The pass's length
+        // is bounded by the counted iterations, which counts fix: the same program gives the same
+        // stacks every run, as a tare executable's counted pass (instrument/counted_run.cpp).
+        const char* sites = std::getenv(instrument::gbench_counted_sites_env);
+        if (sites != nullptr && std::string(sites) == "1") {
+            add_sites_pass(name, {5, iterations, *row.allocs_per_iter}, row);
+        }
     }
     return std::nullopt;
 }

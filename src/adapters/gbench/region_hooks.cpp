@@ -101,10 +101,29 @@ struct member {
 };
 thread_local member self;
 
+// The sites pass (arm_sites): one loop of a run of its own recorded as a sites region, as tare's
+// own sample driver records its pass. Only the first loop of the run: a ->Repetitions(R) family
+// runs its loop R times, and a second sites region would reset the first's records; the later
+// loops open no region at all, so their figures are in nothing. Single-threaded loops only: a
+// member region (->Threads(n)) has no sites form. Armed and disarmed on the thread that calls
+// run_one, which is the thread a single-threaded loop runs on; atomics, since ->Threads(n) loops
+// read `used` from their own threads.
+struct sites_state {
+    std::atomic<bool> armed{false};  // the next single-threaded loop opens the sites region
+    std::atomic<bool> used{false};   // it has: later loops of the pass open none
+    bool in_loop = false;            // the sites region is open
+    double started_s = 0;
+    alloc::site_buffers buffers;
+    sites_loop loop;
+};
+sites_state sites;
+
 // Not during Google Benchmark's memory run (TARE_GBENCH_MEMORY_RUN=1), which the MemoryManager
-// measures as a region of its own; not without the interposer, where every figure would be 0.
+// measures as a region of its own; not without the interposer, where every figure would be 0;
+// not in the loops of a sites pass after its own.
 bool accounts() noexcept {
-    return !memory_run.load(std::memory_order_relaxed) && alloc::available();
+    return !memory_run.load(std::memory_order_relaxed) && alloc::available() &&
+           !sites.used.load(std::memory_order_relaxed);
 }
 
 void counters_into(benchmark::State& state, const alloc::counters& c, std::uint64_t faults) {
@@ -129,6 +148,22 @@ void set_counting(bool on) noexcept {
 
 void set_memory_run(bool active) noexcept {
     memory_run.store(active, std::memory_order_relaxed);
+}
+
+void arm_sites(alloc::site_buffers buffers) noexcept {
+    alloc::prepare_site_capture();
+    sites.buffers = buffers;
+    sites.loop = sites_loop{};
+    sites.in_loop = false;
+    sites.used.store(false, std::memory_order_relaxed);
+    sites.armed.store(true, std::memory_order_relaxed);
+}
+
+sites_loop disarm_sites() noexcept {
+    sites.armed.store(false, std::memory_order_relaxed);
+    sites.used.store(false, std::memory_order_relaxed);
+    sites.buffers = {};
+    return sites.loop;
 }
 
 bool hooks_linked() noexcept {
@@ -186,7 +221,14 @@ void on_start(benchmark::State& state) noexcept {
     if (state.threads() == 1) {
         single.faults = 0;
         single.faults_at = faults_of(os::self_usage());
-        alloc::region_begin();
+        if (sites.armed.exchange(false, std::memory_order_relaxed)) {
+            sites.in_loop = true;
+            sites.started_s = os::monotonic_seconds();
+            alloc::region_begin_sites(sites.buffers);
+            sites.used.store(true, std::memory_order_relaxed);
+        } else {
+            alloc::region_begin();
+        }
         single.open = true;
         return;
     }
@@ -253,6 +295,13 @@ std::optional<loop_totals> end_loop(const benchmark::State& state) noexcept {
         alloc::pause();
         loop_totals t{alloc::snapshot(), single.faults + faults_of(os::self_usage()) - single.faults_at};
         alloc::region_end();
+        if (sites.in_loop) {
+            sites.in_loop = false;
+            // After FinishKeepRunning the State counts the loop's iterations, as Google
+            // Benchmark's runner reads them.
+            sites.loop = {true, static_cast<std::uint64_t>(state.iterations()),
+                          (os::monotonic_seconds() - sites.started_s) * 1e9};
+        }
         return t;
     }
     if (!self.in_loop)

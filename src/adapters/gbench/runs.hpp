@@ -66,6 +66,19 @@ run_outcome run_warm(const std::string& name, std::uint64_t iterations,
 /// The iterations a warm sample's shorter run has, and its longer run has beyond the sample's.
 inline constexpr std::uint64_t warm_iterations = 1;
 
+/// What a sites pass is asked for: the top N sites, and the measured run's iterations and
+/// allocations per iteration, which bound its length.
+struct sites_request {
+    std::size_t top = 5;
+    std::uint64_t ran = 0;  // the iterations the measured samples (or the count) ran
+    double allocs_per_iteration = 0;
+};
+
+/// The sites pass (sites_pass.cpp): `name` run once more, unmeasured, its loop a sites region;
+/// the sites into `row` (sites, alloc_sites, retained_sites) as tare's own benchmarks have them.
+/// Nothing when the loop allocates nothing, the run fails, or it runs ->Threads(n).
+void add_sites_pass(const std::string& name, const sites_request& request, benchmark_result& row);
+
 /// Counted mode (counted.cpp): when tare started this suite to count one instance, counts it,
 /// writes its row and returns 0 (the benchmarks RunSpecifiedBenchmarks ran: none of the suite's);
 /// empty otherwise.

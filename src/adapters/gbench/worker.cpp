@@ -88,7 +88,7 @@ namespace {
 // The controller's channel and the benchmark being measured.
 class server {
 public:
-    server() : in_(os::child_read_fd) {}
+    server() : in_(os::child_read_fd), sites_top_(sites_wanted()) {}
 
     int serve() {
         os::settle_layout();  // started by tare compare, perhaps in a chosen layout (os/layout.hpp)
@@ -281,6 +281,10 @@ private:
             core::derive_memory(loop, result);
             judge_retained(result, loop.total_iterations);
             add_suite_figures(result, loop.total_iterations);
+            if (sites_top_ && accounting_) {  // after the samples and untimed, as tare's own pass
+                add_sites_pass(
+                    *name_, {*sites_top_, loop.total_iterations, result.allocs_per_iter.value_or(0)}, result);
+            }
         }
         if (!label_.empty()) {
             result.label = label_;
@@ -398,10 +402,22 @@ private:
 
     static std::string human_count(double n) { return std::to_string(std::llround(n)); }
 
+    // The top N of a sites pass the controller asked for (protocol::gbench_sites_env), if it did.
+    static std::optional<std::size_t> sites_wanted() {
+        const char* v = std::getenv(std::string(protocol::gbench_sites_env).c_str());
+        if (v == nullptr || *v == '\0') {
+            return std::nullopt;
+        }
+        char* end = nullptr;
+        const unsigned long long top = std::strtoull(v, &end, 10);
+        return *end == '\0' && top > 0 ? std::optional<std::size_t>(top) : std::nullopt;
+    }
+
     static constexpr double shortest_extra_run_ns = 25e6;
 
     os::line_reader in_;
     bool accounting_ = false;
+    std::optional<std::size_t> sites_top_;  // a sites pass after each benchmark's samples: its top N
     std::vector<std::string> names_;
     std::optional<std::string> name_;  // the benchmark being measured
     std::vector<tare::sample> samples_;
