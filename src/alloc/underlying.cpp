@@ -187,10 +187,11 @@ TARE_ALLOC_HOOK void resolve() noexcept {
     // no chunk header to read.
     if (whole && home == module_base(reinterpret_cast<const void*>(&::getpid)) && !under_valgrind())
         t.usable_size = glibc_usable_size;
-    // Also under valgrind: where it replaces the module's malloc (its list names an allocator's
-    // sized deletes with it), it replaces the module's sized deletes too, and Callgrind (the
-    // counted runs) replaces nothing, so its counts are of the allocator's own sized delete.
-    if (whole)
+    // Not under valgrind: one that replaces the module's malloc and its sized deletes (an
+    // allocator named in --soname-synonyms) would see tare's new, which calls malloc, freed by its
+    // own delete, and report a mismatch. Its Callgrind (--instrument's counted runs) replaces
+    // nothing, but cannot be told from the tools that do: sized deletes are frees there.
+    if (whole && !under_valgrind())
         resolve_sized_deletes(home);
     __atomic_store_n(&underlying.free, t.free, order_relaxed);
     __atomic_store_n(&underlying.calloc, t.calloc, order_relaxed);

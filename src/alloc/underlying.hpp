@@ -59,8 +59,9 @@ using sized_aligned_free_fn = void (*)(void*, std::size_t, std::align_val_t) noe
 /// calls, the same thing without the detour). Written by resolve() as the table is.
 ///
 /// Why forward them rather than call free, as every other delete does: a sized free takes
-/// another path through the allocator (on Debian's jemalloc 5.3 a new + sized delete pair took
-/// 9.5-11.8 ns where new + delete took 7.1-8.1), so freeing them with free made the program
+/// another path through the allocator (without tare, on Debian's jemalloc 5.3, new(32) and a
+/// sized delete took 5.8-7.0 ns where malloc(32) and free took 4.6-5.1; bench/README.md, "Sized
+/// deletes, as the program ships"), so freeing them with free made the program
 /// under tare faster than the one shipped. Unsized deletes are each allocator's free.
 struct sized_delete_table {
     sized_free_fn single;                  ///< operator delete(void*, size_t): _ZdlPvm

@@ -310,6 +310,12 @@ std::variant<run_results, run_failure> gbench_sampled_collect(const std::string&
     out.context.clock_overhead_ns.reset();
     out.context.loop_overhead_ns.reset();
     out.benchmarks = std::move(data.rows);
+    if (o.sites_top && !data.accounting) {
+        std::fputs(
+            "note: --alloc-sites finds nothing here: allocation accounting is off in this build of the "
+            "suite (docs/accounting.md, \"Availability\")\n",
+            stderr);
+    }
     return out;
 }
 

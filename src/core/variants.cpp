@@ -339,6 +339,10 @@ void fill_blocks(const group_schedule& schedule, const std::vector<std::vector<d
 
 }  // namespace
 
+// Long by design: the group's phases in the order they run (the baseline's calibration, the
+// others', the blocks, the rows), which share the schedule, the calls and the first failure; each
+// phase's own work is in the helpers above. Rejected: a class holding that state between member
+// functions, which spread one reading of the schedule over six places.
 group_outcome run_group(const group_instance& g, clock_source& clock, region_probe& probe,
                         detail::sample_plan plan, double loop_overhead_ns) {
     // The members' calls are blocks of the comparison: none of them ends in a sites pass. The

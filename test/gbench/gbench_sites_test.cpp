@@ -61,14 +61,15 @@ json rows_of(const fs::path& path) {
 }
 
 // `tare run --alloc-sites` on the suite's BM_two_sites rows (the plain one and the one of three
-// repetitions), once for the tests below.
+// repetitions), the fixture's, the fixed count's and the loop without allocations, once for the
+// tests below.
 const json& two_sites_rows() {
     static const json rows = [] {
         const fs::path path = test::scratch("gbench-sites") / "two_sites.json";
         fs::create_directories(path.parent_path());
         auto r = run_process({tare_cmd, "run", "--alloc-sites", "--min-time=0.05",
-                              "--filter=^(BM_two_sites|with_setup)", test::suite(TARE_GBENCH_SITES),
-                              "--json=" + path.string()});
+                              "--filter=^(BM_two_sites|with_setup|BM_fixed_count|BM_no_allocation)",
+                              test::suite(TARE_GBENCH_SITES), "--json=" + path.string()});
         EXPECT_EQ(r.exit_code, 0) << r.err;
         // The console lists the sites under the table, as for tare's own benchmarks.
         EXPECT_NE(r.out.find("three_blocks"), std::string::npos) << r.out;
@@ -134,12 +135,38 @@ TEST(gbench_sites, a_fixtures_stack_ends_at_its_benchmark_case) {
     EXPECT_TRUE(stack[1]["function"].get<std::string>().ends_with("BenchmarkCase")) << stack.dump(1);
 }
 
-// A family of three repetitions runs its loop three times a run: the pass records the first and
-// counts per iteration of it, so the figures are the same.
+// A family of three repetitions runs its loop three times a run: the pass records the first loop
+// alone and counts per iteration of it, so the figures are a single run's.
 TEST(gbench_sites, repetitions_give_the_same_sites) {
     if (skipped())
         GTEST_SKIP() << "no allocation sites in a sanitizer build or without the interposer";
     expect_two_sites(two_sites_rows()["BM_two_sites/repeats:3"]);
+}
+
+// ->Iterations(20000) of one block each: the pass cannot shorten the loop, and its buffer holds
+// 16,384 allocations. The figures are per iteration of the part it recorded.
+TEST(gbench_sites, a_fixed_count_past_the_record_buffer_counts_per_recorded_iteration) {
+    if (skipped())
+        GTEST_SKIP() << "no allocation sites in a sanitizer build or without the interposer";
+    const json& b = two_sites_rows()["BM_fixed_count/iterations:20000"];
+    ASSERT_EQ(b["alloc_sites"].size(), 1U) << b.dump(1);
+    EXPECT_EQ(b["alloc_sites"][0]["allocs_per_iter"], 1.0);
+    EXPECT_EQ(b["alloc_sites"][0]["bytes_per_iter"], 48.0);
+    const json& pass = b["alloc_sites_pass"];
+    EXPECT_GT(pass["dropped"].get<int>(), 0) << pass.dump(1);
+    EXPECT_EQ(pass["allocations"], 20000);
+}
+
+// A loop that allocates nothing has a pass that found nothing, as a tare executable's: a
+// comparison can then tell a side whose allocations all went from one it did not look at.
+TEST(gbench_sites, a_loop_that_allocates_nothing_has_an_empty_pass) {
+    if (skipped())
+        GTEST_SKIP() << "no allocation sites in a sanitizer build or without the interposer";
+    const json& b = two_sites_rows()["BM_no_allocation"];
+    EXPECT_EQ(b["allocs_per_iter"], 0.0);
+    ASSERT_TRUE(b.contains("alloc_sites_pass")) << b.dump(1);
+    EXPECT_EQ(b["alloc_sites_pass"]["allocations"], 0);
+    EXPECT_EQ(b["alloc_sites"], json::array());
 }
 
 TEST(gbench_sites, profile_writes_a_suites_allocation_stacks) {

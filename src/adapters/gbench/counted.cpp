@@ -79,7 +79,7 @@ std::optional<std::string> counted_run(const std::string& name, const char* out_
         // stacks every run, as a tare executable's counted pass (instrument/counted_run.cpp).
         const char* sites = std::getenv(instrument::gbench_counted_sites_env);
         if (sites != nullptr && std::string(sites) == "1") {
-            add_sites_pass(name, {5, iterations, *row.allocs_per_iter}, row);
+            add_sites_pass(name, {5, iterations, *row.allocs_per_iter, 0}, row);
         }
     }
     return std::nullopt;

@@ -72,11 +72,15 @@ struct sites_request {
     std::size_t top = 5;
     std::uint64_t ran = 0;  // the iterations the measured samples (or the count) ran
     double allocs_per_iteration = 0;
+    /// The measured time per iteration: the pass's loop is held to about a second of it. 0: no
+    /// bound by time (a counted run, whose pass is fixed by counts so that it repeats exactly).
+    double ns_per_iteration = 0;
 };
 
 /// The sites pass (sites_pass.cpp): `name` run once more, unmeasured, its loop a sites region;
 /// the sites into `row` (sites, alloc_sites, retained_sites) as tare's own benchmarks have them.
-/// Nothing when the loop allocates nothing, the run fails, or it runs ->Threads(n).
+/// A loop that allocates nothing gets an empty pass, as a tare executable's does. Nothing when
+/// the run fails or runs ->Threads(n).
 void add_sites_pass(const std::string& name, const sites_request& request, benchmark_result& row);
 
 /// Counted mode (counted.cpp): when tare started this suite to count one instance, counts it,

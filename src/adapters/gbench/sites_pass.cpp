@@ -27,15 +27,25 @@
 namespace tare::gbench {
 
 void add_sites_pass(const std::string& name, const sites_request& request, benchmark_result& row) {
-    if (!hooks_linked() || !alloc::available() || !(request.allocs_per_iteration > 0)) {
-        return;  // no hooks to open the region, no interposer to record, or nothing to locate
+    if (!hooks_linked() || !alloc::available()) {
+        return;  // no hooks to open the region, or no interposer to record
+    }
+    detail::loop_outcome::sites_pass pass;
+    if (!(request.allocs_per_iteration > 0)) {
+        core::add_sites(pass, request.top, row);  // nothing to locate: an empty pass, not none
+        return;
     }
     const std::size_t capacity = detail::sample_plan{}.site_capacity;
     const auto fit = static_cast<std::uint64_t>(static_cast<double>(capacity) /
                                                 std::max(request.allocs_per_iteration, 1.0));
-    const std::uint64_t n = std::clamp<std::uint64_t>(std::min(request.ran, fit), 1, max_iterations);
+    std::uint64_t n = std::min(request.ran, fit);
+    if (request.ns_per_iteration > 0) {
+        // About a second of loop at most: the pass is one more reply the controller waits for,
+        // within the time a sample may take.
+        n = std::min(n, static_cast<std::uint64_t>(std::max(1e9 / request.ns_per_iteration, 1.0)));
+    }
+    n = std::clamp<std::uint64_t>(n, 1, max_iterations);
     // The buffers are allocated here, before the region opens: recording allocates nothing.
-    detail::loop_outcome::sites_pass pass;
     pass.allocs.resize(capacity);
     pass.frees.resize(4 * capacity);
     arm_sites({pass.allocs, pass.frees});
@@ -44,9 +54,20 @@ void add_sites_pass(const std::string& name, const sites_request& request, bench
     if (ran.error || !loop.opened || loop.iterations == 0) {
         return;  // an error row is the samples' to report; ->Threads(n) has no sites region
     }
-    pass.iterations = loop.iterations;
-    pass.elapsed_ns = loop.elapsed_ns;
     pass.totals = alloc::sites_recorded();
+    // The figures per iteration are over the iterations whose allocations were recorded. A loop
+    // of more (a suite's ->Iterations(K), or a pass that allocated more than the samples did)
+    // filled the buffer part way through: its recorded share of the iterations, as if each
+    // allocates alike. Rejected: dividing by all of them, which made a site of one allocation an
+    // iteration show 0.16 for ->Iterations(100000).
+    pass.iterations = loop.iterations;
+    if (pass.totals.dropped_allocs > 0) {
+        const double recorded = static_cast<double>(pass.totals.allocs) /
+                                static_cast<double>(pass.totals.allocs + pass.totals.dropped_allocs);
+        pass.iterations = std::max<std::uint64_t>(
+            1, static_cast<std::uint64_t>(static_cast<double>(loop.iterations) * recorded));
+    }
+    pass.elapsed_ns = loop.elapsed_ns;
     pass.allocs.resize(pass.totals.allocs);
     pass.frees.resize(pass.totals.frees);
     core::add_sites(pass, request.top, row);

@@ -281,9 +281,12 @@ private:
             core::derive_memory(loop, result);
             judge_retained(result, loop.total_iterations);
             add_suite_figures(result, loop.total_iterations);
-            if (sites_top_ && accounting_) {  // after the samples and untimed, as tare's own pass
-                add_sites_pass(
-                    *name_, {*sites_top_, loop.total_iterations, result.allocs_per_iter.value_or(0)}, result);
+            // After the samples and untimed, as tare's own pass; ->Threads(n) has no sites region.
+            if (sites_top_ && accounting_ && threads_ <= 1) {
+                add_sites_pass(*name_,
+                               {*sites_top_, loop.total_iterations, result.allocs_per_iter.value_or(0),
+                                result.time.median},
+                               result);
             }
         }
         if (!label_.empty()) {
