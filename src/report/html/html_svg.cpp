@@ -419,12 +419,12 @@ std::optional<scatter_scene> scatter_scene_of(const scatter_plot& plot) {
             y_high = std::max(y_high, y);
         }
     };
-    for (const auto& line : plot.lines) {
-        const std::array<double, 2> ends = {line.intercept + line.slope * s.x_low,
-                                            line.intercept + line.slope * s.x_high};
+    for (const auto& fit : plot.lines) {
+        const std::array<double, 2> ends = {fit.intercept + fit.slope * s.x_low,
+                                            fit.intercept + fit.slope * s.x_high};
         if (!std::isfinite(ends[0]) || !std::isfinite(ends[1]) || plot.log_x)
             continue;
-        s.lines.emplace_back(&line, ends);
+        s.lines.emplace_back(&fit, ends);
         widen(ends[0]);
         widen(ends[1]);
     }
@@ -563,9 +563,9 @@ std::string render_scatter(const scatter_plot& plot) {
                            c(margin_left), c(band_top), c(band_w), c(sy(scene->band->first) - band_top));
     }
     out += scatter_axes(plot, box);
-    for (const auto& [line, ends] : scene->lines) {
+    for (const auto& [fit, ends] : scene->lines) {
         out += fmt::format("<line class=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
-                           html_escape(line->css_class), c(box.sx(scene->x_low)), c(box.sx(scene->x_high)),
+                           html_escape(fit->css_class), c(box.sx(scene->x_low)), c(box.sx(scene->x_high)),
                            c(sy(ends[0])), c(sy(ends[1])));
     }
     const std::vector<const plot_point*>& points = scene->points;
@@ -579,10 +579,10 @@ std::string render_scatter(const scatter_plot& plot) {
     if (marginal) {
         const double left = margin_left + box.plot_w + marginal_gap;
         out += render_marginal(plot.distribution, box.yd, left, box.top, box.plot_h, sy);
-        for (const auto& [line, ends] : scene->lines) {
-            if (line->slope == 0)  // a level (the mean) runs on across the distribution
+        for (const auto& [fit, ends] : scene->lines) {
+            if (fit->slope == 0)  // a level (the mean) runs on across the distribution
                 out += fmt::format("<line class=\"{}\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
-                                   html_escape(line->css_class), c(left), c(left + marginal_width),
+                                   html_escape(fit->css_class), c(left), c(left + marginal_width),
                                    c(sy(ends[0])), c(sy(ends[0])));
         }
         out += fmt::format("<text class=\"axis-title\" x=\"{}\" y=\"{}\">distribution</text>\n",
