@@ -171,7 +171,8 @@ template <typename Free = by_free>
 
 /// A sized operator delete: the allocator's own when it has one (sized_delete_table), else free.
 /// Never in the GCC TSan build, whose blocks are TSan's allocator's.
-TARE_ALLOC_HOOK inline void release_sized(void* p, std::size_t n, sized_free_fn own) noexcept {
+TARE_ALLOC_HOOK inline void release_sized(void* p, [[maybe_unused]] std::size_t n,
+                                          [[maybe_unused]] sized_free_fn own) noexcept {
 #if !defined(__SANITIZE_THREAD__)
     if (own != nullptr)
         return release(p, by_sized_delete{own, n});
@@ -179,8 +180,9 @@ TARE_ALLOC_HOOK inline void release_sized(void* p, std::size_t n, sized_free_fn 
     release(p);
 }
 
-TARE_ALLOC_HOOK inline void release_sized_aligned(void* p, std::size_t n, std::align_val_t a,
-                                                  sized_aligned_free_fn own) noexcept {
+TARE_ALLOC_HOOK inline void release_sized_aligned(void* p, [[maybe_unused]] std::size_t n,
+                                                  [[maybe_unused]] std::align_val_t a,
+                                                  [[maybe_unused]] sized_aligned_free_fn own) noexcept {
 #if !defined(__SANITIZE_THREAD__)
     if (own != nullptr)
         return release(p, by_sized_aligned_delete{own, n, a});
