@@ -141,10 +141,9 @@ TARE_ALLOC_HOOK F next_in(const void* home, const char* name) noexcept {
 /// `home`. The next definition is what the program calls without tare: where libstdc++'s comes
 /// first (glibc underneath, or an allocator linked after it), it frees through free, and free is
 /// what tare calls instead. Rejected: forwarding every new and delete to the allocator's own
-/// definitions. Its unsized deletes are its free, and its plain news its malloc's fast path (in
-/// jemalloc, tcmalloc and mimalloc alike), and some call the standard names through their PLT
-/// (jemalloc's aligned new calls aligned_alloc, its delete free), which tare's definitions would
-/// count a second time.
+/// definitions: some call the standard names through their PLT (Debian's jemalloc 5.3: its
+/// unsized delete jumps to free, its aligned new calls aligned_alloc), which tare's definitions
+/// would count a second time.
 TARE_ALLOC_HOOK void resolve_sized_deletes(const void* home) noexcept {
     const sized_delete_table d = {
         next_in<sized_free_fn>(home, "_ZdlPvm"),

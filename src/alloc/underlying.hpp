@@ -62,7 +62,7 @@ using sized_aligned_free_fn = void (*)(void*, std::size_t, std::align_val_t) noe
 /// another path through the allocator (without tare, on Debian's jemalloc 5.3, new(32) and a
 /// sized delete took 5.8-7.0 ns where malloc(32) and free took 4.6-5.1; bench/README.md, "Sized
 /// deletes, as the program ships"), so freeing them with free made the program
-/// under tare faster than the one shipped. Unsized deletes are each allocator's free.
+/// under tare faster than the one shipped.
 struct sized_delete_table {
     sized_free_fn single;                  ///< operator delete(void*, size_t): _ZdlPvm
     sized_free_fn array;                   ///< operator delete[](void*, size_t): _ZdaPvm

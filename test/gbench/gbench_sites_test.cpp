@@ -15,6 +15,7 @@
 #include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
 #include "integration/scratch.hpp"
+#include "sites/marked_lines.hpp"
 
 namespace tare {
 namespace {
@@ -40,15 +41,7 @@ std::string read_file(const fs::path& p) {
 
 // The line of each "// site: NAME" marker in the suite's source.
 std::map<std::string, int> marked_lines() {
-    std::map<std::string, int> out;
-    std::ifstream in(TARE_GBENCH_SITES_SOURCE);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++n;
-        if (const auto at = line.find("// site: "); at != std::string::npos)
-            out[line.substr(at + 9)] = n;
-    }
-    return out;
+    return test::marked_lines(TARE_GBENCH_SITES_SOURCE);
 }
 
 json rows_of(const fs::path& path) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "heap.hpp"
+#include "marked_lines.hpp"
 #include "run_process.hpp"
 
 namespace tare {
@@ -26,15 +27,7 @@ const std::string tare_cmd = TARE_COMMAND;
 
 // The line of each "// site: NAME" marker in the bench's source.
 std::map<std::string, int> marked_lines() {
-    std::map<std::string, int> out;
-    std::ifstream in(source);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++n;
-        if (const auto at = line.find("// site: "); at != std::string::npos)
-            out[line.substr(at + 9)] = n;
-    }
-    return out;
+    return test::marked_lines(source);
 }
 
 json run(const std::vector<std::string>& extra) {
