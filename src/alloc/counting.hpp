@@ -205,12 +205,15 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
 /// publish_called(), every other case to publish_slow(), each by a tail call. Rejected:
 /// count_alloc() inline for every case (as this was), whose rare calls (the paused set, the
 /// recording, the peak's compare-and-swap) made GCC save three registers on every allocation.
-[[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted,
-                                                            usable_fn usable_of = nullptr) noexcept {
+///
+/// `epoch` is the counting epoch read before the allocator's call (counting_epoch_now()): the
+/// owner's own regions cannot open or close during it, and an allocation of another thread
+/// that races its region's start or end belongs to either side.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish_in(std::uint32_t epoch, void* p,
+                                                               std::size_t counted,
+                                                               usable_fn usable_of = nullptr) noexcept {
     if (p == nullptr)
         return nullptr;  // the allocator has set errno
-    // Acquire, as count_alloc()'s: pairs with the release store in region_begin()/resume().
-    const std::uint32_t epoch = __atomic_load_n(&state.flags.counting_epoch, order_acquire);
     if (epoch == 0 || owned_epoch != epoch || (epoch & sites_tag) != 0 || usable_of != nullptr) [[unlikely]]
         return publish_slow(p, counted, usable_of);
     if (!usable_read_inline()) [[unlikely]]
@@ -219,6 +222,18 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
     if (total > __atomic_load_n(&state.peak.value, order_relaxed)) [[unlikely]]
         return raise_peak_and_return(p, total);
     return p;
+}
+
+/// The counting epoch, 0 when nothing counts. Acquire, as count_alloc()'s: pairs with the
+/// release store in region_begin()/resume().
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline std::uint32_t counting_epoch_now() noexcept {
+    return __atomic_load_n(&state.flags.counting_epoch, order_acquire);
+}
+
+/// publish_in() with the epoch read after the allocator's call.
+[[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish(void* p, std::size_t counted,
+                                                            usable_fn usable_of = nullptr) noexcept {
+    return publish_in(counting_epoch_now(), p, counted, usable_of);
 }
 
 /// Counts the free of `p` (non-null), before the allocator takes it back.
