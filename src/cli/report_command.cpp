@@ -1,6 +1,7 @@
 // `tare report RESULTS.json --html=PATH`: a results file (tare/1, tare-compare/1, tare-exec/1 or
 // Google Benchmark JSON) rendered as one self-contained HTML page (docs/cli.md).
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -39,20 +40,28 @@ CLI::App* add_report_command(CLI::App& app, report_args& args) {
 namespace {
 
 // The file's text is released once parsed, before the page (often several times its size) is
-// made: the two are never in memory together.
+// written: the two are never in memory together. The page goes to `out` a section at a time
+// (report/reporter.hpp, write()), so it is never whole in memory either. An error: the file's
+// (read_error) or the output's (a message naming the path).
 template <class Results, class Parse>
-std::variant<std::string, io::read_error> render_as(std::string text, const std::string& path, Parse parse) {
+std::optional<io::read_error> render_as(std::string text, const std::string& path, Parse parse,
+                                        const std::string& out, std::optional<std::string>& write_error) {
     auto read = parse(text, path);
     std::string().swap(text);
     if (const auto* e = std::get_if<io::read_error>(&read)) {
         return *e;
     }
-    return report::make_html_reporter<Results>()->render(std::get<Results>(read));
+    const auto reporter = report::make_html_reporter<Results>();
+    const Results& results = std::get<Results>(read);
+    write_error = write_output(out, [&](const io::piece_sink& put) { reporter->write(results, put); });
+    return std::nullopt;
 }
 
-// The page for the file at `path`: a comparison's or an exec run's by its "schema", anything
-// else through the results readers (tare/1, Google Benchmark), whose messages name what is wrong.
-std::variant<std::string, io::read_error> render(const std::string& path) {
+// Writes the page for the file at `path` to `out`: a comparison's or an exec run's by its
+// "schema", anything else through the results readers (tare/1, Google Benchmark), whose
+// messages name what is wrong.
+std::optional<io::read_error> render(const std::string& path, const std::string& out,
+                                     std::optional<std::string>& write_error) {
     auto text = io::read_text_file(path);
     if (const auto* e = std::get_if<io::read_error>(&text)) {
         return *e;
@@ -60,12 +69,12 @@ std::variant<std::string, io::read_error> render(const std::string& path) {
     std::string& t = std::get<std::string>(text);
     const auto schema = io::document_schema(t);
     if (schema == "tare-compare/1") {
-        return render_as<compare_results>(std::move(t), path, io::parse_compare_json);
+        return render_as<compare_results>(std::move(t), path, io::parse_compare_json, out, write_error);
     }
     if (schema == "tare-exec/1") {
-        return render_as<exec_results>(std::move(t), path, io::parse_exec_json);
+        return render_as<exec_results>(std::move(t), path, io::parse_exec_json, out, write_error);
     }
-    return render_as<run_results>(std::move(t), path, io::parse_any_results);
+    return render_as<run_results>(std::move(t), path, io::parse_any_results, out, write_error);
 }
 
 }  // namespace
@@ -79,12 +88,12 @@ int report_command(const report_args& args) {
     if (!args.html_path || args.html_path->empty()) {
         return fail(exit_usage, "tare report: --html=PATH is required (the HTML file to write)");
     }
-    std::variant<std::string, io::read_error> page = render(args.results);
-    if (const auto* e = std::get_if<io::read_error>(&page)) {
+    std::optional<std::string> write_error;
+    if (const auto e = render(args.results, *args.html_path, write_error)) {
         return fail(exit_usage, e->message);
     }
-    if (auto error = write_output(*args.html_path, std::get<std::string>(page))) {
-        return fail(exit_usage, *error);  // names the path
+    if (write_error) {
+        return fail(exit_usage, *write_error);  // names the path
     }
     return exit_ok;
 }

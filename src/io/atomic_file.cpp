@@ -36,6 +36,35 @@ std::optional<std::string> write_all(int fd, std::string_view content, const std
     return std::nullopt;
 }
 
+// Writes what `source` makes to `fd`: small pieces gathered into writes of at least 64 KiB
+// (a page's thousands of sections would otherwise be as many system calls), a large one as it
+// is. After an error the rest is made and dropped: a source has no way to stop.
+std::optional<std::string> write_all(int fd, const content_source& source, const std::string& path) {
+    constexpr std::size_t batch = std::size_t{64} << 10;
+    std::optional<std::string> error;
+    std::string pending;
+    const auto flush = [&] {
+        if (!error && !pending.empty())
+            error = write_all(fd, pending, path);
+        pending.clear();
+    };
+    source([&](std::string_view piece) {
+        if (error)
+            return;
+        if (piece.size() >= batch) {
+            flush();
+            if (!error)
+                error = write_all(fd, piece, path);
+            return;
+        }
+        pending.append(piece);
+        if (pending.size() >= batch)
+            flush();
+    });
+    flush();
+    return error;
+}
+
 std::string directory_of(const std::string& path) {
     const std::size_t slash = path.rfind('/');
     if (slash == std::string::npos)
@@ -133,7 +162,7 @@ std::optional<std::string> name_it(const std::string& path, unpublished& file) {
 // temporary's name is short, so a target whose name is as long as a name may be still works (a
 // suffix on the target's own name would pass NAME_MAX). The new file keeps the old one's mode
 // (and, for root, its owner); a new one gets 0666 less the umask, as `>` would give.
-std::optional<std::string> replace_atomically(const std::string& path, std::string_view content,
+std::optional<std::string> replace_atomically(const std::string& path, const content_source& content,
                                               const std::string& shown, const struct stat* old) {
     unpublished file;
     if (auto e = create_beside(path, shown, file))
@@ -174,7 +203,7 @@ std::optional<std::string> replace_atomically(const std::string& path, std::stri
 // A device, a FIFO, a socket or a descriptor of this process (/dev/stdout): written through,
 // as a shell's `>` would, since there is no file to replace. Appending, so that `--json=/dev/stdout`
 // with standard output on a file follows what was printed before instead of overwriting it.
-std::optional<std::string> write_through(const std::string& path, std::string_view content,
+std::optional<std::string> write_through(const std::string& path, const content_source& content,
                                          const std::string& shown) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
@@ -212,6 +241,10 @@ bool may_follow(const std::string& link, const struct stat& st) {
 }  // namespace
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content) {
+    return write_file_atomically(path, [content](const piece_sink& put) { put(content); });
+}
+
+std::optional<std::string> write_file_atomically(const std::string& path, const content_source& content) {
     // Follow symbolic links to what they name: the link stays, its target is written.
     std::string at = path;
     for (int hops = 0; hops < 40; ++hops) {

@@ -7,6 +7,7 @@
 // or a descriptor of this process (/dev/stdout) is written through. Rejected: renaming over whatever is at
 // the path, which as root turned /dev/null into a regular file. docs/cli.md, "Output files".
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,16 @@ namespace tare::io {
 
 /// Writes `content` to `path` atomically. Returns an error message, or nothing on success.
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content);
+
+/// Takes the pieces of a file's content in order.
+using piece_sink = std::function<void(std::string_view)>;
+/// Makes a file's content by handing its pieces, in order, to the sink it is given.
+using content_source = std::function<void(const piece_sink&)>;
+
+/// Writes what `source` makes to `path` atomically, as the overload above, piece by piece: the
+/// whole content is never in memory (an HTML page of a large suite is hundreds of megabytes).
+/// After a failed write the rest of the pieces are made and dropped, and the error returned.
+std::optional<std::string> write_file_atomically(const std::string& path, const content_source& source);
 
 /// Makes the directory `dir` (and its parents) where missing, then writes each (name, content)
 /// into it atomically. Returns the first error, naming the file, or nothing on success.

@@ -233,6 +233,16 @@ inline std::optional<std::string> write_output(const std::string& path, std::str
     return std::nullopt;
 }
 
+/// What `source` makes, piece by piece, to `path` as write_output() writes a whole content: the
+/// content is never in memory at once.
+inline std::optional<std::string> write_output(const std::string& path, const io::content_source& source) {
+    if (path != "-")
+        return io::write_file_atomically(path, source);
+    source([](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+    std::fflush(stdout);
+    return std::nullopt;
+}
+
 /// `status`, or `failure` (when higher) after a message, if standard output failed. A table or
 /// `--json=-` sent to a full disk or a closed pipe would otherwise end with status 0 and nothing
 /// written; checked once, at the end, since stdio keeps the first error (ferror) until then.

@@ -8,8 +8,10 @@
 // renders it, so a benchmark executable, which reports runs only, links the run reporters alone
 // (console and JSON); the comparison, exec and HTML reporters belong to the `tare` command.
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "model/comparison.hpp"
 #include "model/exec.hpp"
@@ -31,6 +33,14 @@ public:
 
     /// The whole report for `results`.
     virtual std::string render(const Results& results) const = 0;
+
+    /// Takes the report's pieces in order; together they are render()'s text.
+    using sink = std::function<void(std::string_view)>;
+
+    /// The same report, handed to `put` piece by piece, so that a caller writing a file never
+    /// holds the whole of it. A reporter whose output can be large (a run's HTML page, several
+    /// times its results file) makes it a piece at a time; the others hand over render()'s text.
+    virtual void write(const Results& results, const sink& put) const { put(render(results)); }
 };
 
 /// The aligned table for a terminal, with its context above and its findings under it; `style`

@@ -249,5 +249,36 @@ TEST(atomic_file, an_unwritable_place_is_an_error_naming_the_path) {
     EXPECT_NE(err->find("/nonexistent-dir/x/results.json"), std::string::npos);
 }
 
+// A content made piece by piece: small pieces gathered, large ones written as they come, in
+// order; and a failure to write names the path, after the rest of the pieces were made.
+TEST(atomic_file, a_content_made_piece_by_piece_is_written_whole_and_in_order) {
+    scratch_dir dir;
+    const fs::path target = dir.path / "page.html";
+    std::string expected;
+    const io::content_source source = [&expected](const io::piece_sink& put) {
+        for (int i = 0; i < 3000; ++i) {
+            const std::string piece = "<p>" + std::to_string(i) + "</p>\n";
+            expected += piece;
+            put(piece);
+            if (i % 1000 == 999) {
+                const std::string big((std::size_t{100} << 10) + static_cast<std::size_t>(i), 'x');
+                expected += big;
+                put(big);
+            }
+        }
+    };
+    ASSERT_FALSE(io::write_file_atomically(target.string(), source));
+    EXPECT_EQ(slurp(target), expected);
+
+    int made = 0;
+    const auto error = io::write_file_atomically("/dev/full", [&made](const io::piece_sink& put) {
+        for (int i = 0; i < 100; ++i, ++made)
+            put(std::string(std::size_t{1} << 10, 'y'));
+    });
+    ASSERT_TRUE(error);
+    EXPECT_NE(error->find("/dev/full"), std::string::npos) << *error;
+    EXPECT_EQ(made, 100);
+}
+
 }  // namespace
 }  // namespace tare

@@ -165,21 +165,30 @@ std::string render(const table::grid& g) {
 
 }  // namespace
 
-std::string html_page(std::string_view title, std::string_view body, bool sortable,
-                      std::string_view more_style) {
-    // One allocation for the page, which a large suite makes hundreds of megabytes long: every
-    // copy of it is that much more memory at the peak.
-    std::string out;
-    out.reserve(body.size() + title.size() * 6 + style_sheet.size() + more_style.size() + sort_script.size() +
-                512);
-    out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+std::string html_page_head(std::string_view title, std::string_view more_style) {
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     out += "<title>" + html_escape(title) + "</title>\n";
     out += "<style>\n" + std::string(style_sheet) + std::string(more_style) + "</style>\n</head>\n<body>\n";
+    return out;
+}
+
+std::string html_page_tail(bool sortable) {
+    return (sortable ? "<script>\n" + std::string(sort_script) + "</script>\n" : std::string()) +
+           "</body>\n</html>\n";
+}
+
+std::string html_page(std::string_view title, std::string_view body, bool sortable,
+                      std::string_view more_style) {
+    // One allocation for the page, which a large comparison makes tens of megabytes long: every
+    // copy of it is that much more memory at the peak.
+    const std::string head = html_page_head(title, more_style);
+    const std::string tail = html_page_tail(sortable);
+    std::string out;
+    out.reserve(head.size() + body.size() + tail.size());
+    out += head;
     out += body;
-    if (sortable)
-        out += "<script>\n" + std::string(sort_script) + "</script>\n";
-    out += "</body>\n</html>\n";
+    out += tail;
     return out;
 }
 

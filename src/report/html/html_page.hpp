@@ -18,6 +18,11 @@ namespace tare::report::detail {
 std::string html_page(std::string_view title, std::string_view body, bool sortable = false,
                       std::string_view more_style = {});
 
+/// html_page() in two parts, for a body made a piece at a time: everything before the body...
+std::string html_page_head(std::string_view title, std::string_view more_style = {});
+/// ...and everything after it.
+std::string html_page_tail(bool sortable = false);
+
 /// One line of marked prose as HTML (code, strong, em), every text escaped.
 std::string render_html(const table::line& l);
 
