@@ -389,8 +389,10 @@ std::optional<std::string> write_outputs(const run_results& merged, const run_ar
         }
     }
     if (args.html_path) {
+        // A section at a time, as tare report writes it: a large suite's page is never whole.
+        const auto html = report::make_html_reporter<run_results>();
         if (auto e =
-                write_output(*args.html_path, report::make_html_reporter<run_results>()->render(merged))) {
+                write_output(*args.html_path, [&](const io::piece_sink& put) { html->write(merged, put); })) {
             return e;
         }
     }
