@@ -204,14 +204,12 @@ int report_comparison(const compare_args& args, const compare_results& results,
     }
     std::fflush(out);
     if (args.json_path) {
-        if (auto e = write_output(*args.json_path,
-                                  report::make_json_reporter<compare_results>()->render(results))) {
+        if (auto e = write_report(*args.json_path, *report::make_json_reporter<compare_results>(), results)) {
             return fail(exit_usage, *e);
         }
     }
     if (args.html_path) {
-        if (auto e = write_output(*args.html_path,
-                                  report::make_html_reporter<compare_results>()->render(results))) {
+        if (auto e = write_report(*args.html_path, *report::make_html_reporter<compare_results>(), results)) {
             return fail(exit_usage, *e);
         }
     }

@@ -54,7 +54,7 @@ std::optional<std::string> put(const Results& results, const std::string& json_p
                                const std::string& color) {
     std::FILE* const out = table_stream(json_path == "-");
     if (json_path != "-") {
-        if (auto e = write_output(json_path, report::make_json_reporter<Results>()->render(results))) {
+        if (auto e = write_report(json_path, *report::make_json_reporter<Results>(), results)) {
             return e;
         }
     }
@@ -64,7 +64,7 @@ std::optional<std::string> put(const Results& results, const std::string& json_p
     std::fflush(out);
     if (json_path == "-") {
         // After the table, as a benchmark executable writes them: the JSON is the last thing done.
-        return write_output(json_path, report::make_json_reporter<Results>()->render(results));
+        return write_report(json_path, *report::make_json_reporter<Results>(), results);
     }
     return std::nullopt;
 }

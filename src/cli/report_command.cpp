@@ -51,9 +51,7 @@ std::optional<io::read_error> render_as(std::string text, const std::string& pat
     if (const auto* e = std::get_if<io::read_error>(&read)) {
         return *e;
     }
-    const auto reporter = report::make_html_reporter<Results>();
-    const Results& results = std::get<Results>(read);
-    write_error = write_output(out, [&](const io::piece_sink& put) { reporter->write(results, put); });
+    write_error = write_report(out, *report::make_html_reporter<Results>(), std::get<Results>(read));
     return std::nullopt;
 }
 

@@ -383,16 +383,13 @@ void merge_into(run_results& merged, bool first, run_results& results, const std
 // The run's document to --json, --html and each --export; the first error of writing.
 std::optional<std::string> write_outputs(const run_results& merged, const run_args& args) {
     if (args.json_path) {
-        if (auto e =
-                write_output(*args.json_path, report::make_json_reporter<run_results>()->render(merged))) {
+        if (auto e = write_report(*args.json_path, *report::make_json_reporter<run_results>(), merged)) {
             return e;
         }
     }
     if (args.html_path) {
         // A section at a time, as tare report writes it: a large suite's page is never whole.
-        const auto html = report::make_html_reporter<run_results>();
-        if (auto e =
-                write_output(*args.html_path, [&](const io::piece_sink& put) { html->write(merged, put); })) {
+        if (auto e = write_report(*args.html_path, *report::make_html_reporter<run_results>(), merged)) {
             return e;
         }
     }

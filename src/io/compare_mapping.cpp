@@ -187,6 +187,10 @@ std::string write_compare_json(const compare_results& results) {
     return codec::write_document("tare-compare/1", results);
 }
 
+void write_compare_json(const compare_results& results, const std::function<void(std::string_view)>& put) {
+    codec::write_document("tare-compare/1", results, put);
+}
+
 std::variant<compare_results, read_error> parse_compare_json(const std::string& text,
                                                              const std::string& origin) {
     return codec::read_document<compare_results>(text, origin, "tare-compare/1");

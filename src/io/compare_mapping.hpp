@@ -2,7 +2,9 @@
 // tare-compare/1, the results of `tare compare` (every field in docs/json-schema.md): written
 // and read through one mapping per model type, so what the writer emits the reader takes back.
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "io/results_reader.hpp"
@@ -12,6 +14,9 @@ namespace tare::io {
 
 /// The tare-compare/1 document of `results`; strict: no NaN or infinity literal.
 std::string write_compare_json(const compare_results& results);
+/// The same document handed to `put` a piece at a time (a row each), for a caller that writes
+/// a large one to a file without holding it whole.
+void write_compare_json(const compare_results& results, const std::function<void(std::string_view)>& put);
 
 /// Parses `text` (the contents of `origin`, used in messages) as a tare-compare/1 document.
 std::variant<compare_results, read_error> parse_compare_json(const std::string& text,

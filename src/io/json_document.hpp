@@ -4,6 +4,7 @@
 // and a mapping's `streamed` array written and read one row at a time (io/json_stream.hpp).
 
 #include <exception>
+#include <functional>
 #include <new>
 #include <optional>
 #include <string>
@@ -19,13 +20,15 @@
 namespace tare::io::codec {
 
 /// The whole document: `"schema": SCHEMA` first, then the fields of `value`, indented by 2, a
-/// final newline. Invalid UTF-8 in a name or message (an exception's what(), another program's
-/// argv) becomes U+FFFD instead of throwing: a report with one odd character beats no report.
-/// A type whose mapping names a `streamed` array has its elements' trees made and dumped one at a
-/// time, spliced into the dump of the rest: the same bytes as one tree's dump, without a tree of
-/// the whole document (some ten times its text).
+/// final newline, handed to `put` in pieces. Invalid UTF-8 in a name or message (an exception's
+/// what(), another program's argv) becomes U+FFFD instead of throwing: a report with one odd
+/// character beats no report. A type whose mapping names a `streamed` array has its elements'
+/// trees made and dumped one at a time, each a piece, between the dump of the rest split where
+/// the array goes: the same bytes as one tree's dump, without a tree of the whole document (some
+/// ten times its text), nor, for a caller that writes each piece to a file, the whole text.
 template <class T>
-std::string write_document(std::string_view schema, const T& value) {
+void write_document(std::string_view schema, const T& value,
+                    const std::function<void(std::string_view)>& put) {
     constexpr auto dump = [](const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); };
     writer w = [] {
         if constexpr (requires { fields<T>::streamed; })
@@ -41,19 +44,28 @@ std::string write_document(std::string_view schema, const T& value) {
         // newline: this is the empty array the writer left, each row going in four spaces deep.
         const std::string empty = "\n  \"" + std::string(fields<T>::streamed_key) + "\": []";
         const std::size_t tail = text.find(empty) + empty.size() - 1;
-        std::string out = text.substr(0, tail);
+        put(std::string_view(text).substr(0, tail));
         const auto& rows = value.*fields<T>::streamed;
+        std::string row;
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            out += i == 0 ? "\n    " : ",\n    ";
-            append_indented(out, dump(value_codec<std::decay_t<decltype(rows[i])>>::write(rows[i])), "    ");
+            row = i == 0 ? "\n    " : ",\n    ";
+            append_indented(row, dump(value_codec<std::decay_t<decltype(rows[i])>>::write(rows[i])), "    ");
+            put(row);
         }
         if (!rows.empty())
-            out += "\n  ";
-        out.append(text, tail, std::string::npos);
-        text = std::move(out);
+            put("\n  ");
+        text.erase(0, tail);
     }
     text += '\n';
-    return text;
+    put(text);
+}
+
+/// write_document()'s pieces as one text.
+template <class T>
+std::string write_document(std::string_view schema, const T& value) {
+    std::string out;
+    write_document(schema, value, [&out](std::string_view piece) { out += piece; });
+    return out;
 }
 
 /// Parses `text` (from `origin`) as JSON: a syntax error names line and column; a number that

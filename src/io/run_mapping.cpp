@@ -431,6 +431,10 @@ std::string write_run_json(const run_results& results) {
     return codec::write_document("tare/1", results);
 }
 
+void write_run_json(const run_results& results, const std::function<void(std::string_view)>& put) {
+    codec::write_document("tare/1", results, put);
+}
+
 std::variant<run_results, read_error> parse_run_json(const std::string& text, const std::string& origin) {
     return codec::read_document<run_results>(text, origin, "tare/1");
 }

@@ -243,6 +243,13 @@ inline std::optional<std::string> write_output(const std::string& path, const io
     return std::nullopt;
 }
 
+/// What `reporter` makes of `results` (report/reporter.hpp), to `path` a piece at a time.
+template <class Reporter, class Results>
+std::optional<std::string> write_report(const std::string& path, const Reporter& reporter,
+                                        const Results& results) {
+    return write_output(path, [&](const io::piece_sink& put) { reporter.write(results, put); });
+}
+
 /// `status`, or `failure` (when higher) after a message, if standard output failed. A table or
 /// `--json=-` sent to a full disk or a closed pipe would otherwise end with status 0 and nothing
 /// written; checked once, at the end, since stdio keeps the first error (ferror) until then.

@@ -593,7 +593,8 @@ std::unique_ptr<reporter<compare_results>> make_markdown_reporter() {
 
 template <>
 std::unique_ptr<reporter<compare_results>> make_json_reporter() {
-    return detail::make_function_reporter<compare_results, io::write_compare_json>();
+    return detail::make_streamed_function_reporter<compare_results, io::write_compare_json,
+                                                   io::write_compare_json>();
 }
 
 }  // namespace tare::report

@@ -12,7 +12,7 @@ namespace tare::report {
 
 template <>
 std::unique_ptr<reporter<run_results>> make_json_reporter() {
-    return detail::make_function_reporter<run_results, io::write_run_json>();
+    return detail::make_streamed_function_reporter<run_results, io::write_run_json, io::write_run_json>();
 }
 
 }  // namespace tare::report

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -168,6 +169,30 @@ TEST(json_stream, reading_and_writing_hold_no_tree_of_the_whole_document) {
     EXPECT_EQ(std::get<run_results>(read).benchmarks.size(), 4000U);
     EXPECT_LT(parsed.peak - parsed.live, static_cast<std::int64_t>(text.size()) / 20)
         << "peak " << parsed.peak << " B, returned " << parsed.live << " B, text " << text.size() << " B";
+}
+
+// A document handed on a row at a time (what `tare merge`, `compare --json` and `run --json`
+// write to a file): the same bytes, and no more held at a time than a row and the rest's tree.
+TEST(json_stream, a_document_is_handed_on_a_row_at_a_time) {
+    const run_results run = many_rows(4000);
+    const std::string text = io::write_run_json(run);
+    std::string joined;
+    std::size_t pieces = 0;
+    io::write_run_json(run, [&](std::string_view piece) {
+        joined += piece;
+        ++pieces;
+    });
+    EXPECT_EQ(joined, text);
+    EXPECT_GT(pieces, run.benchmarks.size());
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    std::size_t written = 0;
+    alloc::region_begin();
+    io::write_run_json(run, [&](std::string_view piece) { written += piece.size(); });
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(written, text.size());
+    EXPECT_LT(c.peak, static_cast<std::int64_t>(text.size()) / 20) << "peak " << c.peak << " B";
 }
 
 TEST(json_stream, a_comparison_is_written_as_one_tree_would_write_it) {
