@@ -9,11 +9,16 @@ of both, `tare merge` of the run split in two shards and `tare compare A B`. Eac
 once under /usr/bin/time (wall seconds, peak resident set); one that runs longer than --limit
 seconds is stopped and shown as such. Prints one Markdown table: a row a command, a column a size.
 
+With --gbench, the run file is Google Benchmark's JSON instead (`context`, then N rows of
+`benchmarks` as GB 1.7.1 writes them: one repetition each, every third with bytes_per_second,
+every fifth with a user counter; about 380 bytes a row), and only the commands that read one
+file run: `tare report --html` and `tare export` in each format.
+
 With several builds (`--tare before=PATH,after=PATH`), each command runs on each build in turn,
 so that what else the machine does falls on both alike; the inputs are written by the last one.
 
 Usage: bench/big_inputs.py --tare [LABEL=]build/tare[,...] [--sizes 1000,10000,100000,1000000]
-                           [--limit 300] [--out DIR] [--only report,export-bmf,...]
+                           [--limit 300] [--out DIR] [--only report,export-bmf,...] [--gbench]
 """
 
 import argparse
@@ -61,6 +66,28 @@ def write_run(path, template, n, slower, seed, first=0, count=None):
         json.dump(doc, f)
 
 
+def gbench_row(i, rng):
+    """One row of `benchmarks` as Google Benchmark 1.7.1 writes it for a run of one repetition."""
+    name = f"BM_family_{i // 4}/{4 ** (i % 4)}"
+    real = round(100.0 * (1 + i % 17) * (1 + rng.gauss(0, 0.02)), 3)
+    r = {
+        "name": name, "family_index": i // 4, "per_family_instance_index": i % 4, "run_name": name,
+        "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1,
+        "iterations": 1000 + i % 1000, "real_time": real, "cpu_time": round(real * 0.99, 3), "time_unit": "ns",
+    }
+    if i % 3 == 0:
+        r["bytes_per_second"] = round(1e9 / real * 64, 1)
+    if i % 5 == 0:
+        r["items"] = float(i % 7)
+    return r
+
+
+def write_gbench(path, context, n, seed):
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        json.dump({"context": context, "benchmarks": [gbench_row(i, rng) for i in range(n)]}, f, indent=2)
+
+
 def measure(argv, limit, log):
     """(seconds, peak MiB) of one run, or None when it failed or ran past `limit`."""
     timed = ["/usr/bin/time", "-f", "%e,%M", "-o", log] + argv
@@ -90,6 +117,17 @@ def commands(tare, d):
     return out
 
 
+def run_gbench(args, builds, d, n, results):
+    """The commands that read one file, on the Google Benchmark file `d`/a.json."""
+    for name in ["report"] + [f"export-{fmt}" for fmt in ("bmf", "gab", "gab-bigger", "csv")]:
+        if args.only and name not in args.only.split(","):
+            continue
+        for label, tare in builds:
+            key = f"`{name}`" + (f" ({label})" if label else "")
+            results.setdefault(key, {})[n] = measure(commands(tare, d)[name], args.limit, f"{d}/time.log")
+            print(f"{n:>9,} {key:<32} {results[key][n]}", file=sys.stderr, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tare", required=True)
@@ -97,6 +135,7 @@ def main():
     parser.add_argument("--limit", type=float, default=300)
     parser.add_argument("--out", default=None)
     parser.add_argument("--only", default="", help="comma-separated command names (default: all)")
+    parser.add_argument("--gbench", action="store_true", help="a Google Benchmark file: report and export")
     args = parser.parse_args()
     if not os.path.exists("/usr/bin/time"):
         sys.exit("/usr/bin/time is not installed (apt-get install time)")
@@ -112,9 +151,17 @@ def main():
     writer = builds[-1][1]
     results = {}
     files = {}
+    with open(os.path.join(os.path.dirname(source), "..", "..", "gbench", "data", "fixture.json")) as f:
+        gbench_context = json.load(f)["context"]
     for n in sizes:
         d = os.path.join(out, str(n))
         os.makedirs(d, exist_ok=True)
+        if args.gbench:
+            write_gbench(f"{d}/a.json", gbench_context, n, 1)
+            files[n] = (os.path.getsize(f"{d}/a.json"), 0)
+            run_gbench(args, builds, d, n, results)
+            shutil.rmtree(d, ignore_errors=True)
+            continue
         write_run(f"{d}/a.json", template, n, 1.0, 1)
         write_run(f"{d}/b.json", template, n, 1.02, 2)
         write_run(f"{d}/shard1.json", template, n, 1.0, 1, 0, n // 2)
@@ -134,8 +181,11 @@ def main():
         shutil.rmtree(d, ignore_errors=True)
     print("| command | " + " | ".join(f"{n:,} rows" for n in sizes) + " |")
     print("| --- | " + " | ".join("---:" for _ in sizes) + " |")
-    print("| (run file, comparison file) | " +
-          " | ".join(f"{files[n][0] / 1e6:.1f} MB, {files[n][1] / 1e6:.1f} MB" for n in sizes) + " |")
+    if args.gbench:
+        print("| (Google Benchmark file) | " + " | ".join(f"{files[n][0] / 1e6:.1f} MB" for n in sizes) + " |")
+    else:
+        print("| (run file, comparison file) | " +
+              " | ".join(f"{files[n][0] / 1e6:.1f} MB, {files[n][1] / 1e6:.1f} MB" for n in sizes) + " |")
     for key, by_size in results.items():
         print(f"| {key} | " + " | ".join(by_size.get(n, "") for n in sizes) + " |")
 

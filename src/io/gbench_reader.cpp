@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <new>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include "core/metrics.hpp"
+#include "io/gbench_rows.hpp"
+#include "io/json_document.hpp"
 #include "stats/outliers.hpp"
 #include "stats/summary.hpp"
 #include "tare/version.hpp"
@@ -18,40 +21,6 @@ namespace tare::io {
 namespace {
 
 using nlohmann::json;
-
-// Every key GB 1.7.1 (and 1.8's skip fields) writes in a benchmark row; anything else in a row
-// is a user counter, which GB flattens into the row beside them.
-// clang-format off
-const std::set<std::string, std::less<>> known_keys = {
-    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
-    "repetition_index", "threads", "aggregate_name", "aggregate_unit", "iterations", "real_time",
-    "cpu_time", "time_unit", "bytes_per_second", "items_per_second", "label", "error_occurred",
-    "error_message", "skipped", "skip_message", "allocs_per_iter", "max_bytes_used",
-    "total_allocated_bytes", "net_heap_growth", "big_o", "real_coefficient", "cpu_coefficient", "rms",
-    // tare::gbench's region hooks (src/adapters/gbench/region_hooks.cpp), read as memory figures
-    "tare_allocs_per_iter", "tare_bytes_per_iter", "tare_retained_per_iter", "tare_faults_per_iter",
-    "tare_peak_live_bytes", "tare_mapped_per_iter"};
-// clang-format on
-
-// The strings quote_non_finite() puts in place of the bare literals.
-double number_of(const json& v) {
-    if (v.is_number()) {
-        return v.get<double>();
-    }
-    if (v.is_string()) {
-        const std::string& s = v.get_ref<const std::string&>();
-        if (s == "N") {
-            return std::numeric_limits<double>::quiet_NaN();
-        }
-        if (s == "I") {
-            return std::numeric_limits<double>::infinity();
-        }
-        if (s == "-I") {
-            return -std::numeric_limits<double>::infinity();
-        }
-    }
-    return std::numeric_limits<double>::quiet_NaN();
-}
 
 // The largest count a tare/1 file holds (docs/json-schema.md): a count read past it would be
 // written by `tare run FILE --json`, `tare merge` or `tare export` into a file that no reader,
@@ -77,24 +46,6 @@ std::uint64_t add_counts(std::uint64_t a, std::uint64_t b) {
     return b > max_count - a ? max_count : a + b;
 }
 
-std::optional<double> opt_number(const json& row, const char* key) {
-    auto it = row.find(key);
-    if (it == row.end() || it->is_null()) {
-        return std::nullopt;
-    }
-    return number_of(*it);
-}
-
-std::string text_of(const json& row, const char* key) {
-    auto it = row.find(key);
-    return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool flag_of(const json& row, const char* key) {
-    auto it = row.find(key);
-    return it != row.end() && it->is_boolean() && it->get<bool>();
-}
-
 // ns per `unit`; GB's time units are exactly these four.
 std::optional<double> ns_per(const std::string& unit) {
     if (unit == "ns" || unit.empty()) {
@@ -112,51 +63,12 @@ std::optional<double> ns_per(const std::string& unit) {
     return std::nullopt;
 }
 
-// A value as GB wrote it (quote_non_finite() undone), for a message.
-std::string shown(const json& v) {
-    if (v == "N")
-        return "NaN";
-    if (v == "I")
-        return "Infinity";
-    if (v == "-I")
-        return "-Infinity";
-    return v.dump();
-}
-
-// A figure GB measured is never negative, and a time or a count never infinite; null or absent
-// is "not written". The message names the row the way GB's own output does.
-std::optional<std::string> check_row(const std::string& name, const json& row) {
-    const auto where = [&](const char* key) {
-        std::string at = "benchmark \"" + name + "\"";
-        if (auto it = row.find("repetition_index"); it != row.end() && it->is_number())
-            at += " repetition " + it->dump();
-        if (auto agg = text_of(row, "aggregate_name"); !agg.empty())
-            at += " (" + agg + ")";
-        return at + ": " + key;
-    };
-    for (const char* key : {"iterations", "real_time", "cpu_time"}) {
-        if (auto v = opt_number(row, key); v && (*v < 0 || std::isinf(*v)))
-            return where(key) + ": expected a finite non-negative number, not " + shown(row.at(key));
-    }
-    for (const char* key : {"bytes_per_second", "items_per_second", "allocs_per_iter"}) {
-        if (auto v = opt_number(row, key); v && *v < 0)
-            return where(key) + ": expected a non-negative number, not " + shown(row.at(key));
-    }
-    // A repetition that ran (an error or a skip ends the reading before) ran one iteration at
-    // least; read as a sample of none, it went into a tare/1 file that tare's reader refuses.
-    if (text_of(row, "run_type") != "aggregate") {
-        const auto n = opt_number(row, "iterations");
-        if (!n)
-            return where("iterations") + ": missing";
-        if (!(*n >= 1))
-            return where("iterations") + ": expected at least 1, not " + shown(row.at("iterations"));
-    }
-    return std::nullopt;
-}
+using gbench::figure;
+using gb_row = gbench::row;
 
 struct group {
-    std::vector<const json*> iterations;  // one row per repetition
-    std::vector<const json*> aggregates;
+    std::vector<const gb_row*> iterations;  // one row per repetition
+    std::vector<const gb_row*> aggregates;
 };
 
 // The region hooks' figures of the group into `r`, when every row that measured has them, and
@@ -165,10 +77,10 @@ struct group {
 // region of its own).
 // True when they were used.
 bool use_region_figures(const group& g, benchmark_result& r) {
-    std::vector<const json*> rows = g.iterations;
+    std::vector<const gb_row*> rows = g.iterations;
     if (rows.empty()) {  // aggregates only: GB's mean over repetitions
-        for (const json* row : g.aggregates) {
-            if (text_of(*row, "aggregate_name") == "mean")
+        for (const gb_row* row : g.aggregates) {
+            if (row->aggregate_name() == "mean")
                 rows.push_back(row);
         }
     }
@@ -183,17 +95,17 @@ bool use_region_figures(const group& g, benchmark_result& r) {
     double grown = 0;  // the most live heap one timed run kept
     double mapped = 0;
     bool mapped_everywhere = true;  // older suites, and TSan builds, have no mapped counter
-    for (const json* row : rows) {
-        const auto a = opt_number(*row, "tare_allocs_per_iter");
-        const auto b = opt_number(*row, "tare_bytes_per_iter");
-        const auto n = opt_number(*row, "tare_retained_per_iter");
-        const auto f = opt_number(*row, "tare_faults_per_iter");
-        const auto p = opt_number(*row, "tare_peak_live_bytes");
+    for (const gb_row* row : rows) {
+        const auto a = row->number(figure::tare_allocs_per_iter);
+        const auto b = row->number(figure::tare_bytes_per_iter);
+        const auto n = row->number(figure::tare_retained_per_iter);
+        const auto f = row->number(figure::tare_faults_per_iter);
+        const auto p = row->number(figure::tare_peak_live_bytes);
         if (!a || !b || !n || !f || !p)
             return false;
-        const auto m = opt_number(*row, "tare_mapped_per_iter");
+        const auto m = row->number(figure::tare_mapped_per_iter);
         mapped_everywhere = mapped_everywhere && m.has_value();
-        const double w = std::max(opt_number(*row, "iterations").value_or(1), 1.0);
+        const double w = std::max(row->number(figure::iterations).value_or(1), 1.0);
         iterations += w;
         allocs += *a * w;
         bytes += *b * w;
@@ -224,33 +136,29 @@ bool use_region_figures(const group& g, benchmark_result& r) {
 // Whether a row's CPU time can be set against its real time: not under manual time (the real
 // time is then the body's own figure) nor ->Threads(n) (Google Benchmark's CPU time is then the
 // threads' together).
-bool cpu_judged(const std::string& name, const json& row) {
-    return name.find("/manual_time") == std::string::npos && opt_number(row, "threads").value_or(1) <= 1;
+bool cpu_judged(const std::string& name, const gb_row& row) {
+    return name.find("/manual_time") == std::string::npos && row.number(figure::threads).value_or(1) <= 1;
 }
 
-void add_counters(benchmark_result& r, const json& row) {
-    for (const auto& [key, value] : row.items()) {
-        if (known_keys.count(key) == 0) {
-            r.counters.emplace_back(key, number_of(value));
-        }
-    }
+void add_counters(benchmark_result& r, const gb_row& row) {
+    r.counters.insert(r.counters.end(), row.counters().begin(), row.counters().end());
 }
 
 enum class memory_source { none, region, memory_run };
 
 // The repetitions' rows of `g` as samples: time, iterations, GB's CPU time and the noise and
 // contention warnings.
-void add_repetitions(const std::string& name, const group& g, double scale, const json& first,
+void add_repetitions(const std::string& name, const group& g, double scale, const gb_row& first,
                      benchmark_result& r) {
     double cpu_sum = 0;
     double cpu_total = 0;  // over the repetitions, for contention
     double wall_total = 0;
-    for (const json* row : g.iterations) {
-        const double iters = opt_number(*row, "iterations").value_or(0);
+    for (const gb_row* row : g.iterations) {
+        const double iters = row->number(figure::iterations).value_or(0);
         r.iterations = add_counts(r.iterations, count_of<std::uint64_t>(iters));
-        r.samples_ns.push_back(opt_number(*row, "real_time").value_or(0) * scale);
-        cpu_sum += opt_number(*row, "cpu_time").value_or(0) * scale;
-        cpu_total += opt_number(*row, "cpu_time").value_or(0) * scale * iters;
+        r.samples_ns.push_back(row->number(figure::real_time).value_or(0) * scale);
+        cpu_sum += row->number(figure::cpu_time).value_or(0) * scale;
+        cpu_total += row->number(figure::cpu_time).value_or(0) * scale * iters;
         wall_total += r.samples_ns.back() * iters;
         sample s;
         s.iterations = count_of<std::uint64_t>(iters);
@@ -278,25 +186,25 @@ void add_repetitions(const std::string& name, const group& g, double scale, cons
 
 // GB's aggregate rows as counters (gb_mean_ns...), and the time's mean, median and stddev when
 // they are all there is. The mean's row, or nullptr.
-const json* add_aggregates(const group& g, double scale, benchmark_result& r) {
-    const json* mean_row = nullptr;
+const gb_row* add_aggregates(const group& g, double scale, benchmark_result& r) {
+    const gb_row* mean_row = nullptr;
     bool has_time = false;  // an aggregate with a time (not a complexity fit)
-    for (const json* row : g.aggregates) {
-        const std::string agg = text_of(*row, "aggregate_name");
+    for (const gb_row* row : g.aggregates) {
+        const std::string agg(row->aggregate_name());
         // Complexity rows (->Complexity()): the fitted coefficient and its RMS, no time.
-        if (auto c = opt_number(*row, "real_coefficient")) {
+        if (auto c = row->number(figure::real_coefficient)) {
             r.counters.emplace_back("gb_big_o_coefficient_ns", *c * scale);
             r.warnings.push_back({"gbench_complexity",
-                                  "Google Benchmark's complexity fit: O(" + text_of(*row, "big_o") + ")"});
+                                  "Google Benchmark's complexity fit: O(" + std::string(row->big_o()) + ")"});
             continue;
         }
-        if (auto rms = opt_number(*row, "rms")) {
+        if (auto rms = row->number(figure::rms)) {
             r.counters.emplace_back("gb_rms", *rms);
             continue;
         }
         has_time = true;
-        const bool ratio = text_of(*row, "aggregate_unit") == "percentage";
-        const double value = opt_number(*row, "real_time").value_or(0) * (ratio ? 1.0 : scale);
+        const bool ratio = row->percentage();
+        const double value = row->number(figure::real_time).value_or(0) * (ratio ? 1.0 : scale);
         r.counters.emplace_back("gb_" + agg + (ratio ? "" : "_ns"), value);
         if (agg == "mean") {
             mean_row = row;
@@ -324,7 +232,7 @@ const json* add_aggregates(const group& g, double scale, benchmark_result& r) {
 }
 
 // The figures of GB's memory run (its MemoryManager), as far as they can be trusted.
-void add_memory_run(const group& g, const json& first, benchmark_result& r) {
+void add_memory_run(const group& g, const gb_row& first, benchmark_result& r) {
     // Memory of GB's memory run, one per repetition of min(16, iterations) iterations. GB 1.7.1
     // keeps each repetition's figures behind a pointer into a std::vector that it grows with
     // the next repetition, so every repetition's max_bytes_used and total_allocated_bytes but
@@ -332,13 +240,13 @@ void add_memory_run(const group& g, const json& first, benchmark_result& r) {
     // before, is sound). So the last repetition's figures stand for all, and figures that
     // cannot be true (a peak above the bytes allocated) are dropped with a warning.
     bool mem_ok = true;
-    const json& mem = g.iterations.empty() ? first : *g.iterations.back();
-    if (auto a = opt_number(mem, "allocs_per_iter")) {
+    const gb_row& mem = g.iterations.empty() ? first : *g.iterations.back();
+    if (auto a = mem.number(figure::allocs_per_iter)) {
         r.allocs_per_iter = a;
-        const double iters = opt_number(mem, "iterations").value_or(0);
+        const double iters = mem.number(figure::iterations).value_or(0);
         const double memory_iterations = std::min(16.0, iters);
-        const auto peak = opt_number(mem, "max_bytes_used");
-        const auto total = opt_number(mem, "total_allocated_bytes");
+        const auto peak = mem.number(figure::max_bytes_used);
+        const auto total = mem.number(figure::total_allocated_bytes);
         if (peak && total &&
             (*peak > *total || *peak < 0 || !std::isfinite(*peak) || !std::isfinite(*total))) {
             r.warnings.push_back({"gbench_memory_garbled",
@@ -353,48 +261,46 @@ void add_memory_run(const group& g, const json& first, benchmark_result& r) {
         if (total && mem_ok && memory_iterations > 0) {
             r.bytes_per_iter = *total / memory_iterations;
         }
-        if (auto n = opt_number(mem, "net_heap_growth"); n && mem_ok && memory_iterations > 0) {
+        if (auto n = mem.number(figure::net_heap_growth); n && mem_ok && memory_iterations > 0) {
             r.retained_bytes_per_iter = *n / memory_iterations;
         }
     }
 }
 
-// Fills `r` from the group's rows, and `source` with what measured its memory figures; an error
-// message (without the file name) for rows it cannot read.
+// Fills `r` from the group's rows, and `source` with what measured its memory figures; the error
+// message after the file's name (": benchmark ...") for rows it cannot read.
 std::optional<std::string> convert(const std::string& name, const group& g, benchmark_result& r,
                                    memory_source& source) {
     r.name = name;
-    const json& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
-    for (const json* row : g.iterations) {
-        if (flag_of(*row, "error_occurred")) {
-            r.error = error_info{"gbench_error", text_of(*row, "error_message")};
+    const gb_row& first = g.iterations.empty() ? *g.aggregates.front() : *g.iterations.front();
+    for (const gb_row* row : g.iterations) {
+        if (row->error_occurred()) {
+            r.error = error_info{"gbench_error", std::string(row->stop_message())};
             return std::nullopt;
         }
-        if (flag_of(*row, "skipped")) {
-            r.error = error_info{"skipped", text_of(*row, "skip_message")};
+        if (row->skipped()) {
+            r.error = error_info{"skipped", std::string(row->stop_message())};
             return std::nullopt;
         }
     }
     for (const auto* rows : {&g.iterations, &g.aggregates}) {
-        for (const json* row : *rows) {
-            if (auto err = check_row(name, *row))
+        for (const gb_row* row : *rows) {
+            if (auto err = row->problem())
                 return err;
         }
     }
-    const std::string unit = text_of(first, "time_unit");
+    const std::string unit = first.time_unit();
     const std::optional<double> scale = ns_per(unit);
     if (!scale) {
-        return "benchmark \"" + name + "\": unknown time_unit \"" + unit + "\"";
+        return ": benchmark \"" + name + "\": unknown time_unit \"" + unit + "\"";
     }
     add_repetitions(name, g, *scale, first, r);
-    const json* mean_row = add_aggregates(g, *scale, r);
+    const gb_row* mean_row = add_aggregates(g, *scale, r);
     // User counters: GB's mean over repetitions when there is one, else the (single) row's.
-    const json& counters_row = mean_row != nullptr ? *mean_row : first;
+    const gb_row& counters_row = mean_row != nullptr ? *mean_row : first;
     add_counters(r, counters_row);
-    if (auto it = first.find("label");
-        it != first.end() && it->is_string() && !it->get_ref<const std::string&>().empty()) {
-        r.label = it->get<std::string>();
-    }
+    if (!first.label().empty())
+        r.label = std::string(first.label());
     add_memory_run(g, first, r);
     // The region hooks' figures, when the suite has them, replace the memory run's: the timed
     // region alone. Each row's are per iteration of its own run; over repetitions, the mean
@@ -407,104 +313,105 @@ std::optional<std::string> convert(const std::string& name, const group& g, benc
     } else if (r.allocs_per_iter) {
         source = memory_source::memory_run;
     }
-    r.bytes_per_second = opt_number(counters_row, "bytes_per_second");
-    r.items_per_second = opt_number(counters_row, "items_per_second");
+    r.bytes_per_second = counters_row.number(figure::bytes_per_second);
+    r.items_per_second = counters_row.number(figure::items_per_second);
     return std::nullopt;
 }
 
-std::variant<json, read_error> parse_json(const std::string& text, const std::string& origin) {
-    if (auto err = check_json_text(text, origin)) {
-        return *err;
-    }
-    try {
-        return json::parse(quote_non_finite(text));
-    } catch (const json::parse_error& e) {
-        // Offsets are those of `text`: quote_non_finite() keeps every byte where it was.
-        return malformed_json(text, origin, e.what(), e.byte);
-    } catch (const json::exception& e) {
-        return unreadable_json(text, origin, e.what());  // a number beyond any double (1e400)
-    } catch (const std::exception& e) {
-        return read_error{origin + ": cannot read: " + e.what()};  // out of memory
-    }
-}
-
-std::variant<run_results, read_error> from_document(const json& doc, const std::string& origin) {
-    try {
-        run_results out;
-        const json& c = doc.at("context");
-        out.context.tare_version = TARE_VERSION_STRING;
-        out.context.executable = text_of(c, "executable");
-        out.context.host = text_of(c, "host_name");
-        out.context.date = text_of(c, "date");
-        if (auto mhz = opt_number(c, "mhz_per_cpu")) {
-            out.context.cpu = std::to_string(count_of<long long>(*mhz)) + " MHz (Google Benchmark)";
+// Where the memory figures of the file came from, in its context, and the rows that say so.
+void note_memory_sources(const std::vector<memory_source>& sources, run_results& out) {
+    const auto any = [&](memory_source s) {
+        return std::find(sources.begin(), sources.end(), s) != sources.end();
+    };
+    if (any(memory_source::region) && any(memory_source::memory_run)) {
+        out.context.gbench_memory = "mixed";
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            if (sources[i] == memory_source::memory_run)
+                out.benchmarks[i].warnings.push_back(
+                    {"gbench_memory_run",
+                     "memory figures from Google Benchmark's memory run (the whole function, setup and "
+                     "pauses included), not the timed region: this row has no figures of tare::gbench's "
+                     "region hooks"});
         }
-        out.context.num_cpus = count_of<std::uint32_t>(opt_number(c, "num_cpus").value_or(0));
-        // Groups in first-appearance order: GB writes a benchmark's repetitions and then its
-        // aggregates, but with --benchmark_enable_random_interleaving they may interleave.
-        std::vector<std::string> order;
-        std::map<std::string, group> groups;
-        for (const json& row : doc.at("benchmarks")) {
-            std::string key = text_of(row, "run_name");
-            if (key.empty()) {
-                key = text_of(row, "name");
-            }
-            if (groups.find(key) == groups.end()) {
-                order.push_back(key);
-            }
-            group& g = groups[key];
-            (text_of(row, "run_type") == "aggregate" ? g.aggregates : g.iterations).push_back(&row);
-        }
-        std::vector<memory_source> sources;
-        for (const std::string& name : order) {
-            benchmark_result r;
-            memory_source source = memory_source::none;
-            if (auto err = convert(name, groups[name], r, source)) {
-                return read_error{origin + ": " + *err};
-            }
-            out.context.accounting = out.context.accounting || r.allocs_per_iter.has_value();
-            out.benchmarks.push_back(std::move(r));
-            sources.push_back(source);
-        }
-        const auto any = [&](memory_source s) {
-            return std::find(sources.begin(), sources.end(), s) != sources.end();
-        };
-        if (any(memory_source::region) && any(memory_source::memory_run)) {
-            out.context.gbench_memory = "mixed";
-            for (std::size_t i = 0; i < sources.size(); ++i) {
-                if (sources[i] == memory_source::memory_run)
-                    out.benchmarks[i].warnings.push_back(
-                        {"gbench_memory_run",
-                         "memory figures from Google Benchmark's memory run (the whole function, setup and "
-                         "pauses included), not the timed region: this row has no figures of tare::gbench's "
-                         "region hooks"});
-            }
-        } else if (any(memory_source::region)) {
-            out.context.gbench_memory = "region";
-        } else if (any(memory_source::memory_run)) {
-            out.context.gbench_memory = "memory_run";
-        } else if (!out.benchmarks.empty() &&
-                   std::all_of(out.benchmarks.begin(), out.benchmarks.end(),
-                               [](const benchmark_result& b) { return b.error.has_value(); })) {
-            // No row ran to its end: whether the suite has memory figures is not known, and
-            // "accounting: off" or "link tare::gbench" would say what the file cannot.
-            out.context.gbench_memory = "none_measured";
-        }
-        return out;
-    } catch (const json::exception& e) {
-        return read_error{origin + ": not a valid Google Benchmark document: " + e.what()};
-    } catch (const std::exception& e) {
-        return read_error{origin + ": cannot read: " + e.what()};
+    } else if (any(memory_source::region)) {
+        out.context.gbench_memory = "region";
+    } else if (any(memory_source::memory_run)) {
+        out.context.gbench_memory = "memory_run";
+    } else if (!out.benchmarks.empty() &&
+               std::all_of(out.benchmarks.begin(), out.benchmarks.end(),
+                           [](const benchmark_result& b) { return b.error.has_value(); })) {
+        // No row ran to its end: whether the suite has memory figures is not known, and
+        // "accounting: off" or "link tare::gbench" would say what the file cannot.
+        out.context.gbench_memory = "none_measured";
     }
 }
 
-}  // namespace
+// The rows of `benchmarks` (io/gbench_rows.hpp) and their groups in the order each first appears:
+// GB writes a benchmark's repetitions and then its aggregates, but with
+// --benchmark_enable_random_interleaving they may interleave.
+class gb_table {
+public:
+    void clear() {
+        rows_.clear();
+        group_of_.clear();
+        groups_.clear();
+        names_.clear();
+    }
+    void reserve(std::size_t rows) {
+        rows_.reserve(rows);
+        group_of_.reserve(rows);
+    }
+    void add(const json& row) {
+        auto [at, fresh] =
+            groups_.try_emplace(gbench::group_key(row), static_cast<std::uint32_t>(names_.size()));
+        if (fresh)
+            names_.push_back(&at->first);
+        rows_.emplace_back(row, at->first);
+        group_of_.push_back(at->second);
+    }
 
-std::string quote_non_finite(const std::string& text) {
-    std::string out = text;
+    [[nodiscard]] std::size_t groups() const { return names_.size(); }
+
+    /// Calls `each(name, group)` for every group in order, until it returns false.
+    template <class F>
+    void each_group(F each) const {
+        // The rows' indices sorted by group (a counting sort, which keeps their order within one).
+        std::vector<std::size_t> starts(names_.size() + 1, 0);
+        for (const std::uint32_t g : group_of_)
+            ++starts[g + 1];
+        for (std::size_t g = 1; g < starts.size(); ++g)
+            starts[g] += starts[g - 1];
+        std::vector<std::uint32_t> members(rows_.size());
+        std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+        for (std::size_t i = 0; i < rows_.size(); ++i)
+            members[next[group_of_[i]]++] = static_cast<std::uint32_t>(i);
+        group g;
+        for (std::size_t n = 0; n < names_.size(); ++n) {
+            g.iterations.clear();
+            g.aggregates.clear();
+            for (std::size_t k = starts[n]; k < starts[n + 1]; ++k) {
+                const gb_row& row = rows_[members[k]];
+                (row.aggregate() ? g.aggregates : g.iterations).push_back(&row);
+            }
+            if (!each(*names_[n], g))
+                return;
+        }
+    }
+
+private:
+    std::vector<gb_row> rows_;
+    std::vector<std::uint32_t> group_of_;  // each row's group, by first appearance
+    std::unordered_map<std::string, std::uint32_t> groups_;
+    std::vector<const std::string*> names_;  // the keys of groups_ (nodes that never move), in order
+};
+
+// Calls `at(offset, literal, quoted)` for each of GB's bare NaN, Infinity and -Infinity outside
+// strings, `quoted` the same-length JSON string quote_non_finite() puts in its place.
+template <class F>
+void each_non_finite(const std::string& text, F at) {
     bool in_string = false;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const char ch = out[i];
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
         if (in_string) {
             if (ch == '\\') {
                 ++i;  // the escaped character cannot end the string
@@ -517,31 +424,128 @@ std::string quote_non_finite(const std::string& text) {
             in_string = true;
             continue;
         }
-        const std::string_view rest(out.data() + i, out.size() - i);
-        auto replace = [&](std::string_view literal, std::string_view quoted) {
-            // Same length: the quoted form padded with spaces, so offsets do not move.
-            std::string with = std::string(quoted) + std::string(literal.size() - quoted.size(), ' ');
-            out.replace(i, literal.size(), with);
-            i += literal.size() - 1;
-        };
-        if (rest.starts_with("NaN")) {
-            replace("NaN", "\"N\"");
-        } else if (rest.starts_with("Infinity")) {
-            replace("Infinity", "\"I\"");
-        } else if (rest.starts_with("-Infinity")) {
-            replace("-Infinity", "\"-I\"");
+        const std::string_view rest(text.data() + i, text.size() - i);
+        for (const auto& [literal, quoted] : {std::pair<std::string_view, std::string_view>{"NaN", "\"N\""},
+                                              {"Infinity", "\"I\""},
+                                              {"-Infinity", "\"-I\""}}) {
+            if (rest.starts_with(literal)) {
+                at(i, literal, quoted);
+                i += literal.size() - 1;
+                break;
+            }
         }
     }
+}
+
+// Parses `text` (GB JSON) into the tree of everything but the rows of `benchmarks`, which go to
+// `table` one by one as the parser completes them (io/json_stream.hpp): the tree of the whole
+// document took several times its text. Each row is turned into nlohmann::json (keys sorted)
+// before it is read, as the whole document's tree had it: the user counters keep their order.
+std::variant<json, read_error> parse_gb_json(const std::string& text, const std::string& origin,
+                                             gb_table& table) {
+    // The bare literals quoted on a copy, made only for a text that has one (few do): a second
+    // copy of every text was as big as the file. Rejected: quoting as the parser reads, through
+    // an input iterator of nlohmann's that keeps the string state, for the files that have one.
+    std::string quoted;
+    bool finite = true;
+    each_non_finite(text, [&](std::size_t, std::string_view, std::string_view) { finite = false; });
+    if (!finite)
+        quoted = quote_non_finite(text);
+    const std::string& parsed = finite ? text : quoted;
+    try {
+        table.reserve(codec::count_rows(parsed, "benchmarks"));
+    } catch (const std::bad_alloc&) {
+        // More rows than memory for them: the parse below says it ran out.
+    }
+    const auto to_table = [&table](codec::json* row, std::size_t) {
+        if (row == nullptr) {
+            table.clear();  // a key given twice: the last one counts
+            return;
+        }
+        table.add(json(*row));
+        *row = codec::json();
+    };
+    auto tree = codec::parse_text(parsed, origin, "benchmarks", to_table, &text);
+    if (auto* err = std::get_if<read_error>(&tree))
+        return *err;
+    try {
+        return json(std::get<codec::json>(tree));
+    } catch (const std::exception& e) {
+        return read_error{origin + ": cannot read: " + e.what()};  // out of memory
+    }
+}
+
+// `doc` is the document without the rows of its `benchmarks` array, which are in `streamed`; when
+// `benchmarks` is not an array, its values are the rows, as they were in a tree of the whole.
+std::variant<run_results, read_error> from_document(const json& doc, const gb_table& streamed,
+                                                    const std::string& origin) {
+    try {
+        run_results out;
+        const json& c = doc.at("context");
+        out.context.tare_version = TARE_VERSION_STRING;
+        out.context.executable = gbench::text_at(c, "executable");
+        out.context.host = gbench::text_at(c, "host_name");
+        out.context.date = gbench::text_at(c, "date");
+        if (auto mhz = gbench::number_at(c, "mhz_per_cpu")) {
+            out.context.cpu = std::to_string(count_of<long long>(*mhz)) + " MHz (Google Benchmark)";
+        }
+        out.context.num_cpus = count_of<std::uint32_t>(gbench::number_at(c, "num_cpus").value_or(0));
+        const json& listed = doc.at("benchmarks");
+        gb_table from_tree;
+        if (!listed.is_array()) {
+            for (const json& row : listed)
+                from_tree.add(row);
+        }
+        const gb_table& table = listed.is_array() ? streamed : from_tree;
+        std::optional<read_error> failed;
+        std::vector<memory_source> sources;
+        // One result a group: reserved, or the vector's last doubling would hold its old and its
+        // new storage at once, more than the rows' own.
+        out.benchmarks.reserve(table.groups());
+        sources.reserve(table.groups());
+        table.each_group([&](const std::string& name, const group& g) {
+            benchmark_result r;
+            memory_source source = memory_source::none;
+            if (auto err = convert(name, g, r, source)) {
+                failed = read_error{origin + *err};
+                return false;
+            }
+            out.context.accounting = out.context.accounting || r.allocs_per_iter.has_value();
+            out.benchmarks.push_back(std::move(r));
+            sources.push_back(source);
+            return true;
+        });
+        if (failed)
+            return *failed;
+        note_memory_sources(sources, out);
+        return out;
+    } catch (const json::exception& e) {
+        return read_error{origin + ": not a valid Google Benchmark document: " + e.what()};
+    } catch (const std::exception& e) {
+        return read_error{origin + ": cannot read: " + e.what()};
+    }
+}
+
+}  // namespace
+
+std::string quote_non_finite(const std::string& text) {
+    std::string out = text;
+    each_non_finite(text, [&](std::size_t i, std::string_view literal, std::string_view quoted) {
+        // Same length: the quoted form padded with spaces, so offsets do not move.
+        out.replace(i, literal.size(),
+                    std::string(quoted) + std::string(literal.size() - quoted.size(), ' '));
+    });
     return out;
 }
 
 std::variant<run_results, read_error> parse_gbench_results(const std::string& text,
                                                            const std::string& origin) {
-    auto parsed = parse_json(text, origin);
+    gb_table table;
+    auto parsed = parse_gb_json(text, origin, table);
     if (auto* err = std::get_if<read_error>(&parsed)) {
         return *err;
     }
-    return from_document(std::get<json>(parsed), origin);
+    return from_document(std::get<json>(parsed), table, origin);
 }
 
 std::variant<run_results, read_error> read_any_results_file(const std::string& path) {
@@ -558,7 +562,8 @@ std::variant<run_results, read_error> parse_any_results(const std::string& text,
     if (document_schema(text)) {
         return parse_results(text, path);
     }
-    auto parsed = parse_json(text, path);
+    gb_table table;
+    auto parsed = parse_gb_json(text, path, table);
     if (auto* err = std::get_if<read_error>(&parsed)) {
         return *err;
     }
@@ -567,7 +572,7 @@ std::variant<run_results, read_error> parse_any_results(const std::string& text,
                               doc.contains("benchmarks") && doc["context"].is_object() &&
                               doc["benchmarks"].is_array();
     if (gbench_shape) {
-        return from_document(doc, path);
+        return from_document(doc, table, path);
     }
     return parse_results(text, path);  // tare/1, or its error naming what is missing
 }

@@ -18,6 +18,9 @@
 //   "skipped".
 // Bare NaN, Infinity and -Infinity (which GB writes and JSON forbids) are accepted outside
 // strings; error positions still point into the original text.
+// The rows of `benchmarks` are read one at a time as the parser completes them, each kept in
+// short (io/gbench_rows.hpp): no tree of the whole document is built, whichever of `context` and
+// `benchmarks` comes first.
 
 #include <string>
 #include <variant>

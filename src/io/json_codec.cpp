@@ -65,8 +65,10 @@ std::string one_of(const std::vector<std::string_view>& names) {
 
 std::variant<json, read_error> parse_text(const std::string& text, const std::string& origin,
                                           std::string_view streamed_key,
-                                          const row_streaming_builder::row_sink& sink) {
-    if (auto err = check_json_text(text, origin))
+                                          const row_streaming_builder::row_sink& sink,
+                                          const std::string* written) {
+    const std::string& shown = written != nullptr ? *written : text;
+    if (auto err = check_json_text(shown, origin))
         return *err;
     try {
         json root;
@@ -76,8 +78,8 @@ std::variant<json, read_error> parse_text(const std::string& text, const std::st
         // nlohmann's parse errors are its exceptions 101 to 199; the other one a parse reports
         // is out_of_range 406, "number overflow parsing '1e400'".
         if (builder.error_id() >= 100 && builder.error_id() < 200)
-            return malformed_json(text, origin, builder.error_what(), builder.error_byte());
-        return unreadable_json(text, origin, builder.error_what());
+            return malformed_json(shown, origin, builder.error_what(), builder.error_byte());
+        return unreadable_json(shown, origin, builder.error_what());
     } catch (const std::exception& e) {
         return read_error{origin + ": cannot read: " + e.what()};  // out of memory
     }

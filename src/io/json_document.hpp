@@ -71,10 +71,13 @@ std::string write_document(std::string_view schema, const T& value) {
 /// Parses `text` (from `origin`) as JSON: a syntax error names line and column; a number that
 /// no double holds (1e400) is an error too, not an exception. With a `streamed_key`, the elements
 /// of the top-level object's array of that name go to `sink` one by one and the tree keeps the
-/// array empty (row_streaming_builder).
+/// array empty (row_streaming_builder). When `text` is a same-length rewrite of what the file
+/// holds (Google Benchmark's bare NaN quoted), `written` is the file's own text: errors are
+/// checked and placed in it.
 std::variant<json, read_error> parse_text(const std::string& text, const std::string& origin,
                                           std::string_view streamed_key = {},
-                                          const row_streaming_builder::row_sink& sink = {});
+                                          const row_streaming_builder::row_sink& sink = {},
+                                          const std::string* written = nullptr);
 
 /// The read_error for `doc` unless it is an object whose "schema" is `schema`.
 std::optional<read_error> check_schema(const json& doc, std::string_view schema, const std::string& origin);

@@ -14,5 +14,6 @@ set(tare_io_tool_sources
   src/io/compare_mapping.cpp
   src/io/exec_mapping.cpp
   src/io/gbench_reader.cpp
+  src/io/gbench_rows.cpp
   src/io/history_mapping.cpp
 )
