@@ -66,6 +66,10 @@ struct rounds_options {
     /// rounded up to an even number); Google Benchmark processes run this many repetitions.
     /// `tare compare` sets 40 for workers and 4 for Google Benchmark (its --samples).
     std::size_t samples_per_round = 40;
+    /// Google Benchmark workers that answer `run_sized`: each benchmark is calibrated in the
+    /// first round only, and later rounds' workers start it at that size after a warm-up
+    /// (docs/compare.md, "Budget").
+    bool carry_size = false;
     core::name_filter filter;          // every name by default
     head_renames renames;              // --rename: head's names as base calls them; before the filter
     std::optional<core::shard> shard;  // with a value, only the names in it (both sides alike)
