@@ -73,19 +73,21 @@ std::optional<rounds_failure> ensure_started(side_state& s, const std::string& e
 }
 
 // One benchmark in one round: both sides calibrate, then balanced blocks of samples of one
-// common size, then both stop. With `carried` (Google Benchmark workers that answer run_sized),
-// only the first round calibrates: the size it picks is kept there, and later rounds start both
-// sides at it, each warmed up but not calibrated. A Google Benchmark worker's calibration is
-// runs of the benchmark function, each with its setup, three or more a round, where its warm-up
-// at a known size is one; so a body with a slow setup pays for one calibration, not one a round.
-// The rounds stay what the interval rests on: every round is still fresh processes of both
-// sides, in their own layout, its samples its own; the size is only how long a sample is, the
-// same on both sides, as a calibration every round makes it. Rejected: fewer rounds for such a
-// body, which would widen its interval where the user asked for a number of rounds. Errors land in the side's
-// side_round. The blocks end early once a side has measured a fifth more than `round_ns` (a body slower than
-// the planned sample, or sides far apart in speed: the common size is then long for the slower side), so the
-// round keeps to its time; the fifth of slack keeps the planned count when samples merely run a few percent
-// over their plan. At least one block is measured.
+// common size, then both stop. Errors land in the side's side_round. The blocks end early once
+// a side has measured a fifth more than `round_ns` (a body slower than the planned sample, or
+// sides far apart in speed: the common size is then long for the slower side), so the round
+// keeps to its time; the fifth of slack keeps the planned count when samples merely run a few
+// percent over their plan. At least one block is measured.
+//
+// With `carried` (Google Benchmark workers that answer run_sized), only the first round
+// calibrates: the size it picks is kept there, and later rounds start both sides at it, each
+// warmed up but not calibrated. Such a worker's calibration is runs of the benchmark function,
+// each with its setup, three or more a round, where a warm-up at a known size is one; so a body
+// with a slow setup pays for one calibration, not one a round. The rounds stay what the interval
+// rests on: every round is still fresh processes of both sides, in a layout of their own, with
+// samples of their own; the size is only how long a sample is, one for both sides as before.
+// Rejected: fewer rounds for such a body, which would widen its interval behind the rounds the
+// user asked for.
 void measure_pair(side_state* order[2], double sample_ns, double warmup_ns, std::size_t blocks,
                   double round_ns, bool wall, std::optional<std::uint64_t>* carried) {
     std::uint64_t sizes[2] = {0, 0};

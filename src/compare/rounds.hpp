@@ -100,10 +100,11 @@ struct rounds_failure {
 };
 
 /// The rounds: in each, fresh worker processes of both sides (which starts first alternates
-/// by round); per benchmark, both calibrate, one iteration count is chosen for both, and
-/// samples alternate in balanced blocks (ABBA, then BAAB). A benchmark that crashes or hangs
-/// on a side becomes that side's error for the benchmark (the worker is restarted for the
-/// next one, and the benchmark is not retried in later rounds); the others still run.
+/// by round); per benchmark, both calibrate (with carry_size, in the first round only), one
+/// iteration count is chosen for both, and samples alternate in balanced blocks (ABBA, then
+/// BAAB). A benchmark that crashes or hangs on a side becomes that side's error for the
+/// benchmark (the worker is restarted for the next one, and the benchmark is not retried in
+/// later rounds); the others still run.
 std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& options);
 
 /// One executable measured alone through its worker mode: `tare run` of a Google Benchmark suite
