@@ -30,7 +30,9 @@
 // microseconds of pipe latency between samples cost nothing, while a crashed worker shows up
 // as end of file instead of a stale flag. Why the worker runs its own calibration: the
 // controller then picks one size for both sides (same iterations per sample on both), which a
-// worker-chosen schedule could not guarantee.
+// worker-chosen schedule could not guarantee. A Google Benchmark worker's calibration is runs of
+// the benchmark function, setup and all, so the controller keeps the first round's size and
+// starts later rounds' workers at it (run_sized; compare/rounds.cpp says why).
 
 #include <charconv>
 #include <cstdint>
