@@ -70,6 +70,9 @@ bool is_gbench_executable(const std::string& path);
 /// A Google Benchmark executable with tare::gbench's worker mode linked in (its binary holds
 /// protocol::gbench_worker_marker): `tare compare` drives it sample by sample.
 bool gbench_worker_capable(const std::string& path);
+/// A Google Benchmark worker that answers `run_sized` (its binary holds
+/// protocol::gbench_sized_marker): `tare compare` calibrates its benchmarks in the first round only.
+bool gbench_sized_capable(const std::string& path);
 
 /// What a target of `tare run` or a side of `tare compare` is (docs/cli.md).
 enum class target_kind {

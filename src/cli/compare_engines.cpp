@@ -334,6 +334,7 @@ std::variant<compared, run_failure> compare_in_rounds(const compare_args& args, 
     const bool gbench_processes = gbench && !gbench_workers;
     if (gbench_workers) {
         ro.kind = compare::worker_kind::gbench;
+        ro.carry_size = gbench_sized_capable(args.base) && gbench_sized_capable(args.head);
     }
     ro.samples_per_round = args.samples.value_or(gbench_processes ? 4 : 40);
     if (args.layout == "matched") {

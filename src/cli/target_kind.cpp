@@ -92,6 +92,10 @@ bool gbench_worker_capable(const std::string& path) {
     return binary_contains(path, {protocol::gbench_worker_marker});
 }
 
+bool gbench_sized_capable(const std::string& path) {
+    return binary_contains(path, {protocol::gbench_sized_marker});
+}
+
 std::variant<target_kind, run_failure> classify_target(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code ec;

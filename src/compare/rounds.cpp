@@ -78,12 +78,24 @@ std::optional<rounds_failure> ensure_started(side_state& s, const std::string& e
 // sides far apart in speed: the common size is then long for the slower side), so the round
 // keeps to its time; the fifth of slack keeps the planned count when samples merely run a few
 // percent over their plan. At least one block is measured.
+//
+// With `carried` (Google Benchmark workers that answer run_sized), only the first round
+// calibrates: the size it picks is kept there, and later rounds start both sides at it, each
+// warmed up but not calibrated. Such a worker's calibration is runs of the benchmark function,
+// each with its setup, three or more a round, where a warm-up at a known size is one; so a body
+// with a slow setup pays for one calibration, not one a round. The rounds stay what the interval
+// rests on: every round is still fresh processes of both sides, in a layout of their own, with
+// samples of their own; the size is only how long a sample is, one for both sides as before.
+// Rejected: fewer rounds for such a body, which would widen its interval behind the rounds the
+// user asked for.
 void measure_pair(side_state* order[2], double sample_ns, double warmup_ns, std::size_t blocks,
-                  double round_ns, bool wall) {
+                  double round_ns, bool wall, std::optional<std::uint64_t>* carried) {
     std::uint64_t sizes[2] = {0, 0};
+    const bool sized = carried != nullptr && carried->has_value();
     for (int k = 0; k < 2; ++k) {
         side_state& s = *order[k];
-        auto c = s.worker->run(s.name, sample_ns, warmup_ns);
+        auto c = sized ? s.worker->run_sized(s.name, **carried, warmup_ns)
+                       : s.worker->run(s.name, sample_ns, warmup_ns);
         if (auto* cal = std::get_if<calibrated>(&c)) {
             sizes[k] = cal->iterations;
             s.looping = true;
@@ -101,6 +113,9 @@ void measure_pair(side_state* order[2], double sample_ns, double warmup_ns, std:
         // calibrations, so neither side's reading decides alone.
         const double n = std::sqrt(static_cast<double>(sizes[0]) * static_cast<double>(sizes[1]));
         const auto iterations = static_cast<std::uint64_t>(std::max(1.0, std::round(n)));
+        if (carried != nullptr) {
+            *carried = iterations;
+        }
         double spent[2] = {0, 0};
         for (std::size_t b = 0; b < blocks && order[0]->looping && order[1]->looping; ++b) {
             if (b > 0 && std::max(spent[0], spent[1]) >= 1.2 * round_ns) {
@@ -195,7 +210,8 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
     // is a context switch and the CPU never idles within a round (bench/studies.md, "Samples").
     const os::thread_pin pin(o.cpus);
 
-    std::vector<bool> failed;  // a benchmark that failed once is not retried
+    std::vector<bool> failed;                         // a benchmark that failed once is not retried
+    std::vector<std::optional<std::uint64_t>> sizes;  // o.carry_size: each row's first-round size
     for (std::size_t r = 0; r < rounds; ++r) {
         if (r > 0 && os::interrupted() != 0) {
             data.interrupted = true;  // the rounds that ran are kept (docs/cli.md)
@@ -228,6 +244,7 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
                 data.gbench_memory = "region";  // the region hooks' figures, sample by sample
             }
             failed.assign(data.rows.size(), false);
+            sizes.assign(data.rows.size(), std::nullopt);
             if (data.rows.empty()) {
                 return data;  // nothing in common: the caller says so
             }
@@ -253,7 +270,8 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             sides[base_side].name = side_name(row, false);
             sides[head_side].name = side_name(row, true);
             side_state* order[2] = {&sides[first], &sides[1 - first]};
-            measure_pair(order, sample_ns, warmup_ns, blocks, round_ns, o.kind == worker_kind::gbench);
+            measure_pair(order, sample_ns, warmup_ns, blocks, round_ns, o.kind == worker_kind::gbench,
+                         o.carry_size ? &sizes[i] : nullptr);
             failed[i] = row.base.back().error.has_value() || row.head.back().error.has_value();
         }
         for (auto& s : sides) {

@@ -66,6 +66,10 @@ struct rounds_options {
     /// rounded up to an even number); Google Benchmark processes run this many repetitions.
     /// `tare compare` sets 40 for workers and 4 for Google Benchmark (its --samples).
     std::size_t samples_per_round = 40;
+    /// Google Benchmark workers that answer `run_sized`: each benchmark is calibrated in the
+    /// first round only, and later rounds' workers start it at that size after a warm-up
+    /// (docs/compare.md, "Budget").
+    bool carry_size = false;
     core::name_filter filter;          // every name by default
     head_renames renames;              // --rename: head's names as base calls them; before the filter
     std::optional<core::shard> shard;  // with a value, only the names in it (both sides alike)
@@ -96,10 +100,11 @@ struct rounds_failure {
 };
 
 /// The rounds: in each, fresh worker processes of both sides (which starts first alternates
-/// by round); per benchmark, both calibrate, one iteration count is chosen for both, and
-/// samples alternate in balanced blocks (ABBA, then BAAB). A benchmark that crashes or hangs
-/// on a side becomes that side's error for the benchmark (the worker is restarted for the
-/// next one, and the benchmark is not retried in later rounds); the others still run.
+/// by round); per benchmark, both calibrate (with carry_size, in the first round only), one
+/// iteration count is chosen for both, and samples alternate in balanced blocks (ABBA, then
+/// BAAB). A benchmark that crashes or hangs on a side becomes that side's error for the
+/// benchmark (the worker is restarted for the next one, and the benchmark is not retried in
+/// later rounds); the others still run.
 std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& options);
 
 /// One executable measured alone through its worker mode: `tare run` of a Google Benchmark suite

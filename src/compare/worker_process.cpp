@@ -197,14 +197,25 @@ std::variant<std::vector<std::string>, worker_failure> worker_process::list() {
 std::variant<calibrated, benchmark_result, worker_failure> worker_process::run(const std::string& name,
                                                                                double sample_ns,
                                                                                double warmup_ns) {
-    if (!send(protocol::run({sample_ns, warmup_ns, name}))) {
+    return started(name, protocol::run({sample_ns, warmup_ns, name}));
+}
+
+std::variant<calibrated, benchmark_result, worker_failure> worker_process::run_sized(const std::string& name,
+                                                                                     std::uint64_t iterations,
+                                                                                     double warmup_ns) {
+    return started(name, protocol::run_sized({iterations, warmup_ns, name}));
+}
+
+std::variant<calibrated, benchmark_result, worker_failure> worker_process::started(const std::string& name,
+                                                                                   const std::string& line) {
+    if (!send(line)) {
         return fail("crash", "the worker did not take the command to run " + name);
     }
-    auto line = reply(("the calibration of " + name).c_str());
-    if (auto* f = std::get_if<worker_failure>(&line)) {
+    auto got = reply(("the calibration of " + name).c_str());
+    if (auto* f = std::get_if<worker_failure>(&got)) {
         return *f;
     }
-    const std::string& text = std::get<std::string>(line);
+    const std::string& text = std::get<std::string>(got);
     if (auto n = protocol::parse_calibrated(text); n && *n > 0) {
         return calibrated{*n};
     }

@@ -63,6 +63,11 @@ public:
     /// Starts benchmark `name`: calibrated, or its result when the body ended before measuring.
     std::variant<calibrated, benchmark_result, worker_failure> run(const std::string& name, double sample_ns,
                                                                    double warmup_ns);
+    /// Starts benchmark `name` at `iterations` a sample, warmed up but not calibrated (a Google
+    /// Benchmark worker that answers `run_sized`): as run().
+    std::variant<calibrated, benchmark_result, worker_failure> run_sized(const std::string& name,
+                                                                         std::uint64_t iterations,
+                                                                         double warmup_ns);
     /// One sample of `iterations`, or the result when the body ended instead.
     std::variant<protocol::sample_report, benchmark_result, worker_failure> sample(std::uint64_t iterations);
     /// Ends the loop; the benchmark's own result (memory figures and warnings).
@@ -71,6 +76,9 @@ public:
     void quit();
 
 private:
+    // The reply to a start (run, run_sized) of `name`, sent as `line`.
+    std::variant<calibrated, benchmark_result, worker_failure> started(const std::string& name,
+                                                                       const std::string& line);
     // Reads a reply line; a failure when the worker ended, hung or broke the protocol.
     std::variant<std::string, worker_failure> reply(const char* waiting_for);
     std::variant<benchmark_result, worker_failure> read_result(const std::string& header);

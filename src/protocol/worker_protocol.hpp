@@ -12,6 +12,9 @@
 //   controller: list                                    the benchmarks it has   list
 //   worker:     names <n>, then n lines of names                                names()
 //   controller: run <sample_ns> <warmup_ns> <name>     start a benchmark's body run()
+//   controller: run_sized <iterations> <warmup_ns> <name>                       run_sized()
+//                                                       start it at a known size: warm up, no
+//                                                       calibration (Google Benchmark workers)
 //   worker:     calibrated <iterations>                 warm-up done; waits     calibrated()
 //   controller: sample <iterations>                     measure one sample      sample_request()
 //   worker:     sample <iterations> <elapsed_ns> <allocs> <bytes> <faults> <live_end> <peak>
@@ -27,7 +30,9 @@
 // microseconds of pipe latency between samples cost nothing, while a crashed worker shows up
 // as end of file instead of a stale flag. Why the worker runs its own calibration: the
 // controller then picks one size for both sides (same iterations per sample on both), which a
-// worker-chosen schedule could not guarantee.
+// worker-chosen schedule could not guarantee. A Google Benchmark worker's calibration is runs of
+// the benchmark function, setup and all, so the controller keeps the first round's size and
+// starts later rounds' workers at it (run_sized; compare/rounds.cpp says why).
 
 #include <charconv>
 #include <cstdint>
@@ -52,6 +57,10 @@ inline constexpr std::string_view gbench_worker_env = "TARE_GBENCH_WORKER";
 inline constexpr std::string_view gbench_sites_env = "TARE_GBENCH_SITES";
 /// Words only a Google Benchmark executable that can serve as a worker holds in its binary.
 inline constexpr std::string_view gbench_worker_marker = "tare gbench worker: protocol 1";
+/// Words a Google Benchmark worker that answers `run_sized` holds in its binary: the controller
+/// sends it only when both sides have them, so a suite built with an older tare::gbench is still
+/// driven, calibrating every round as before.
+inline constexpr std::string_view gbench_sized_marker = "tare gbench worker: run_sized";
 
 /// `text` as a literal inside Google Benchmark's --benchmark_filter, which is a POSIX extended
 /// expression (std::regex::extended): its special characters escaped, but not ']' and '}', whose
@@ -183,6 +192,36 @@ inline std::optional<run_request> parse_run(const std::string& line) {
         !(r.sample_ns > 0) || !(r.warmup_ns >= 0)) {
         return std::nullopt;
     }
+    r.name = line.substr(static_cast<std::size_t>(used));
+    return r;
+}
+
+/// `run_sized`: start the benchmark `name` at a size the controller already holds (a Google
+/// Benchmark worker's, from the first round's calibration), warmed up for `warmup_ns` in all.
+struct sized_request {
+    std::uint64_t iterations = 0;
+    double warmup_ns = 0;
+    std::string name;
+};
+
+inline std::string run_sized(const sized_request& r) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "run_sized %llu %.17g ", static_cast<unsigned long long>(r.iterations),
+                  r.warmup_ns);
+    return buf + r.name + "\n";
+}
+
+/// A `run_sized` line; nullopt for anything else, no iterations or a negative warm-up. The name
+/// is the rest of the line.
+inline std::optional<sized_request> parse_run_sized(const std::string& line) {
+    sized_request r;
+    unsigned long long n = 0;
+    int used = 0;
+    if (std::sscanf(line.c_str(), "run_sized %llu %lg %n", &n, &r.warmup_ns, &used) != 2 || used <= 0 ||
+        n == 0 || !(r.warmup_ns >= 0) || line.compare(0, 10, "run_sized ") != 0) {
+        return std::nullopt;
+    }
+    r.iterations = n;
     r.name = line.substr(static_cast<std::size_t>(used));
     return r;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -142,9 +143,13 @@ struct compared {
     json doc;
 };
 
-compared compare_suite(const std::string& suite, const std::vector<std::string>& flags) {
+// `env` (NAME=VALUE words, may be empty) is added to tare's environment, and so its workers'.
+compared compare_suite(const std::string& suite, const std::vector<std::string>& flags,
+                       const std::vector<std::string>& env = {}) {
     const fs::path out = fs::temp_directory_path() / ("tare_gbw_" + std::to_string(::getpid()) + ".json");
-    std::vector<std::string> argv = {tare_cmd, "compare", suite, suite, "--json=" + out.string()};
+    std::vector<std::string> argv = {"/usr/bin/env"};
+    argv.insert(argv.end(), env.begin(), env.end());
+    argv.insert(argv.end(), {tare_cmd, "compare", suite, suite, "--json=" + out.string()});
     argv.insert(argv.end(), flags.begin(), flags.end());
     compared c{run_process(argv), json()};
     std::ifstream in(out);
@@ -315,6 +320,56 @@ TEST(gbench_worker, a_slow_setup_is_budgeted_by_wall_time) {
     ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
     const json& side = row_named(c.doc, "BM_slow_setup").at("base");
     EXPECT_LE(side.at("samples").get<int>(), 2 * 2) << side.dump();  // one block a round: 2 samples
+}
+
+// The same body through tare compare: only the first round calibrates, and a later round's
+// worker pays one warm-up run and one block of two samples, two runs each, then, with accounting
+// on, the two runs that judge retained growth: 7 calls of the function, setup and all (5 without
+// accounting; docs/compare.md, "Budget"). Counted, not timed: the body logs each call with its
+// process and the iterations Google Benchmark runs. The median over the later rounds'
+// processes, because a pair whose run of 1 was preempted past the longer run is run again (two
+// more calls), rarely; a calibration every round costs two calls more in every process.
+TEST(gbench_worker, a_slow_setup_is_calibrated_in_the_first_round_only) {
+    const fs::path calls = fs::temp_directory_path() / ("tare_gbw_calls_" + std::to_string(::getpid()));
+    fs::remove(calls);
+    const int rounds = 5;
+    auto c =
+        compare_suite(test::suite(TARE_GBENCH_WARM),
+                      {"--rounds=" + std::to_string(rounds), "--min-time=0.1", "--filter=^BM_slow_setup$"},
+                      {"TARE_TEST_CALLS=" + calls.string()});
+    ASSERT_EQ(c.run.exit_code, 0) << c.run.err << c.run.out;
+    std::vector<long> pids;                 // in the order of their first call
+    std::vector<std::vector<long>> counts;  // per process, the iterations of each call
+    std::ifstream in(calls);
+    for (long pid = 0, n = 0; in >> pid >> n;) {
+        auto it = std::find(pids.begin(), pids.end(), pid);
+        if (it == pids.end()) {
+            pids.push_back(pid);
+            counts.emplace_back();
+            it = pids.end() - 1;
+        }
+        counts[static_cast<std::size_t>(it - pids.begin())].push_back(n);
+    }
+    fs::remove(calls);
+    // Two processes a round (each side's fresh worker), the first round's two first.
+    ASSERT_EQ(pids.size(), static_cast<std::size_t>(2 * rounds));
+    std::vector<std::size_t> later;
+    for (std::size_t p = 2; p < counts.size(); ++p) {
+        later.push_back(counts[p].size());
+    }
+    std::sort(later.begin(), later.end());
+    std::ostringstream seen;
+    for (const auto& process : counts) {
+        seen << "[";
+        for (long n : process) {
+            seen << " " << n;
+        }
+        seen << " ]";
+    }
+    const std::size_t bound = accounting_expected ? 7 : 5;
+    EXPECT_LE(later[later.size() / 2], bound) << "calls per process, by round: " << seen.str();
+    EXPECT_EQ(row_named(c.doc, "BM_slow_setup").at("base").at("round_ns").size(),
+              static_cast<std::size_t>(rounds));  // every round ran: none was dropped to save setups
 }
 
 }  // namespace

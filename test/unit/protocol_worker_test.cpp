@@ -65,6 +65,21 @@ TEST(worker_protocol, every_message_reads_back_as_it_was_made) {
     EXPECT_FALSE(parse_run("run 10"));
     EXPECT_FALSE(parse_run("sample 10"));
 
+    const sized_request z{37, 5e6, "BM_x/8 with spaces"};
+    std::string sized = run_sized(z);
+    ASSERT_EQ(sized.back(), '\n');
+    sized.pop_back();
+    const auto again = parse_run_sized(sized);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->iterations, 37U);
+    EXPECT_EQ(again->warmup_ns, 5e6);
+    EXPECT_EQ(again->name, z.name);
+    EXPECT_FALSE(parse_run_sized("run_sized 0 0 name"));  // a sample of no iterations
+    EXPECT_FALSE(parse_run_sized("run_sized 10 -1 name"));
+    EXPECT_FALSE(parse_run_sized("run_sized 10"));
+    EXPECT_FALSE(parse_run(sized));  // the two starts are told apart
+    EXPECT_FALSE(parse_run_sized(text));
+
     EXPECT_EQ(calibrated(1000), "calibrated 1000\n");
     EXPECT_EQ(parse_calibrated("calibrated 1000"), 1000U);
     EXPECT_EQ(sample_request(64), "sample 64\n");

@@ -80,6 +80,10 @@ namespace {
 // (cli/run_command.cpp): present only when this object is linked, which only the wrap pulls in.
 constexpr std::string_view worker_switch = protocol::gbench_worker_env;
 constexpr const char* worker_marker = protocol::gbench_worker_marker.data();
+// Kept in the binary for the controller (cli::gbench_sized_capable): this worker answers
+// `run_sized`.
+[[gnu::used]] constexpr char sized_marker[] = "tare gbench worker: run_sized";
+static_assert(std::string_view(sized_marker) == protocol::gbench_sized_marker);
 
 }  // namespace
 
@@ -121,6 +125,9 @@ private:
         if (auto run = protocol::parse_run(line)) {
             return start(*run);
         }
+        if (auto run = protocol::parse_run_sized(line)) {
+            return start_sized(*run);
+        }
         if (auto n = protocol::parse_sample_request(line); n && name_) {
             return sample(*n);
         }
@@ -130,26 +137,52 @@ private:
         return false;
     }
 
-    // `run`: calibrate to one sample of its sample_ns, warm up for its warmup_ns in all, and
-    // say the size.
-    bool start(const protocol::run_request& run) {
-        const double sample_ns = run.sample_ns;
-        const double warmup_ns = run.warmup_ns;
-        name_ = run.name;
+    // Forgets the last benchmark's figures and starts `name`; false when this suite has none of
+    // that name.
+    bool begin(const std::string& name) {
+        name_ = name;
         samples_.clear();
         counter_sums_.clear();
         label_.clear();
         cpu_seconds_ = 0;
         peak_ = 0;
-        if (std::find(names_.begin(), names_.end(), *name_) == names_.end()) {
+        return std::find(names_.begin(), names_.end(), *name_) != names_.end();
+    }
+
+    // `run`: calibrate to one sample of its sample_ns, warm up for its warmup_ns in all, and
+    // say the size.
+    bool start(const protocol::run_request& run) {
+        if (!begin(run.name)) {
             return finish(error_info{"not_found", "no benchmark of this name in this executable"});
         }
         std::optional<error_info> error;
-        const std::uint64_t size = calibrate(sample_ns, warmup_ns, error);
+        const std::uint64_t size = calibrate(run.sample_ns, run.warmup_ns, error);
         if (error) {
             return finish(error);
         }
         return send(protocol::calibrated(size));
+    }
+
+    // `run_sized`: the controller holds the size from an earlier round's calibration, so this
+    // process only warms up: runs of the sample's longer count until warmup_ns of wall time has
+    // passed, at least one, so the first sample of a fresh process does not pay its first call
+    // (code and data not yet touched by this process). A body with a slow setup pays one setup
+    // here where a calibration costs it three or more (docs/compare.md, "Budget").
+    bool start_sized(const protocol::sized_request& run) {
+        if (!begin(run.name)) {
+            return finish(error_info{"not_found", "no benchmark of this name in this executable"});
+        }
+        double spent = 0;
+        do {
+            const auto begun = std::chrono::steady_clock::now();
+            run_outcome r = run_one(*name_, run.iterations + warm_iterations);
+            const std::chrono::duration<double, std::nano> wall = std::chrono::steady_clock::now() - begun;
+            if (r.error) {
+                return finish(r.error);
+            }
+            spent += std::max(r.sample.elapsed_ns, wall.count());
+        } while (spent < run.warmup_ns);
+        return send(protocol::calibrated(run.iterations));
     }
 
     // The sample's size. Growth as Google Benchmark's own (up to tenfold a step, aiming a little
