@@ -22,8 +22,9 @@ table::document compare_document(const compare_results& r);
 std::vector<table::column> build_compare_columns(const compare_results& r);
 
 /// The whole comparison in one line: "2 faster, 1 slower, 9 no change; memory: 3 rows changed"
-/// ("not judged" and "failed" counts added when there are any). A row's memory changed when a
-/// figure both sides measured differs.
+/// ("not judged" and "failed" counts added when there are any). A row's memory changed when
+/// allocations or bytes differ, or the peak heap by more than 1 % and 64 bytes (the allocator may
+/// hand the same request a slightly bigger block from one process to the next).
 table::line compare_summary_line(const compare_results& r);
 
 /// The lines above the table: what was compared; tool, host and date; and what the mode makes

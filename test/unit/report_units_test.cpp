@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/compare_table.hpp"
 #include "report/table/units.hpp"
 
 namespace tare::report {
@@ -205,6 +206,33 @@ TEST(units, count_changes_are_shown_to_the_hundredth) {
     EXPECT_EQ(format_count_change(-0.004), "0.00%");
     EXPECT_EQ(format_count_change(0), "0.00%");
     EXPECT_EQ(format_count_change(std::nan("")), "—");
+}
+
+// The summary line's memory count: allocations and bytes exactly, the peak beyond the slack an
+// allocator's choice of blocks gives one executable compared with itself (glibc: 16 bytes on a
+// 3.2 KB peak, seen in an A/A of a real suite).
+TEST(compare_summary, a_peak_a_few_bytes_apart_is_not_a_memory_change) {
+    const auto changed = [](double allocs_head, std::int64_t peak_base, std::int64_t peak_head) {
+        compare_results r;
+        compare_row row;
+        row.name = "BinaryToCbor/1024";
+        row.base.allocs_per_iter = 9;
+        row.head.allocs_per_iter = allocs_head;
+        row.base.peak_live_bytes = peak_base;
+        row.head.peak_live_bytes = peak_head;
+        r.rows.push_back(row);
+        const table::line l = detail::compare_summary_line(r);
+        std::string text;
+        for (const auto& span : l)
+            text += span.text;
+        return text.substr(text.find("memory: "));
+    };
+    EXPECT_EQ(changed(9, 3200, 3216), "memory: 0 rows changed");
+    EXPECT_EQ(changed(9, 3216, 3200), "memory: 0 rows changed");
+    EXPECT_EQ(changed(9, 1'000'000, 1'009'000), "memory: 0 rows changed");  // 0.9 %
+    EXPECT_EQ(changed(9, 3200, 3300), "memory: 1 row changed");             // 100 B, 3 %
+    EXPECT_EQ(changed(9, 1'000'000, 1'020'000), "memory: 1 row changed");
+    EXPECT_EQ(changed(10, 3200, 3200), "memory: 1 row changed");  // one allocation more: exact
 }
 
 }  // namespace
