@@ -32,5 +32,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             back->warmup_ns != r->warmup_ns)
             std::abort();
     }
+    if (auto r = p::parse_run_sized(line)) {
+        const std::string again = p::run_sized(*r);
+        auto back = p::parse_run_sized(again.substr(0, again.size() - 1));
+        if (!back || back->name != r->name || back->iterations != r->iterations ||
+            back->warmup_ns != r->warmup_ns)
+            std::abort();
+    }
     return 0;
 }

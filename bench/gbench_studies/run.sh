@@ -54,7 +54,8 @@ timed() {  # timed NAME COMMAND...: runs it, appends "NAME seconds" to results/s
     rc=0; "$@" || rc=$?
     [ $rc -eq 0 ] || echo "$name exited with $rc" >&2
     t1=$(date +%s.%N)
-    echo "$name $(echo "$t1 - $t0" | bc)" >> "$WORK/results/seconds.txt"
+    echo "$name $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >> "$WORK/results/seconds.txt"
+    return $rc
 }
 
 for step in $STEPS; do
@@ -93,12 +94,12 @@ study)
     while [ $# -ge 5 ]; do
         s=$1 a=$2 b=$3 rf=$4 f=$5; shift 5
         # The memory columns of the newer release, for the hand count.
-        timed "$s run" "$TARE" run "$b" --filter="$rf" --json="$R/$s-run.json" --md > "$R/$s-run.md"
+        timed "$s run" "$TARE" run "$b" --filter="$rf" --json="$R/$s-run.json" --md > "$R/$s-run.md" || true
         # Release A against release B, twice; then the newer release against itself (A/A).
         for i in 1 2; do
-            timed "$s ab$i" "$TARE" compare "$a" "$b" --filter="$f" --json="$R/$s-ab$i.json" --md > "$R/$s-ab$i.md"
+            timed "$s ab$i" "$TARE" compare "$a" "$b" --filter="$f" --json="$R/$s-ab$i.json" --md > "$R/$s-ab$i.md" || true
         done
-        timed "$s aa" "$TARE" compare "$b" "$b" --filter="$f" --json="$R/$s-aa.json" --md > "$R/$s-aa.md"
+        timed "$s aa" "$TARE" compare "$b" "$b" --filter="$f" --json="$R/$s-aa.json" --md > "$R/$s-aa.md" || true
     done
     python3 "$HERE/summary.py" "$R"
     ;;

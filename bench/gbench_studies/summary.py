@@ -70,7 +70,7 @@ def main():
             s = secs.get(f"{suite} {k}")
             per = f"{s / (2 * len(cmp[k]['rows'])):.2f} s per benchmark and side ({s:.0f} s)" if s else "no time"
             print(f"- {k}: verdicts {counts}; interval half-width median ±{med:.2f} pp "
-                  f"(range {min(hws):.2f}-{max(hws):.2f}); {per}")
+                  f"(range {min(hws, default=float('nan')):.2f}-{max(hws, default=float('nan')):.2f}); {per}")
             families = {}
             for r in cmp[k]["rows"]:
                 h = half_width(r)

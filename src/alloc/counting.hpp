@@ -206,9 +206,12 @@ TARE_ALLOC_HOOK inline std::uint32_t open_region_epoch() noexcept {
 /// count_alloc() inline for every case (as this was), whose rare calls (the paused set, the
 /// recording, the peak's compare-and-swap) made GCC save three registers on every allocation.
 ///
-/// `epoch` is the counting epoch read before the allocator's call (counting_epoch_now()): the
-/// owner's own regions cannot open or close during it, and an allocation of another thread
-/// that races its region's start or end belongs to either side.
+/// `epoch` is the counting epoch read before the allocator's call (counting_epoch_now()). The
+/// owner thread opens and closes its regions itself, so none opens or closes during its own
+/// call; an allocation of another thread that races a region's start or end belongs to either
+/// side. One case is not covered: a region opened on another thread while the previous region's
+/// owner is inside the allocator (tare's harness opens each region on the thread that owned the
+/// previous one, or while that thread waits) would count that allocation as the new owner's.
 [[gnu::always_inline]] TARE_ALLOC_HOOK inline void* publish_in(std::uint32_t epoch, void* p,
                                                                std::size_t counted,
                                                                usable_fn usable_of = nullptr) noexcept {

@@ -173,8 +173,15 @@ std::optional<std::string> replace_atomically(const std::string& path, const con
             ::unlink(file.name.c_str());
         return std::optional<std::string>(std::move(why));
     };
-    if (auto e = write_all(file.fd, content, shown))
-        return fail(*e);
+    std::optional<std::string> written;
+    try {
+        written = write_all(file.fd, content, shown);
+    } catch (...) {  // the source failed (bad_alloc while making a page): nothing is left behind
+        (void)fail({});
+        throw;
+    }
+    if (written)
+        return fail(*written);
     // Both kinds of temporary are made 0600; a results file is an ordinary document.
     if (old != nullptr) {
         if (::geteuid() == 0)
@@ -208,7 +215,13 @@ std::optional<std::string> write_through(const std::string& path, const content_
     const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return "cannot write '" + shown + "': " + errno_text();
-    auto e = write_all(fd, content, shown);
+    std::optional<std::string> e;
+    try {
+        e = write_all(fd, content, shown);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
     if (::close(fd) != 0 && !e)
         e = "cannot write '" + shown + "': " + errno_text();
     return e;

@@ -196,9 +196,13 @@ row::row(const json& j, const std::string& key) {
         keep(text::stop_message, text_at(j, "error_message"));
     else if (skipped())
         keep(text::stop_message, text_at(j, "skip_message"));
-    for (const auto& [name, value] : j.items()) {
-        if (gb_known_keys.count(name) == 0)
-            more().counters.emplace_back(name, number_of(value));
+    // A row that is not an object has no counters (items() would give its value under the name
+    // ""), only the problem check_row() names.
+    if (j.is_object()) {
+        for (const auto& [name, value] : j.items()) {
+            if (gb_known_keys.count(name) == 0)
+                more().counters.emplace_back(name, number_of(value));
+        }
     }
     try {
         if (auto err = check_row(key, j))

@@ -34,7 +34,9 @@
 // the benchmark function, setup and all, so the controller keeps the first round's size and
 // starts later rounds' workers at it (run_sized; compare/rounds.cpp says why).
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -211,18 +213,26 @@ inline std::string run_sized(const sized_request& r) {
     return buf + r.name + "\n";
 }
 
-/// A `run_sized` line; nullopt for anything else, no iterations or a negative warm-up. The name
-/// is the rest of the line.
+/// A `run_sized` line; nullopt for anything else, no iterations, or a warm-up that is negative
+/// or not finite. The count is read as parse_count() reads one (from_chars: no sign, no wrap);
+/// the name is the rest of the line.
 inline std::optional<sized_request> parse_run_sized(const std::string& line) {
-    sized_request r;
-    unsigned long long n = 0;
-    int used = 0;
-    if (std::sscanf(line.c_str(), "run_sized %llu %lg %n", &n, &r.warmup_ns, &used) != 2 || used <= 0 ||
-        n == 0 || !(r.warmup_ns >= 0) || line.compare(0, 10, "run_sized ") != 0) {
+    constexpr std::string_view prefix = "run_sized ";
+    const std::string_view rest = std::string_view(line).substr(std::min(line.size(), prefix.size()));
+    const std::size_t space = rest.find(' ');
+    if (line.compare(0, prefix.size(), prefix) != 0 || space == std::string_view::npos) {
         return std::nullopt;
     }
-    r.iterations = n;
-    r.name = line.substr(static_cast<std::size_t>(used));
+    sized_request r;
+    const auto count = parse_count(rest.substr(0, space), "");
+    int used = 0;
+    const std::string tail(rest.substr(space + 1));
+    if (!count || *count == 0 || std::sscanf(tail.c_str(), "%lg %n", &r.warmup_ns, &used) != 1 || used <= 0 ||
+        !std::isfinite(r.warmup_ns) || r.warmup_ns < 0) {
+        return std::nullopt;
+    }
+    r.iterations = *count;
+    r.name = tail.substr(static_cast<std::size_t>(used));
     return r;
 }
 

@@ -14,7 +14,7 @@ set(tare_report_sources
 # The `tare` command's own reports, in its library: comparisons, exec runs, the HTML pages.
 set(tare_report_tool_sources
   src/report/compare_table.cpp
-  src/report/compare_presence.cpp
+  src/report/compare_lines.cpp
   src/report/profile/compare_profile_lines.cpp
   src/report/exec_table.cpp
   src/report/history_table.cpp

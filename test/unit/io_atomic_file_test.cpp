@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <string>
 
@@ -278,6 +279,27 @@ TEST(atomic_file, a_content_made_piece_by_piece_is_written_whole_and_in_order) {
     ASSERT_TRUE(error);
     EXPECT_NE(error->find("/dev/full"), std::string::npos) << *error;
     EXPECT_EQ(made, 100);
+}
+
+// A source that throws midway (a page that runs out of memory) leaves neither the temporary nor
+// anything at the user's path, and the exception goes on to the caller.
+TEST(atomic_file, a_source_that_throws_leaves_nothing_behind) {
+    scratch_dir dir;
+    const fs::path target = dir.path / "page.html";
+    const auto throwing = [](const io::piece_sink& put) {
+        put(std::string(std::size_t{100} << 10, 'z'));
+        throw std::bad_alloc();
+    };
+    EXPECT_THROW((void)io::write_file_atomically(target.string(), throwing), std::bad_alloc);
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_TRUE(fs::is_empty(dir.path));
+    ASSERT_FALSE(io::write_file_atomically(target.string(), "kept\n"));
+    EXPECT_THROW((void)io::write_file_atomically(target.string(), throwing), std::bad_alloc);
+    EXPECT_EQ(slurp(target), "kept\n");
+    int entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path))
+        ++entries;
+    EXPECT_EQ(entries, 1);
 }
 
 }  // namespace

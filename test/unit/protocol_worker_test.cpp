@@ -77,6 +77,12 @@ TEST(worker_protocol, every_message_reads_back_as_it_was_made) {
     EXPECT_FALSE(parse_run_sized("run_sized 0 0 name"));  // a sample of no iterations
     EXPECT_FALSE(parse_run_sized("run_sized 10 -1 name"));
     EXPECT_FALSE(parse_run_sized("run_sized 10"));
+    // A count with a sign or past 2^64, and a warm-up no loop can reach, are not run_sized lines
+    // (sscanf's %llu took -1 as 2^64 - 1, and %lg took inf: the warm-up never ended).
+    EXPECT_FALSE(parse_run_sized("run_sized -1 0 name"));
+    EXPECT_FALSE(parse_run_sized("run_sized 18446744073709551616 0 name"));
+    EXPECT_FALSE(parse_run_sized("run_sized 10 inf name"));
+    EXPECT_FALSE(parse_run_sized("run_sized 10 nan name"));
     EXPECT_FALSE(parse_run(sized));  // the two starts are told apart
     EXPECT_FALSE(parse_run_sized(text));
 

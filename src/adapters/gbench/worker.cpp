@@ -81,13 +81,9 @@ namespace {
 constexpr std::string_view worker_switch = protocol::gbench_worker_env;
 constexpr const char* worker_marker = protocol::gbench_worker_marker.data();
 // Kept in the binary for the controller (cli::gbench_sized_capable): this worker answers
-// `run_sized`.
+// `run_sized`. serve() takes its address, so a link with --gc-sections keeps it too.
 [[gnu::used]] constexpr char sized_marker[] = "tare gbench worker: run_sized";
 static_assert(std::string_view(sized_marker) == protocol::gbench_sized_marker);
-
-}  // namespace
-
-namespace {
 
 // The controller's channel and the benchmark being measured.
 class server {
@@ -97,6 +93,7 @@ public:
     int serve() {
         os::settle_layout();  // started by tare compare, perhaps in a chosen layout (os/layout.hpp)
         os::ignore_sigpipe();
+        asm volatile("" : : "r"(sized_marker));  // referenced: kept (above)
         accounting_ = hooks_linked() && alloc::available();
         if (!send(protocol::hello(accounting_))) {
             std::fprintf(stderr, "%s: descriptor %d is not a channel\n", worker_marker, os::child_write_fd);
@@ -172,17 +169,20 @@ private:
         if (!begin(run.name)) {
             return finish(error_info{"not_found", "no benchmark of this name in this executable"});
         }
+        // The controller's count is bounded as calibrate() bounds its own (a line it did not
+        // send must not wrap the sum), and the warm-up is finite (parse_run_sized()).
+        const std::uint64_t count = std::min(run.iterations, max_iterations);
         double spent = 0;
         do {
             const auto begun = std::chrono::steady_clock::now();
-            run_outcome r = run_one(*name_, run.iterations + warm_iterations);
+            run_outcome r = run_one(*name_, count + warm_iterations);
             const std::chrono::duration<double, std::nano> wall = std::chrono::steady_clock::now() - begun;
             if (r.error) {
                 return finish(r.error);
             }
             spent += std::max(r.sample.elapsed_ns, wall.count());
         } while (spent < run.warmup_ns);
-        return send(protocol::calibrated(run.iterations));
+        return send(protocol::calibrated(count));
     }
 
     // The sample's size. Growth as Google Benchmark's own (up to tenfold a step, aiming a little
