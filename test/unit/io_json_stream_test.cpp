@@ -12,6 +12,7 @@
 #include "alloc/accounting.hpp"
 #include "io/compare_mapping.hpp"
 #include "io/run_mapping.hpp"
+#include "unit/many_rows.hpp"
 
 namespace tare {
 namespace {
@@ -39,21 +40,7 @@ streamed stream(const std::string& text, std::string_view key) {
     return out;
 }
 
-run_results many_rows(std::size_t n) {
-    run_results r;
-    r.context.host = "h";
-    for (std::size_t i = 0; i < n; ++i) {
-        benchmark_result b;
-        b.name = "suite/family_" + std::to_string(i / 4) + "/" + std::to_string(i % 4);
-        b.iterations = 3000;
-        b.samples_ns = {100.5, 101.25, 99.75};
-        b.time = {100.5, 100.5, 0.75, 99.75, 101.25, interval{99.0, 102.0}};
-        b.allocs_per_iter = static_cast<double>(i % 3);
-        b.bytes_per_iter = 64.0 * static_cast<double>(i % 3);
-        r.benchmarks.push_back(b);
-    }
-    return r;
-}
+using test::many_rows;
 
 TEST(json_stream, the_elements_of_the_named_array_go_to_the_sink_and_the_tree_keeps_it_empty) {
     const auto got =
