@@ -12,7 +12,6 @@ namespace tare::detail {
 
 namespace {
 
-constexpr std::uint64_t optimized_away_iterations = 1000000000;
 // Growth records a pass keeps (alloc::sites_growth_only): each is bigger than every one before,
 // so a buffer that doubles takes one per doubling, 64 in all from a byte to the address space.
 constexpr std::size_t max_growth_records = 64;
@@ -256,7 +255,7 @@ std::uint64_t sample_driver::end_sample() {
         if (phase_ == phase::calibrating && t < 0.5 * target) {
             // A billion iterations in under 0.01 ns each is less than a cycle apiece: the
             // compiler removed the loop's work, and growing n further would never end.
-            if (n >= optimized_away_iterations && t < 0.01 * static_cast<double>(n)) {
+            if (n >= plan_.optimized_away_iterations && t < 0.01 * static_cast<double>(n)) {
                 out_.optimized_away = true;
                 plan_.fixed_samples = plan_.min_samples;
                 phase_ = phase::measuring;

@@ -32,6 +32,11 @@ struct sample_plan {
     std::uint64_t input_chunk = 256;                      // largest batch of untimed inputs alive at once
     double clock_overhead_ns = 25;                        // one clock read; samples are kept far above it
     std::int64_t max_live_bytes = std::int64_t{2} << 30;  // stop a runaway leak here
+    /// A calibration that reaches this many iterations at under 0.01 ns each has no work left in
+    /// its loop (the compiler removed it): it is measured at that size, not grown further. A
+    /// field, not a constant, so that a test under a manual clock, whose empty loop is real work
+    /// in an unoptimised sanitizer build, can set it low instead of running 10^11 iterations.
+    std::uint64_t optimized_away_iterations = 1000000000;
     /// After the measured samples, one diagnostic pass that records every allocation's stack
     /// (--alloc-sites; docs/accounting.md, "Allocation sites"); false: none.
     bool alloc_sites = false;
