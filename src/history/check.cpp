@@ -73,7 +73,7 @@ std::vector<found_change> changes_of(const std::string& measure, const series& s
     std::vector<std::pair<std::size_t, double>> points;  // index, p-value
     bool exact = false;
     if (exact_measure(measure)) {
-        if (auto steps = stats::exact_steps(s.values)) {
+        if (auto steps = stats::exact_steps(s.values, level_slack_of(measure))) {
             exact = true;
             for (const std::size_t i : *steps)
                 points.emplace_back(i, 0.0);
@@ -157,7 +157,7 @@ head_segment segment_of(const history_series& h, const std::vector<found_change>
     std::vector<double> all;
     for (const history_point& p : h.points)
         all.push_back(p.value);
-    s.exact = exact_measure(h.measure) && stats::exact_steps(all).has_value();
+    s.exact = exact_measure(h.measure) && stats::exact_steps(all, level_slack_of(h.measure)).has_value();
     const auto first = std::find_if(h.points.begin(), h.points.end(),
                                     [&](const history_point& p) { return p.position >= from; });
     s.since = first == h.points.end() ? std::string() : runs[first->position].commit;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "history/measures.hpp"
+#include "stats/change_points.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/difference.hpp"
 
@@ -99,7 +100,7 @@ history_head compare_head(const std::vector<head_segment>& segments, const std::
             c.level = s.values.back();
             if (c.level > 0)
                 c.change_pct = 100 * (c.head / c.level - 1);
-            if (std::fabs(c.head - c.level) > 1e-9 * std::max(1.0, std::fabs(c.level)))
+            if (!stats::same_level(c.head, c.level, level_slack_of(s.measure)))
                 out.changes.push_back(std::move(c));
             continue;
         }

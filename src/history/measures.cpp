@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "model/change.hpp"
+
 namespace tare::history {
 namespace {
 
@@ -108,6 +110,12 @@ std::vector<history_figure> figures_of(const compare_results& r, bool head) {
         put_counts(out, name, s.counts);
     }
     return out;
+}
+
+stats::level_slack level_slack_of(std::string_view measure) {
+    if (measure == "peak_live_bytes")
+        return {peak_slack_bytes, peak_slack_fraction};
+    return {};
 }
 
 bool exact_measure(std::string_view measure) {

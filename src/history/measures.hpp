@@ -10,6 +10,7 @@
 #include "model/comparison.hpp"
 #include "model/history.hpp"
 #include "model/run.hpp"
+#include "stats/change_points.hpp"
 
 namespace tare::history {
 
@@ -25,6 +26,11 @@ std::vector<history_figure> figures_of(const compare_results& r, bool head);
 /// (allocations, bytes, peak heap, copies, mappings, instructions and Callgrind's other counts):
 /// any change of their level is a change (stats/change_points.hpp, exact_steps).
 bool exact_measure(std::string_view measure);
+
+/// How far apart two values of an exact measure may be and still be one level: a count's
+/// rounding, and for the peak heap the allocator's choice of blocks, as `tare compare` allows
+/// (model/change.hpp, peaks_differ).
+stats::level_slack level_slack_of(std::string_view measure);
 
 /// The order measures are shown in: time, memory, throughput, counts, then counters.
 int measure_rank(std::string_view measure);

@@ -45,6 +45,24 @@ constexpr std::optional<verdict> verdict_from_name(std::string_view name) noexce
     return std::nullopt;
 }
 
+/// Two peaks of the live heap are the same level unless they are more than this many bytes and
+/// this fraction of the larger apart. The peak is in usable bytes (docs/accounting.md, "The live
+/// heap in usable bytes"), and glibc hands a request a whole free chunk when what is left of it
+/// would be too small to keep, up to 31 bytes more, depending on what the process freed before:
+/// one executable compared with itself showed peaks 16 to 176 bytes apart on a few rows.
+/// Rejected: exact equality, as allocations and bytes have (their requested sizes do not depend
+/// on the allocator), which called such rows changed in an A/A. Used by `tare compare`'s summary
+/// and by `tare history`, which must not find a change point where compare sees none.
+inline constexpr double peak_slack_bytes = 64;
+inline constexpr double peak_slack_fraction = 0.01;
+
+/// Whether peaks `a` and `b` differ beyond that slack.
+constexpr bool peaks_differ(double a, double b) noexcept {
+    const double gap = a > b ? a - b : b - a;
+    const double larger = a > b ? a : b;
+    return gap > peak_slack_bytes && gap > peak_slack_fraction * larger;
+}
+
 /// Counted changes (pairing::counted, a counted run's variants): changes of at most this many percent get no
 /// verdict, 0.01 %, one instruction in 10,000 (docs/instructions.md, "Verdicts"). Counts per iteration carry
 /// a few per-chunk and first-iteration instructions spread over an iteration count that moves with the body's

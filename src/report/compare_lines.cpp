@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "model/change.hpp"
 #include "report/compare_table.hpp"
 #include "report/table/units.hpp"
 
@@ -114,18 +115,10 @@ std::vector<line> compare_presence_lines(const compare_results& r) {
 
 namespace {
 
-// Whether two peaks differ by more than the allocator's choice of blocks can make them. The peak
-// is in usable bytes (docs/accounting.md, "The live heap in usable bytes"), and glibc hands a
-// request a whole free chunk when what is left of it would be too small to keep, up to 31 bytes
-// more, depending on what the process freed before: one executable compared with itself showed
-// peaks 16 to 176 bytes apart on a few rows. A peak differs when the gap is over 1 % of the
-// larger and over 64 bytes. Rejected: exact equality, as allocations and bytes have (their
-// requested sizes do not depend on the allocator), which called such rows changed in an A/A.
+// Whether two peaks differ by more than the allocator's choice of blocks can make them
+// (model/change.hpp, peaks_differ).
 bool peaks_differ(const std::optional<std::int64_t>& a, const std::optional<std::int64_t>& b) {
-    if (!a || !b)
-        return false;
-    const std::int64_t gap = *a > *b ? *a - *b : *b - *a;
-    return gap > 64 && static_cast<double>(gap) > 0.01 * static_cast<double>(std::max(*a, *b));
+    return a && b && tare::peaks_differ(static_cast<double>(*a), static_cast<double>(*b));
 }
 
 }  // namespace

@@ -115,12 +115,15 @@ std::vector<change_point> e_divisive(std::span<const double> xs, const change_po
     return found;
 }
 
-std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs) {
+bool same_level(double a, double b, const level_slack& slack) noexcept {
+    const double gap = std::fabs(a - b);
+    return gap <= slack.absolute || gap <= slack.fraction * std::max(std::fabs(a), std::fabs(b));
+}
+
+std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs, const level_slack& slack) {
     std::vector<std::size_t> steps;
     for (std::size_t i = 1; i < xs.size(); ++i) {
-        const double a = xs[i - 1];
-        const double b = xs[i];
-        if (std::fabs(a - b) > 1e-9 * std::max(std::fabs(a), std::fabs(b)))
+        if (!same_level(xs[i - 1], xs[i], slack))
             steps.push_back(i);
     }
     if (steps.size() > std::max<std::size_t>(1, xs.size() / 4))

@@ -64,9 +64,21 @@ struct best_split {
 };
 std::optional<best_split> energy_best_split(std::span<const double> xs, std::size_t min_segment);
 
-/// Where an exact series changes level: each index whose value differs from the one before (by
-/// more than a relative 1e-9, the rounding of a count divided by iterations); nothing when it
-/// changes at more than a quarter of its runs (not an exact count: use e_divisive()).
-std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs);
+/// How far apart two values of an exact series may be and still be one level: a gap of more
+/// than `absolute` and more than `fraction` of the larger value is a step. The defaults are a
+/// count's rounding (a count divided by iterations); a peak heap's allow the allocator's choice
+/// of blocks (model/change.hpp, peaks_differ).
+struct level_slack {
+    double absolute = 0;
+    double fraction = 1e-9;
+};
+
+/// Whether `a` and `b` are one level under `slack`.
+bool same_level(double a, double b, const level_slack& slack = {}) noexcept;
+
+/// Where an exact series changes level: each index whose value is not at the level of the one
+/// before (same_level); nothing when it changes at more than a quarter of its runs (not an exact
+/// count: use e_divisive()).
+std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs, const level_slack& slack = {});
 
 }  // namespace tare::stats
