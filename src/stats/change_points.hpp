@@ -79,6 +79,7 @@ bool same_level(double a, double b, const level_slack& slack = {}) noexcept;
 /// Where an exact series changes level: each index whose value is not at the level of the one
 /// before (same_level); nothing when it changes at more than a quarter of its runs (not an exact
 /// count: use e_divisive()).
-std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs, const level_slack& slack = {});
+std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs,
+                                                    const level_slack& slack = {});
 
 }  // namespace tare::stats
