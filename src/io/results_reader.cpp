@@ -177,15 +177,22 @@ std::variant<std::string, read_error> read_text_file(const std::string& path, st
     if (!in) {
         return open_error(path, EBADF);  // standard input closed
     }
-    // In chunks rather than by size, so a pipe or a device is bounded as a regular file is.
+    // In chunks rather than by size, so a pipe or a device is bounded as a regular file is. A
+    // regular file's size is reserved first: grown by doubling, a text of a gigabyte would hold
+    // up to twice its size while it is copied.
     std::string text;
+    if (struct stat st {}; path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                           static_cast<std::size_t>(st.st_size) <= limit) {
+        text.reserve(static_cast<std::size_t>(st.st_size));
+    }
     std::string chunk(std::size_t{1} << 20, '\0');
     while (in) {
         in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
         text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
         if (text.size() > limit) {
-            return read_error{path + ": more than " + std::to_string(limit >> 20) +
-                              " MiB, larger than any results file tare reads (a tare/1 file holds well "
+            const bool gib = limit % (std::size_t{1} << 30) == 0;
+            return read_error{path + ": more than " + std::to_string(gib ? limit >> 30 : limit >> 20) +
+                              (gib ? " GiB" : " MiB") + ", larger than any results file tare reads (a tare/1 file holds well "
                               "under a megabyte a benchmark)"};
         }
     }

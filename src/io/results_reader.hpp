@@ -54,9 +54,12 @@ inline constexpr std::size_t max_json_depth = 256;
 /// that opens level max_json_depth + 1.
 std::optional<read_error> check_json_text(const std::string& text, const std::string& origin);
 
-/// The most read_text_file() reads: no file tare or Google Benchmark writes comes near, and read
-/// into tare's model a file takes about three times its size in memory besides its text.
-inline constexpr std::size_t max_results_file_bytes = std::size_t{512} << 20;
+/// The most read_text_file() reads. Read into tare's model a file takes about three times its
+/// size in memory besides its text (bench/README.md, "Big inputs"). 2 GiB: the comparison
+/// `tare compare --json` writes of two runs of a million benchmarks is 1.4 GB, and every command
+/// must read back what another wrote. Rejected: 512 MiB, which refused that comparison; no limit,
+/// which reads a device without end (/dev/zero) until memory runs out.
+inline constexpr std::size_t max_results_file_bytes = std::size_t{2} << 30;
 
 /// Why the file at `path` cannot be opened, in the words of every command that reads or runs one
 /// (docs/cli.md): "PATH: no such file" (`err` ENOENT or ENOTDIR), "PATH: is a directory" (EISDIR),
