@@ -143,6 +143,7 @@ private:
         label_.clear();
         cpu_seconds_ = 0;
         peak_ = 0;
+        judging_retained_ = true;
         return std::find(names_.begin(), names_.end(), *name_) != names_.end();
     }
 
@@ -169,6 +170,7 @@ private:
         if (!begin(run.name)) {
             return finish(error_info{"not_found", "no benchmark of this name in this executable"});
         }
+        judging_retained_ = false;  // judged in the first round (judge_retained())
         // The controller's count is bounded as calibrate() bounds its own (a line it did not
         // send must not wrap the sum), and the warm-up is finite (parse_run_sized()).
         const std::uint64_t count = std::min(run.iterations, max_iterations);
@@ -370,22 +372,22 @@ private:
     }
 
     // Whether the loop keeps memory from one iteration to the next, judged from runs of two
-    // lengths. Each sample is a run of its own, which starts from the body's setup again, so what
-    // a run keeps at its loop's end mixes a per-run part (local state the first iteration fills:
-    // a buffer reused after it, a bounded cache) with a per-iteration part (a container that
-    // grows with every iteration, cleared outside the loop, or never). Two more runs, after the
-    // samples and untimed, tell them apart: one of twice the samples' count (and at least 25 ms)
-    // and one twice as long again. The longer's retained bytes less the shorter's, over the
-    // iterations it added, is the per-iteration part alone, once per-run state has filled within
-    // the shorter run. Where the suite fixes the count (->Iterations(K)) or those runs would
-    // take over a second, the run's
-    // own growth is judged instead, as Google Benchmark's own run is (what one run keeps, over
-    // its iterations). Rejected: the slope of what every run kept added up, which counts
-    // per-run state once per sample and calls a reused buffer a leak; and a sample against one
-    // run twice as long, which took a cache that fills in more than a sample's iterations (a
-    // loaded machine's short samples) for growth.
+    // lengths. Each sample is a run of its own, starting from the body's setup again, so what a
+    // run keeps mixes a per-run part (state the first iteration fills: a reused buffer, a bounded
+    // cache) with a per-iteration part (a container that grows every iteration). Two more runs,
+    // after the samples and untimed, tell them apart: one of twice the samples' count (and at
+    // least 25 ms) and one twice as long again; the longer's retained bytes less the shorter's,
+    // over the iterations it added, is the per-iteration part alone. Where the suite fixes the
+    // count (->Iterations(K)) or those runs would take over a second, one run's own growth is
+    // judged, as Google Benchmark's run is. A round after the first (run_sized) does not judge:
+    // what the loop keeps is the code's, not the round's, so a slow setup pays those runs once a
+    // side. Rejected: the slope of what every run kept added up (a reused buffer read as a
+    // leak); a sample against one run twice as long (a cache filling past a sample, growth).
     void judge_retained(benchmark_result& result, std::uint64_t total_iterations) {
         std::erase_if(result.warnings, [](const warning& w) { return w.kind == "retained_growth"; });
+        if (!judging_retained_) {
+            result.retained_bytes_per_iter.reset();
+        }
         if (!result.retained_bytes_per_iter || samples_.empty()) {
             return;
         }
@@ -462,6 +464,7 @@ private:
     std::string label_;            // the first sample's State::SetLabel, if it set one
     double cpu_seconds_ = 0;       // over the samples
     std::uint64_t requested_ = 0;  // the count the last sample asked for
+    bool judging_retained_ = true;  // false in a round after the first (run_sized)
     bool fixed_ = false;           // the suite fixes the count (->Iterations(K)): the samples' size is its
     int threads_ = 1;              // the benchmark's ->Threads(n)
 };
