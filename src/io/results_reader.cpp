@@ -181,8 +181,8 @@ std::variant<std::string, read_error> read_text_file(const std::string& path, st
     // regular file's size is reserved first: grown by doubling, a text of a gigabyte would hold
     // up to twice its size while it is copied.
     std::string text;
-    if (struct stat st {}; path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-                           static_cast<std::size_t>(st.st_size) <= limit) {
+    if (struct stat st{}; path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                          static_cast<std::size_t>(st.st_size) <= limit) {
         text.reserve(static_cast<std::size_t>(st.st_size));
     }
     std::string chunk(std::size_t{1} << 20, '\0');
@@ -192,7 +192,8 @@ std::variant<std::string, read_error> read_text_file(const std::string& path, st
         if (text.size() > limit) {
             const bool gib = limit % (std::size_t{1} << 30) == 0;
             return read_error{path + ": more than " + std::to_string(gib ? limit >> 30 : limit >> 20) +
-                              (gib ? " GiB" : " MiB") + ", larger than any results file tare reads (a tare/1 file holds well "
+                              (gib ? " GiB" : " MiB") +
+                              ", larger than any results file tare reads (a tare/1 file holds well "
                               "under a megabyte a benchmark)"};
         }
     }

@@ -142,7 +142,7 @@ TEST(results_reader, a_file_past_the_size_limit_is_refused_not_read_whole) {
     EXPECT_EQ(error_of("/dev/zero", std::size_t{4} << 20),
               "/dev/zero: more than 4 MiB, larger than any results file tare reads (a tare/1 file holds well "
               "under a megabyte a benchmark)");
-    EXPECT_EQ(error_of("/dev/null", std::size_t{4} << 20), "");  // empty: the reader's own message follows
+    EXPECT_EQ(error_of("/dev/null", std::size_t{4} << 20), "");   // empty: the reader's own message follows
     EXPECT_EQ(io::max_results_file_bytes, std::size_t{2} << 30);  // a million rows' comparison fits
 }
 

@@ -461,12 +461,12 @@ private:
     std::vector<tare::sample> samples_;
     std::int64_t peak_ = 0;
     std::vector<std::pair<std::string, double>> counter_sums_;  // the suite's counters, summed over samples
-    std::string label_;            // the first sample's State::SetLabel, if it set one
-    double cpu_seconds_ = 0;       // over the samples
-    std::uint64_t requested_ = 0;  // the count the last sample asked for
+    std::string label_;             // the first sample's State::SetLabel, if it set one
+    double cpu_seconds_ = 0;        // over the samples
+    std::uint64_t requested_ = 0;   // the count the last sample asked for
     bool judging_retained_ = true;  // false in a round after the first (run_sized)
-    bool fixed_ = false;           // the suite fixes the count (->Iterations(K)): the samples' size is its
-    int threads_ = 1;              // the benchmark's ->Threads(n)
+    bool fixed_ = false;            // the suite fixes the count (->Iterations(K)): the samples' size is its
+    int threads_ = 1;               // the benchmark's ->Threads(n)
 };
 
 // The Google Benchmark the suite runs on, for a message: the library's own word (1.8 and later),
