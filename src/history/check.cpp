@@ -50,7 +50,9 @@ history_measure_change size_change(const std::string& measure, const series& s, 
     c.p_value = p;
     c.runs_before = before.size();
     c.runs_after = after.size();
-    c.before = exact ? before.back() : stats::mean(before);
+    // An exact series' level before: where it began (the peak's slack lets later runs sit a few
+    // bytes off it); after: the step's first run.
+    c.before = exact ? stats::last_level(before, level_slack_of(measure)) : stats::mean(before);
     c.after = exact ? after.front() : stats::mean(after);
     const bool positive = std::all_of(before.begin(), before.end(), [](double v) { return v > 0; }) &&
                           std::all_of(after.begin(), after.end(), [](double v) { return v > 0; });

@@ -97,7 +97,8 @@ history_head compare_head(const std::vector<head_segment>& segments, const std::
         c.direction = direction_of(s.measure, s.values.back(), c.head);
         if (s.exact) {
             ++out.compared;
-            c.level = s.values.back();
+            c.level = stats::last_level(s.values, level_slack_of(s.measure));
+            c.direction = direction_of(s.measure, c.level, c.head);
             if (c.level > 0)
                 c.change_pct = 100 * (c.head / c.level - 1);
             if (!stats::same_level(c.head, c.level, level_slack_of(s.measure)))

@@ -159,8 +159,21 @@ read_error open_error(const std::string& path, int err) {
     return read_error{path + ": cannot open: " + std::strerror(err)};
 }
 
+namespace {
+
+read_error larger_than_limit(const std::string& path, std::size_t limit) {
+    const bool gib = limit % (std::size_t{1} << 30) == 0;
+    return read_error{path + ": more than " + std::to_string(gib ? limit >> 30 : limit >> 20) +
+                      (gib ? " GiB" : " MiB") +
+                      ", larger than any results file tare reads (a tare/1 file holds well under a "
+                      "megabyte a benchmark)"};
+}
+
+}  // namespace
+
 std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t limit) {
     std::ifstream file;
+    std::size_t regular_size = 0;  // a regular file's size: refused at once past the limit, or reserved
     if (path != "-") {
         // A directory opens as a stream and fails only when read: said as what it is, first.
         struct stat st {};
@@ -168,6 +181,10 @@ std::variant<std::string, read_error> read_text_file(const std::string& path, st
             return open_error(path, errno);
         if (S_ISDIR(st.st_mode))
             return open_error(path, EISDIR);
+        if (S_ISREG(st.st_mode) && st.st_size > 0)
+            regular_size = static_cast<std::size_t>(st.st_size);
+        if (regular_size > limit)
+            return larger_than_limit(path, limit);
         errno = 0;
         file.open(path, std::ios::binary);
         if (!file)
@@ -177,24 +194,17 @@ std::variant<std::string, read_error> read_text_file(const std::string& path, st
     if (!in) {
         return open_error(path, EBADF);  // standard input closed
     }
-    // In chunks rather than by size, so a pipe or a device is bounded as a regular file is. A
-    // regular file's size is reserved first: grown by doubling, a text of a gigabyte would hold
-    // up to twice its size while it is copied.
+    // In chunks rather than by size, so a pipe or a device is bounded as a regular file is (and a
+    // file that grows while it is read). A regular file's size is reserved first: grown by
+    // doubling, a text of a gigabyte would hold up to twice its size while it is copied.
     std::string text;
-    if (struct stat st{}; path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-                          static_cast<std::size_t>(st.st_size) <= limit) {
-        text.reserve(static_cast<std::size_t>(st.st_size));
-    }
+    text.reserve(regular_size);
     std::string chunk(std::size_t{1} << 20, '\0');
     while (in) {
         in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
         text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
         if (text.size() > limit) {
-            const bool gib = limit % (std::size_t{1} << 30) == 0;
-            return read_error{path + ": more than " + std::to_string(gib ? limit >> 30 : limit >> 20) +
-                              (gib ? " GiB" : " MiB") +
-                              ", larger than any results file tare reads (a tare/1 file holds well "
-                              "under a megabyte a benchmark)"};
+            return larger_than_limit(path, limit);
         }
     }
     if (in.bad()) {

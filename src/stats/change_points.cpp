@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "stats/random.hpp"
@@ -120,11 +121,27 @@ bool same_level(double a, double b, const level_slack& slack) noexcept {
     return gap <= slack.absolute || gap <= slack.fraction * std::max(std::fabs(a), std::fabs(b));
 }
 
+double last_level(std::span<const double> xs, const level_slack& slack) {
+    if (xs.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    double level = xs.front();
+    for (const double x : xs) {
+        if (!same_level(level, x, slack))
+            level = x;
+    }
+    return level;
+}
+
 std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs, const level_slack& slack) {
     std::vector<std::size_t> steps;
+    // Against the level's first value, not the value before: a peak creeping up 50 bytes a run
+    // never moves past the slack in one step, but does from where its level began.
+    double level = xs.empty() ? 0 : xs.front();
     for (std::size_t i = 1; i < xs.size(); ++i) {
-        if (!same_level(xs[i - 1], xs[i], slack))
+        if (!same_level(level, xs[i], slack)) {
             steps.push_back(i);
+            level = xs[i];
+        }
     }
     if (steps.size() > std::max<std::size_t>(1, xs.size() / 4))
         return std::nullopt;

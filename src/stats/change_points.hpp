@@ -76,9 +76,13 @@ struct level_slack {
 /// Whether `a` and `b` are one level under `slack`.
 bool same_level(double a, double b, const level_slack& slack = {}) noexcept;
 
-/// Where an exact series changes level: each index whose value is not at the level of the one
-/// before (same_level); nothing when it changes at more than a quarter of its runs (not an exact
-/// count: use e_divisive()).
+/// The level an exact series ends at, as exact_steps() walks it: the first value of its last
+/// level, against which a new value is judged. NaN for an empty series.
+double last_level(std::span<const double> xs, const level_slack& slack = {});
+
+/// Where an exact series changes level: each index whose value is not at the level the series
+/// is at (same_level with the level's first value); nothing when it changes at more than a
+/// quarter of its runs (not an exact count: use e_divisive()).
 std::optional<std::vector<std::size_t>> exact_steps(std::span<const double> xs,
                                                     const level_slack& slack = {});
 

@@ -126,6 +126,20 @@ TEST(history_check, a_peak_moves_by_the_allocators_slack_without_a_change_and_st
     EXPECT_EQ(r.changes[0].measures[0].after, 4224);
 }
 
+// A peak that creeps up 50 bytes a run is never past the slack in one step, but is from where
+// its level began: found at the run that takes it past, not lost.
+TEST(history_check, a_peak_creeping_past_the_slack_is_a_change) {
+    const std::vector<double> peaks{3200, 3200, 3200, 3200, 3200, 3200, 3250, 3300, 3350, 3350, 3350, 3350};
+    std::vector<std::vector<history_figure>> figures(peaks.size());
+    for (std::size_t i = 0; i < peaks.size(); ++i)
+        figures[i].push_back({"b", "peak_live_bytes", peaks[i], {}, {}});
+    const history_check r = check_history(runs_of(peaks.size()), figures, {});
+    ASSERT_EQ(r.changes.size(), 1U);
+    EXPECT_EQ(r.changes[0].after.commit, "c7");
+    EXPECT_EQ(r.changes[0].measures[0].before, 3200);  // the level, where it began
+    EXPECT_EQ(r.changes[0].measures[0].after, 3300);
+}
+
 head_segment segment(const std::string& measure, std::vector<double> values, bool exact = false) {
     return {"b", measure, exact, std::move(values), "c0"};
 }
@@ -141,6 +155,11 @@ TEST(history_head, a_peak_within_the_allocators_slack_is_its_level) {
     ASSERT_EQ(grown.changes.size(), 1U);
     EXPECT_EQ(grown.changes[0].measure, "peak_live_bytes");
     EXPECT_TRUE(grown.changes[0].exact);
+    // Judged from where the level began (3200), not its last run (3250): 90 bytes, past the slack.
+    const history_head crept = compare_head({segment("peak_live_bytes", {3200, 3250}, true)},
+                                            {{"b", "peak_live_bytes", 3290, {}, {}}}, 0.01, 3);
+    ASSERT_EQ(crept.changes.size(), 1U);
+    EXPECT_EQ(crept.changes[0].level, 3200);
 }
 
 TEST(history_head, an_exact_count_changes_by_any_difference_and_a_noisy_one_beyond_its_noise) {

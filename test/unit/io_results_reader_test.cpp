@@ -3,8 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
 #include <variant>
 
+#include "alloc/accounting.hpp"
 #include "report/reporter.hpp"
 
 namespace tare {
@@ -144,6 +150,47 @@ TEST(results_reader, a_file_past_the_size_limit_is_refused_not_read_whole) {
               "under a megabyte a benchmark)");
     EXPECT_EQ(error_of("/dev/null", std::size_t{4} << 20), "");   // empty: the reader's own message follows
     EXPECT_EQ(io::max_results_file_bytes, std::size_t{2} << 30);  // a million rows' comparison fits
+}
+
+// A regular file's size is known before it is read: one past the limit is refused at once, and
+// one within it is read into storage of its size. Before, a 3 GB file was read up to the limit
+// (grown by doubling, twice that) before it was refused. Measured by tare's own accounting on
+// sparse files, which take no disk.
+TEST(results_reader, a_regular_file_is_refused_by_its_size_and_read_into_its_size) {
+    const std::string path = ::testing::TempDir() + "tare_reader_sparse_" + std::to_string(::getpid());
+    const auto sparse = [&](off_t size) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::ftruncate(fd, size), 0);
+        ::close(fd);
+    };
+    sparse((off_t{3} << 30) + 1);
+    auto huge = io::read_text_file(path);
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(huge));
+    EXPECT_EQ(std::get<io::read_error>(huge).message,
+              path +
+                  ": more than 2 GiB, larger than any results file tare reads (a tare/1 file holds well "
+                  "under a megabyte a benchmark)");
+    if (alloc::available()) {
+        sparse((off_t{64} << 20) + 1);
+        alloc::region_begin();
+        auto over = io::read_text_file(path, std::size_t{4} << 20);
+        const alloc::counters refused = alloc::snapshot();
+        alloc::region_end();
+        EXPECT_TRUE(std::holds_alternative<io::read_error>(over));
+        EXPECT_LT(refused.peak, 64 << 10) << "read before it was refused";
+        sparse(std::int64_t{3} << 20);
+        alloc::region_begin();
+        auto within = io::read_text_file(path, std::size_t{4} << 20);
+        const alloc::counters read = alloc::snapshot();
+        alloc::region_end();
+        ASSERT_TRUE(std::holds_alternative<std::string>(within));
+        EXPECT_EQ(std::get<std::string>(within).size(), std::size_t{3} << 20);
+        // The text at its size and the 1 MiB chunk it is read through (4 MiB, or 4.75 in
+        // jemalloc's size classes), not a text grown by doubling (7 MiB).
+        EXPECT_LT(read.peak, std::int64_t{5} << 20);
+    }
+    ::unlink(path.c_str());
 }
 
 // Refused before nlohmann parses them: nothing to parse, or a depth whose copies and destructors
