@@ -6,6 +6,22 @@
 
 #include "protocol/worker_protocol.hpp"
 
+namespace {
+
+// When `parse` reads `line`, `format` writes what it read to a line (ending in '\n') that
+// `parse` reads back as `same` to it; anything else is a fault.
+template <class Parse, class Format, class Same>
+void round_trip(const std::string& line, Parse parse, Format format, Same same) {
+    if (auto read = parse(line)) {
+        const std::string again = format(*read);
+        auto back = parse(again.substr(0, again.size() - 1));  // without its '\n'
+        if (!back || !same(*read, *back))
+            std::abort();
+    }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string line(reinterpret_cast<const char*>(data), size);
     namespace p = tare::protocol;
@@ -13,31 +29,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)p::parse_names(line);
     (void)p::parse_calibrated(line);
     (void)p::parse_result(line);
-    if (auto n = p::parse_sample_request(line)) {
-        const std::string again = p::sample_request(*n);
-        if (p::parse_sample_request(again.substr(0, again.size() - 1)) != n)
-            std::abort();
-    }
-    if (auto s = p::parse_sample(line)) {
-        const std::string again = p::format_sample(s->sample, s->peak_live_bytes);
-        auto back = p::parse_sample(again.substr(0, again.size() - 1));  // without its '\n'
-        if (!back || back->sample.iterations != s->sample.iterations ||
-            back->peak_live_bytes != s->peak_live_bytes)
-            std::abort();
-    }
-    if (auto r = p::parse_run(line)) {
-        const std::string again = p::run(*r);
-        auto back = p::parse_run(again.substr(0, again.size() - 1));
-        if (!back || back->name != r->name || back->sample_ns != r->sample_ns ||
-            back->warmup_ns != r->warmup_ns)
-            std::abort();
-    }
-    if (auto r = p::parse_run_sized(line)) {
-        const std::string again = p::run_sized(*r);
-        auto back = p::parse_run_sized(again.substr(0, again.size() - 1));
-        if (!back || back->name != r->name || back->iterations != r->iterations ||
-            back->warmup_ns != r->warmup_ns)
-            std::abort();
-    }
+    round_trip(
+        line, [](const std::string& l) { return p::parse_sample_request(l); },
+        [](auto n) { return p::sample_request(n); }, [](auto a, auto b) { return a == b; });
+    round_trip(
+        line, [](const std::string& l) { return p::parse_sample(l); },
+        [](const auto& s) { return p::format_sample(s.sample, s.peak_live_bytes); },
+        [](const auto& a, const auto& b) {
+            return a.sample.iterations == b.sample.iterations && a.peak_live_bytes == b.peak_live_bytes;
+        });
+    round_trip(
+        line, [](const std::string& l) { return p::parse_run(l); }, [](const auto& r) { return p::run(r); },
+        [](const auto& a, const auto& b) {
+            return a.name == b.name && a.sample_ns == b.sample_ns && a.warmup_ns == b.warmup_ns;
+        });
+    round_trip(
+        line, [](const std::string& l) { return p::parse_run_sized(l); },
+        [](const auto& r) { return p::run_sized(r); },
+        [](const auto& a, const auto& b) {
+            return a.name == b.name && a.iterations == b.iterations && a.warmup_ns == b.warmup_ns;
+        });
     return 0;
 }

@@ -12,6 +12,7 @@ if(TARGET benchmark::benchmark)
                                  ${CMAKE_CURRENT_LIST_DIR}/region_hooks.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/worker.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/runs.cpp
+                                 ${CMAKE_CURRENT_LIST_DIR}/retained.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/counted.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/sites_pass.cpp
                                  ${CMAKE_CURRENT_LIST_DIR}/statistics.cpp)

@@ -66,6 +66,21 @@ run_outcome run_warm(const std::string& name, std::uint64_t iterations,
 /// The iterations a warm sample's shorter run has, and its longer run has beyond the sample's.
 inline constexpr std::uint64_t warm_iterations = 1;
 
+/// A worker's samples of one benchmark, as judge_retained() reads them.
+struct retained_samples {
+    const std::string& name;
+    const std::vector<tare::sample>& samples;  // each run's live heap added to the earlier ones'
+    std::uint64_t requested = 0;               // the count the last sample asked for
+    bool fixed = false;                        // the suite fixes the count (->Iterations(K))
+    std::uint64_t total_iterations = 0;        // over the samples
+};
+
+/// Sets `result`'s retained_bytes_per_iter and its retained_growth warning from two more runs
+/// of the benchmark, untimed, of two lengths (retained.cpp); from one run's own growth where
+/// the suite fixes the count or those runs would take over a second. Nothing without samples
+/// or without a retained figure (accounting off).
+void judge_retained(benchmark_result& result, const retained_samples& in);
+
 /// What a sites pass is asked for: the top N sites, and the measured run's iterations and
 /// allocations per iteration, which bound its length.
 struct sites_request {

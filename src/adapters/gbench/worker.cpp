@@ -371,74 +371,17 @@ private:
         }
     }
 
-    // Whether the loop keeps memory from one iteration to the next, judged from runs of two
-    // lengths. Each sample is a run of its own, starting from the body's setup again, so what a
-    // run keeps mixes a per-run part (state the first iteration fills: a reused buffer, a bounded
-    // cache) with a per-iteration part (a container that grows every iteration). Two more runs,
-    // after the samples and untimed, tell them apart: one of twice the samples' count (and at
-    // least 25 ms) and one twice as long again; the longer's retained bytes less the shorter's,
-    // over the iterations it added, is the per-iteration part alone. Where the suite fixes the
-    // count (->Iterations(K)) or those runs would take over a second, one run's own growth is
-    // judged, as Google Benchmark's run is. A round after the first (run_sized) does not judge:
-    // what the loop keeps is the code's, not the round's, so a slow setup pays those runs once a
-    // side. Rejected: the slope of what every run kept added up (a reused buffer read as a
-    // leak); a sample against one run twice as long (a cache filling past a sample, growth).
-    void judge_retained(benchmark_result& result, std::uint64_t total_iterations) {
-        std::erase_if(result.warnings, [](const warning& w) { return w.kind == "retained_growth"; });
+    // Retained growth, from runs of two lengths (judge_retained(), retained.cpp). A round after
+    // the first (run_sized) does not judge: what the loop keeps is the code's, not the round's,
+    // so a slow setup pays those runs once a side.
+    void judge_retained(benchmark_result& result, std::uint64_t total_iterations) const {
         if (!judging_retained_) {
+            std::erase_if(result.warnings, [](const warning& w) { return w.kind == "retained_growth"; });
             result.retained_bytes_per_iter.reset();
-        }
-        if (!result.retained_bytes_per_iter || samples_.empty()) {
             return;
         }
-        const auto runs = static_cast<double>(samples_.size());
-        // Each sample's live heap adds what its run kept to the earlier ones' (sample()).
-        const double kept = static_cast<double>(samples_.back().live_bytes_end) / runs;
-        double n = 0;
-        double elapsed = 0;
-        for (const auto& sm : samples_) {
-            n += static_cast<double>(sm.iterations);
-            elapsed += sm.elapsed_ns;
-        }
-        n /= runs;
-        elapsed /= runs;
-        std::optional<std::pair<run_outcome, run_outcome>> lengths;
-        // The shorter run is twice a sample and at least 25 ms: a cache fills in a time (its
-        // pages' first touch) more than in a count, and a loaded machine's samples are short.
-        const double scale = std::max(2.0, std::ceil(shortest_extra_run_ns / std::max(elapsed, 1.0)));
-        const auto shorter_count = static_cast<std::uint64_t>(
-            std::min(scale * static_cast<double>(requested_), 0.25 * max_iterations));
-        if (!fixed_ && 3 * scale * elapsed <= 1e9) {
-            // Each thread and repetition runs the count asked for.
-            run_outcome shorter = run_one(*name_, shorter_count);
-            if (!shorter.error && static_cast<double>(shorter.sample.iterations) > n) {
-                run_outcome longer = run_one(*name_, 2 * shorter_count);
-                if (!longer.error && longer.sample.iterations > shorter.sample.iterations) {
-                    lengths.emplace(std::move(shorter), std::move(longer));
-                }
-            }
-        }
-        double per_iter = n > 0 ? kept / n : 0;
-        double grown = kept;
-        double live_end = kept;
-        std::string over = "one run of " + human_count(n) + " iterations";
-        if (lengths) {
-            const tare::sample& a = lengths->first.sample;
-            const tare::sample& b = lengths->second.sample;
-            live_end = static_cast<double>(b.live_bytes_end);
-            per_iter = (live_end - static_cast<double>(a.live_bytes_end)) /
-                       static_cast<double>(b.iterations - a.iterations);
-            grown = per_iter * static_cast<double>(total_iterations);
-            over = "the measured iterations, from runs of " + human_count(static_cast<double>(a.iterations)) +
-                   " and " + human_count(static_cast<double>(b.iterations)) + " iterations";
-        }
-        result.retained_bytes_per_iter = per_iter;
-        if (auto w = core::retained_growth_warning(per_iter, grown, live_end, over)) {
-            result.warnings.push_back(std::move(*w));
-        }
+        gbench::judge_retained(result, {*name_, samples_, requested_, fixed_, total_iterations});
     }
-
-    static std::string human_count(double n) { return std::to_string(std::llround(n)); }
 
     // The top N of a sites pass the controller asked for (protocol::gbench_sites_env), if it did.
     static std::optional<std::size_t> sites_wanted() {
@@ -450,8 +393,6 @@ private:
         const unsigned long long top = std::strtoull(v, &end, 10);
         return *end == '\0' && top > 0 ? std::optional<std::size_t>(top) : std::nullopt;
     }
-
-    static constexpr double shortest_extra_run_ns = 25e6;
 
     os::line_reader in_;
     bool accounting_ = false;
