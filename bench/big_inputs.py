@@ -19,6 +19,7 @@ so that what else the machine does falls on both alike; the inputs are written b
 
 Usage: bench/big_inputs.py --tare [LABEL=]build/tare[,...] [--sizes 1000,10000,100000,1000000]
                            [--limit 300] [--out DIR] [--only report,export-bmf,...] [--gbench]
+                           [--keep]
 """
 
 import argparse
@@ -136,6 +137,7 @@ def main():
     parser.add_argument("--out", default=None)
     parser.add_argument("--only", default="", help="comma-separated command names (default: all)")
     parser.add_argument("--gbench", action="store_true", help="a Google Benchmark file: report and export")
+    parser.add_argument("--keep", action="store_true", help="keep the files written under --out (to profile)")
     args = parser.parse_args()
     if not os.path.exists("/usr/bin/time"):
         sys.exit("/usr/bin/time is not installed (apt-get install time)")
@@ -178,7 +180,8 @@ def main():
                 key = f"`{name}`" + (f" ({label})" if label else "")
                 results.setdefault(key, {})[n] = measure(argv, args.limit, f"{d}/time.log")
                 print(f"{n:>9,} {key:<32} {results[key][n]}", file=sys.stderr, flush=True)
-        shutil.rmtree(d, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(d, ignore_errors=True)
     print("| command | " + " | ".join(f"{n:,} rows" for n in sizes) + " |")
     print("| --- | " + " | ".join("---:" for _ in sizes) + " |")
     if args.gbench:

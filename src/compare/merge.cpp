@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "compare/aggregate.hpp"
 
@@ -45,6 +48,28 @@ bool cannot_relevel(const compare_row& row) {
            !(c->log_se > 0 && c->df > 0);
 }
 
+// Names seen so far in the merged rows, and the file each came from. The keys view the names of
+// the rows already moved into the merged vector, which is reserved for every row first and so
+// never moves them: a map of string copies would hold every name twice.
+using owners = std::unordered_map<std::string_view, const std::string*>;
+
+// Moves `rows` (of the file `path`) to the end of `out`, then releases their storage, so that a
+// shard's rows and the merged ones are not both whole in memory; the first name already taken
+// is an error naming both files.
+template <class Row>
+std::optional<std::string> take_rows(std::vector<Row>& rows, const std::string& path, std::vector<Row>& out,
+                                     owners& owner, std::string_view what) {
+    for (Row& row : rows) {
+        out.push_back(std::move(row));
+        const std::string& name = out.back().name;
+        if (const auto [it, fresh] = owner.emplace(name, &path); !fresh) {
+            return "benchmark " + name + " is in " + *it->second + " and in " + path + std::string(what);
+        }
+    }
+    std::vector<Row>().swap(rows);
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<run_results, std::string> merge_results(std::vector<merge_input> inputs) {
@@ -68,7 +93,12 @@ std::variant<run_results, std::string> merge_results(std::vector<merge_input> in
     run_results out;
     out.context = first.results.context;
     out.context.merged_from.clear();
-    std::map<std::string, const std::string*> owner;        // benchmark name -> the file it came from
+    std::size_t total = 0;
+    for (const merge_input& in : inputs)
+        total += in.results.benchmarks.size();
+    out.benchmarks.reserve(total);
+    owners owner;
+    owner.reserve(total);
     std::map<std::string, const std::string*> group_owner;  // comparison name and member -> file
     for (merge_input& in : inputs) {
         run_context own = in.results.context;
@@ -84,13 +114,10 @@ std::variant<run_results, std::string> merge_results(std::vector<merge_input> in
         if (out.context.gbench_memory != own.gbench_memory) {
             out.context.gbench_memory = "mixed";
         }
-        for (benchmark_result& b : in.results.benchmarks) {
-            auto [it, fresh] = owner.emplace(b.name, &in.path);
-            if (!fresh) {
-                return "benchmark " + b.name + " is in " + *it->second + " and in " + in.path +
-                       ": shards are disjoint, so these are two runs of one shard (or of different suites)";
-            }
-            out.benchmarks.push_back(std::move(b));
+        if (auto e = take_rows(in.results.benchmarks, in.path, out.benchmarks, owner,
+                               ": shards are disjoint, so these are two runs of one shard (or of different "
+                               "suites)")) {
+            return *e;
         }
         for (variant_comparison& c : in.results.comparisons) {
             auto [it, fresh] = group_owner.emplace(c.name + "\n" + c.member, &in.path);
@@ -132,11 +159,19 @@ std::variant<compare_results, std::string> merge_comparisons(std::vector<compare
             }
         }
     }
-    compare_results out = first.results;
+    // The first file's context, without a copy of its rows: they are taken out while it is copied.
+    std::vector<compare_row> first_rows = std::move(inputs.front().results.rows);
+    compare_results out = inputs.front().results;
+    inputs.front().results.rows = std::move(first_rows);
     out.rows.clear();
     out.only_in_base.clear();
     out.only_in_head.clear();
-    std::map<std::string, const std::string*> owner;  // benchmark name -> the file it came from
+    std::size_t total = 0;
+    for (const compare_merge_input& in : inputs)
+        total += in.results.rows.size();
+    out.rows.reserve(total);
+    owners owner;
+    owner.reserve(total);
     for (compare_merge_input& in : inputs) {
         out.rounds = std::max(out.rounds, in.results.rounds);
         out.interrupted = out.interrupted || in.results.interrupted;
@@ -149,14 +184,10 @@ std::variant<compare_results, std::string> merge_comparisons(std::vector<compare
         }
         out.mixed_instrumentation_allowed =
             out.mixed_instrumentation_allowed && in.results.mixed_instrumentation_allowed;
-        for (compare_row& row : in.results.rows) {
-            auto [it, fresh] = owner.emplace(row.name, &in.path);
-            if (!fresh) {
-                return "benchmark " + row.name + " is in " + *it->second + " and in " + in.path +
-                       ": shards are disjoint, so these are two comparisons of one shard (or of different "
-                       "suites)";
-            }
-            out.rows.push_back(std::move(row));
+        if (auto e = take_rows(in.results.rows, in.path, out.rows, owner,
+                               ": shards are disjoint, so these are two comparisons of one shard (or of "
+                               "different suites)")) {
+            return *e;
         }
         out.only_in_base.insert(out.only_in_base.end(), in.results.only_in_base.begin(),
                                 in.results.only_in_base.end());

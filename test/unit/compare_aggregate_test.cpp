@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "alloc/accounting.hpp"
 #include "stats/random.hpp"
 
 namespace tare::compare {
@@ -487,6 +488,34 @@ TEST(compare_aggregate, simulated_switching_machine_keeps_its_rates) {
     EXPECT_GE(one.slower, 0.90);
     EXPECT_EQ(two.faster, 0.0);
     EXPECT_EQ(one.faster, 0.0);
+}
+
+// The rows of a comparison of two stored files are reserved for every benchmark before they are
+// made: measured by tare's own accounting, the comparison's peak is its rows and what each row
+// is judged from. Grown by doubling, the rows' vector held up to twice its rows while it moved.
+TEST(compare_aggregate, comparing_two_files_holds_its_rows_once) {
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    constexpr std::size_t rows = 2100;  // just past a power of two, where doubling costs most
+    run_results base;
+    run_results head;
+    for (std::size_t i = 0; i < rows; ++i) {
+        benchmark_result b;
+        b.name = "suite/family/" + std::to_string(i);
+        b.samples_ns = {100.0, 101.0, 99.0};
+        b.time.mean = 100.0;
+        base.benchmarks.push_back(b);
+        b.time.mean = 102.0;
+        head.benchmarks.push_back(b);
+    }
+    alloc::region_begin();
+    const compare_results r = compare_files(base, head, {}, "base.json", "head.json");
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    ASSERT_EQ(r.rows.size(), rows);
+    const auto row_bytes = static_cast<std::int64_t>(sizeof(compare_row));
+    const auto n = static_cast<std::int64_t>(rows);
+    EXPECT_LT(c.peak, n * (row_bytes + 600)) << c.peak / n << " B a row at the peak, a row is " << row_bytes;
 }
 
 }  // namespace

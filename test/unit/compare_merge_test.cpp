@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "alloc/accounting.hpp"
 #include "compare/aggregate.hpp"
 #include "compare/instrumentation.hpp"
 #include "io/compare_mapping.hpp"
@@ -257,6 +258,34 @@ TEST(compare_merge, rows_outside_the_family_keep_their_state) {
     EXPECT_EQ(m.comparisons, 3U);
     EXPECT_EQ(m.rows[2].verdict, verdict::error);
     EXPECT_EQ(m.only_in_head, std::vector<std::string>{"new/1"});
+}
+
+// Shards of a large suite are moved into the merged run, which is reserved for all their rows,
+// and each shard's storage goes once its rows are moved: measured by tare's own accounting, the
+// merge never holds more than the merged rows and the names' index beside what it was given. A
+// vector grown row by row held half as many rows again while it moved them, and a map of the
+// names held each name once more.
+TEST(compare_merge, merging_holds_the_rows_once) {
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    constexpr std::size_t per_shard = 3000;
+    std::vector<merge_input> inputs;
+    for (const char* host : {"a", "b"}) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < per_shard; ++i)
+            names.push_back(std::string("shard_") + host + "/a_longer_benchmark_name/" + std::to_string(i));
+        inputs.push_back({std::string(host) + ".json", shard_file(host, std::move(names))});
+    }
+    constexpr auto rows = static_cast<std::int64_t>(2 * per_shard);
+    alloc::region_begin();
+    auto merged = merge_results(std::move(inputs));
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    ASSERT_TRUE(std::holds_alternative<run_results>(merged));
+    ASSERT_EQ(std::get<run_results>(merged).benchmarks.size(), static_cast<std::size_t>(rows));
+    const auto row_bytes = static_cast<std::int64_t>(sizeof(benchmark_result));
+    EXPECT_LT(c.peak, rows * (row_bytes + 128))
+        << c.peak / rows << " B a row at the peak, a row is " << row_bytes;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "alloc/accounting.hpp"
 #include "report/progress.hpp"
 #include "report/table/document.hpp"
 #include "report/table/units.hpp"
@@ -145,6 +146,60 @@ TEST(report_progress, the_pace_so_far_gives_the_time_left) {
     EXPECT_EQ(cut.substr(cut.size() - 3), "…");
     EXPECT_EQ(progress_done({3, 12, "round_trip/1000", 6}, 1.2),
               "[3/12] round_trip/1000 done in 1.20 s · 0:06, about 0:18 left\n");
+}
+
+}  // namespace
+}  // namespace tare::report
+
+namespace tare::report {
+namespace {
+
+// A table of `rows` rows of a name and two figures of two parts each, as a run's table has.
+grid wide_grid(std::size_t rows) {
+    column names{"benchmark", align::left, {}, {}, true};
+    column time{"time", align::right, {" ±"}, {}, false};
+    column bytes{"bytes/iter", align::right, {}, {}, false, 2};
+    for (std::size_t i = 0; i < rows; ++i) {
+        names.cells.push_back({"suite/family_" + std::to_string(i / 4) + "/" + std::to_string(i % 4)});
+        time.cells.push_back({"1.25 µs", std::to_string(i % 10) + ".8%"});
+        bytes.cells.push_back({"64 B", "= 3"});
+    }
+    return grid{{names, time, bytes}};
+}
+
+// A million benchmarks' table is several columns of a million cells: each cell holds its text
+// and where its parts end, measured by tare's own accounting. A vector of strings a cell took
+// some 100 bytes besides.
+TEST(report_console, a_columns_cells_take_little_beside_their_text) {
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    constexpr std::size_t rows = 10000;
+    alloc::region_begin();
+    grid g = wide_grid(rows);
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    ASSERT_EQ(g.rows(), rows);
+    // Text: 23 bytes a name, 12 a time, 7 a size; with the ends of parts and cells and the
+    // strings' growth, under 140 bytes a row where the vectors took over 400.
+    EXPECT_LT(c.live, static_cast<std::int64_t>(140 * rows))
+        << c.live / static_cast<std::int64_t>(rows) << " B a row";
+}
+
+// Laying a table out measures and writes its cells where they are: the peak is the text made
+// (grown by doubling), never a copy of the cells.
+TEST(report_console, rendering_a_table_copies_none_of_its_cells) {
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    document doc;
+    doc.add(wide_grid(10000));
+    const std::size_t text = table::render_console(doc).size();
+    alloc::region_begin();
+    const std::string out = table::render_console(doc);
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_EQ(out.size(), text);
+    EXPECT_LT(c.peak, static_cast<std::int64_t>(3 * out.capacity() + (64 << 10)))
+        << "peak " << c.peak << " B for " << out.size() << " B of text";
 }
 
 }  // namespace

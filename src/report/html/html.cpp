@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -106,18 +107,29 @@ std::string page_header(const run_context& c) {
 
 // ---- tables ----------------------------------------------------------------------------------
 
+// A column of an HTML table. Its cells are made as the table is written, a row at a time, from
+// the table engine's cells or the results (rather than held: a page of a million rows would hold
+// every cell of the summary twice, as text and as HTML).
 struct html_column {
     std::string header;
     bool left = false;
-    std::vector<std::string> cells;  // HTML
-    std::string cell_class = {};     // of every cell
+    std::function<std::string(std::size_t)> cell;  // the row's cell, as HTML
+    std::string cell_class = {};                   // of every cell
 };
 
 html_column from_text(const table::column& c) {
-    html_column h{c.header, c.alignment == table::align::left, {}};
-    for (const auto& parts : c.cells)
-        h.cells.push_back(html_escape(table::join_cell(c, parts)));
-    return h;
+    return {c.header, c.alignment == table::align::left,
+            [&c](std::size_t row) { return html_escape(table::join_cell(c, c.cells[row])); }};
+}
+
+// `c` with `edit` applied to each of its cells.
+html_column edited(html_column c, std::function<void(std::string&)> edit) {
+    c.cell = [cell = std::move(c.cell), edit = std::move(edit)](std::size_t row) {
+        std::string text = cell(row);
+        edit(text);
+        return text;
+    };
+    return c;
 }
 
 std::string td_class(const html_column& c) {
@@ -127,24 +139,35 @@ std::string td_class(const html_column& c) {
     return cls.empty() ? "" : " class=\"" + cls + "\"";
 }
 
-// `groups`: a heading row before each row that starts a group (its name), none when empty.
-std::string render_table(const std::vector<html_column>& columns, const std::vector<std::string>& row_classes,
-                         const std::vector<std::string>& groups = {}) {
+// The table of `rows` rows to `put`, a row at a time. `row_class`: the class of a row's <tr>, or
+// none. `groups`: a heading row before each row that starts a group (its name), none when empty.
+void render_table(const std::vector<html_column>& columns, std::size_t rows,
+                  const std::function<std::string(std::size_t)>& row_class,
+                  const std::vector<std::string>& groups, const reporter<run_results>::sink& put) {
+    std::vector<std::string> td;
+    td.reserve(columns.size());
     std::string out = "<div class=\"scroll\"><table>\n<thead><tr>";
-    for (const auto& c : columns)
+    for (const auto& c : columns) {
         out += fmt::format("<th{}>{}</th>", c.left ? " class=\"l\"" : "", html_escape(c.header));
+        td.push_back("<td" + td_class(c) + ">");
+    }
     out += "</tr></thead>\n<tbody>\n";
-    for (std::size_t row = 0; row < row_classes.size(); ++row) {
+    for (std::size_t row = 0; row < rows; ++row) {
         if (!groups.empty() && (row == 0 || groups[row] != groups[row - 1])) {
             out += fmt::format("<tr class=\"suite\"><th colspan=\"{}\"><code>{}</code></th></tr>\n",
                                columns.size(), html_escape(groups[row]));
         }
-        out += row_classes[row].empty() ? "<tr>" : "<tr class=\"" + row_classes[row] + "\">";
-        for (const auto& c : columns)
-            out += fmt::format("<td{}>{}</td>", td_class(c), c.cells[row]);
+        const std::string cls = row_class ? row_class(row) : std::string();
+        out += cls.empty() ? "<tr>" : "<tr class=\"" + cls + "\">";
+        for (std::size_t k = 0; k < columns.size(); ++k)
+            out += td[k] + columns[k].cell(row) + "</td>";
         out += "</tr>\n";
+        if (out.size() >= 64 * 1024) {
+            put(out);
+            out.clear();
+        }
     }
-    return out + "</tbody>\n</table></div>\n";
+    put(out + "</tbody>\n</table></div>\n");
 }
 
 // Each kind of warning once, as a badge (the count when a kind repeats); the error's kind too.
@@ -219,8 +242,9 @@ bool is_counter(const run_results& results, const std::string& header) {
 }
 
 // The console's columns, with retained/iter after peak heap (the figure the heap plot shows);
-// every name links to its section and carries its warnings as badges.
-std::string summary_table(const run_results& results) {
+// every name links to its section and carries its warnings as badges. Written to `put` a row at
+// a time.
+void summary_table(const run_results& results, const reporter<run_results>::sink& put) {
     const auto& benchmarks = results.benchmarks;
     const auto suites = suites_of(results);
     std::vector<html_column> columns;
@@ -232,26 +256,26 @@ std::string summary_table(const run_results& results) {
             continue;
         columns.push_back(from_text(c));
         if (c.header == "peak heap") {
-            html_column retained{"retained/iter", false, {}};
-            for (const auto& b : benchmarks) {
-                retained.cells.push_back(
-                    failed(b) ? std::string()
-                              : html_escape(format_or_missing(b.retained_bytes_per_iter, format_bytes)));
-            }
-            columns.push_back(std::move(retained));
+            columns.push_back({"retained/iter", false, [&benchmarks](std::size_t row) {
+                                   const benchmark_result& b = benchmarks[row];
+                                   return failed(b) ? std::string()
+                                                    : html_escape(format_or_missing(b.retained_bytes_per_iter,
+                                                                                    format_bytes));
+                               }});
         }
     }
     columns.front().cell_class = "name";
-    std::vector<std::string> row_classes;
-    for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-        std::string name = one_line(benchmarks[i].name);
+    columns.front().cell = [&benchmarks, &suites](std::size_t row) {
+        std::string name = one_line(benchmarks[row].name);
         if (!suites.empty())
-            name = name.substr(suites[i].size() + 1);
-        columns.front().cells[i] = fmt::format("<a href=\"#{}\"><code>{}</code></a>{}", section_id(i),
-                                               html_escape(name), badges(benchmarks[i]));
-        row_classes.emplace_back(failed(benchmarks[i]) ? "error" : "");
-    }
-    return render_table(columns, row_classes, suites);
+            name = name.substr(suites[row].size() + 1);
+        return fmt::format("<a href=\"#{}\"><code>{}</code></a>{}", section_id(row), html_escape(name),
+                           badges(benchmarks[row]));
+    };
+    const auto row_class = [&benchmarks](std::size_t row) {
+        return failed(benchmarks[row]) ? std::string("error") : std::string();
+    };
+    render_table(columns, benchmarks.size(), row_class, suites, put);
 }
 
 // The comparison groups' table, made to fit: the group names become heading rows, the names
@@ -259,31 +283,34 @@ std::string summary_table(const run_results& results) {
 std::string comparisons_section(const run_results& results) {
     std::vector<html_column> columns;
     std::vector<std::string> groups;
-    for (const auto& c : detail::build_comparison_columns(results)) {
+    const auto built = detail::build_comparison_columns(results);
+    for (const auto& c : built) {
         if (c.header == "comparison") {
             for (const auto& parts : c.cells)
                 groups.push_back(table::join_cell(c, parts));
             continue;
         }
-        columns.push_back(from_text(c));
-        html_column& added = columns.back();
         if (c.header == "baseline" || c.header == "member") {
-            added.cell_class = "name";
+            columns.push_back(from_text(c));
+            columns.back().cell_class = "name";
         } else if (c.header == "verdict") {
             // Coloured by the verdict's word, as in a comparison's page.
-            for (auto& cell : added.cells) {
+            columns.push_back(edited(from_text(c), [](std::string& cell) {
                 if (cell == "faster" || cell == "slower")
                     cell = "<span class=\"verdict-" + cell + "\">" + cell + "</span>";
-            }
+            }));
         } else if (c.header == "allocs/iter" || c.header == "bytes/iter" || c.header == "peak heap") {
-            for (auto& cell : added.cells) {
+            columns.push_back(edited(from_text(c), [](std::string& cell) {
                 if (const std::size_t at = cell.find(" ("); at != std::string::npos)
                     cell.replace(at, 1, "<br>");
-            }
+            }));
+        } else {
+            columns.push_back(from_text(c));
         }
     }
     std::string out = "<section id=\"comparisons\">\n<h2>Comparison groups</h2>\n";
-    out += render_table(columns, std::vector<std::string>(results.comparisons.size()), groups);
+    render_table(columns, results.comparisons.size(), nullptr, groups,
+                 [&out](std::string_view piece) { out += piece; });
     if (const std::string note = detail::comparison_note(results); !note.empty())
         out += "<p>" + html_escape(note) + "</p>\n";
     return out + "</section>\n";
@@ -431,7 +458,9 @@ public:
         if (results.benchmarks.empty()) {
             put("<p>No benchmarks ran.</p>\n");
         } else {
-            put("<section id=\"summary\">\n<h2>Summary</h2>\n" + summary_table(results) + "</section>\n");
+            put("<section id=\"summary\">\n<h2>Summary</h2>\n");
+            summary_table(results, put);
+            put("</section>\n");
             if (!results.comparisons.empty())
                 put(comparisons_section(results));
             families_section(results, put);

@@ -15,6 +15,7 @@
 // the argument that tell rows apart.
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,10 +76,10 @@ struct layout {
 layout measure(const column& c) {
     layout l;
     std::size_t parts = 0;
-    for (const cell& x : c.cells)
+    for (const auto x : c.cells)
         parts = std::max(parts, x.size());
     l.part_widths.assign(parts, 0);
-    for (const cell& x : c.cells) {
+    for (const auto x : c.cells) {
         if (x.size() != parts)
             continue;
         for (std::size_t i = 0; i < parts; ++i)
@@ -88,7 +89,7 @@ layout measure(const column& c) {
     for (std::size_t i = 0; i < parts; ++i)
         composed += l.part_widths[i] + (i > 0 ? display_width(separator(c, i - 1)) : 0);
     l.width = std::max(composed, display_width(c.header));
-    for (const cell& x : c.cells) {
+    for (const auto x : c.cells) {
         if (x.size() != parts || parts < 2)
             l.width = std::max(l.width, display_width(join_cell(c, x)));
     }
@@ -99,7 +100,7 @@ std::string place(std::string_view text, align alignment, std::size_t width) {
     return alignment == align::left ? pad_right(text, width) : pad_left(text, width);
 }
 
-std::string render_cell(const column& c, const layout& l, const cell& x) {
+std::string render_cell(const column& c, const layout& l, cell_list::parts x) {
     if (x.size() != l.part_widths.size() || x.size() < 2)
         return place(join_cell(c, x), c.alignment, l.width);
     // Every part is a number with its unit, so each is right-aligned within its slot.
@@ -170,46 +171,54 @@ bool replaces(const stand_in& s, const std::string& header) {
     return std::find(s.replaces.begin(), s.replaces.end(), header) != s.replaces.end();
 }
 
-// Columns of `g` left out, or replaced by their stand-in, by rank until the table fits `width`
+// The columns a terminal shows, in order: the grid's own, its stand-ins', and copies of those
+// it shortened. Views, so that laying out a table of a million rows never copies its cells.
+struct shown {
+    std::vector<const column*> columns;
+    std::vector<std::unique_ptr<column>> shortened;  // what columns[] points to when shortened
+};
+
+// Columns of `s` left out, or replaced by their stand-in, by rank until the table fits `width`
 // or nothing more can go. A stand-in takes the place of the first column it replaces that is
 // still there, and all of them go: they are each told in it, so keeping one would say it twice.
-narrowing drop_columns(grid& g, std::vector<layout>& layouts, std::size_t width) {
+narrowing drop_columns(const std::vector<stand_in>& stand_ins, shown& s, std::vector<layout>& layouts,
+                       std::size_t width) {
     narrowing out;
-    std::vector<bool> placed(g.stand_ins.size(), false);
+    auto& cols = s.columns;
+    std::vector<bool> placed(stand_ins.size(), false);
     const auto erase = [&](std::size_t i) {
-        g.columns.erase(g.columns.begin() + static_cast<std::ptrdiff_t>(i));
+        cols.erase(cols.begin() + static_cast<std::ptrdiff_t>(i));
         layouts.erase(layouts.begin() + static_cast<std::ptrdiff_t>(i));
     };
     while (width > 0 && table_width(layouts) > width) {
         // The highest rank goes first; among equals the rightmost.
-        std::size_t victim = g.columns.size();
-        for (std::size_t i = 0; i < g.columns.size(); ++i) {
-            if (g.columns[i].drop_rank > 0 &&
-                (victim == g.columns.size() || g.columns[i].drop_rank >= g.columns[victim].drop_rank))
+        std::size_t victim = cols.size();
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            if (cols[i]->drop_rank > 0 &&
+                (victim == cols.size() || cols[i]->drop_rank >= cols[victim]->drop_rank))
                 victim = i;
         }
-        if (victim == g.columns.size())
+        if (victim == cols.size())
             break;
-        std::size_t s = 0;
-        while (s < g.stand_ins.size() && (placed[s] || !replaces(g.stand_ins[s], g.columns[victim].header)))
-            ++s;
-        if (s == g.stand_ins.size()) {
-            out.dropped.push_back(g.columns[victim].header);
+        std::size_t k = 0;
+        while (k < stand_ins.size() && (placed[k] || !replaces(stand_ins[k], cols[victim]->header)))
+            ++k;
+        if (k == stand_ins.size()) {
+            out.dropped.push_back(cols[victim]->header);
             erase(victim);
             continue;
         }
-        placed[s] = true;
-        std::size_t at = g.columns.size();
-        for (std::size_t i = g.columns.size(); i-- > 0;) {
-            if (replaces(g.stand_ins[s], g.columns[i].header)) {
+        placed[k] = true;
+        std::size_t at = cols.size();
+        for (std::size_t i = cols.size(); i-- > 0;) {
+            if (replaces(stand_ins[k], cols[i]->header)) {
                 erase(i);
                 at = i;
             }
         }
-        g.columns.insert(g.columns.begin() + static_cast<std::ptrdiff_t>(at), g.stand_ins[s].replacement);
-        layouts.insert(layouts.begin() + static_cast<std::ptrdiff_t>(at),
-                       measure(g.stand_ins[s].replacement));
-        out.notes.push_back(g.stand_ins[s].note);
+        cols.insert(cols.begin() + static_cast<std::ptrdiff_t>(at), &stand_ins[k].replacement);
+        layouts.insert(layouts.begin() + static_cast<std::ptrdiff_t>(at), measure(stand_ins[k].replacement));
+        out.notes.push_back(stand_ins[k].note);
     }
     return out;
 }
@@ -226,37 +235,50 @@ std::string narrowing_note(const narrowing& n, std::size_t width) {
 
 // The widest column that `which` marks is shortened, as far as the overflow or `floor` allows,
 // until the table fits `width` or every such column is at its floor.
-void shorten_columns(grid& g, std::vector<layout>& layouts, std::size_t width, bool column::*which,
+void shorten_columns(shown& s, std::vector<layout>& layouts, std::size_t width, bool column::*which,
                      std::size_t floor, cut where) {
+    auto& cols = s.columns;
     while (width > 0 && table_width(layouts) > width) {
-        std::size_t widest = g.columns.size();
-        for (std::size_t i = 0; i < g.columns.size(); ++i) {
-            if (g.columns[i].*which && layouts[i].width > floor &&
-                (widest == g.columns.size() || layouts[i].width > layouts[widest].width))
+        std::size_t widest = cols.size();
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            if (cols[i]->*which && layouts[i].width > floor &&
+                (widest == cols.size() || layouts[i].width > layouts[widest].width))
                 widest = i;
         }
-        if (widest == g.columns.size())
+        if (widest == cols.size())
             break;
         const std::size_t over = table_width(layouts) - width;
         const std::size_t target =
             std::max(floor, layouts[widest].width - std::min(over, layouts[widest].width));
-        for (cell& x : g.columns[widest].cells) {
-            for (std::string& part : x)
-                part = shorten(part, target, where);
+        cell_list cut_cells;
+        cut_cells.reserve(cols[widest]->cells.size());
+        for (const auto x : cols[widest]->cells) {
+            cell parts;
+            for (std::size_t i = 0; i < x.size(); ++i)
+                parts.push_back(shorten(x[i], target, where));
+            cut_cells.push_back(parts);
         }
+        const column& was = *cols[widest];
+        auto cut_column =
+            std::make_unique<column>(column{was.header, was.alignment, was.separators, std::move(cut_cells),
+                                            was.names, was.drop_rank, was.tones, was.cut_at_end});
+        cols[widest] = cut_column.get();
+        s.shortened.push_back(std::move(cut_column));
         const std::size_t before = layouts[widest].width;
-        layouts[widest] = measure(g.columns[widest]);
+        layouts[widest] = measure(*cols[widest]);
         if (layouts[widest].width >= before)
             break;  // the header is wider than the cells: nothing more to gain here
     }
 }
 
 std::string render(const grid& whole, const console_style& style) {
-    grid g = whole;
+    shown g;
     std::vector<layout> layouts;
-    for (const column& c : g.columns)
+    for (const column& c : whole.columns) {
+        g.columns.push_back(&c);
         layouts.push_back(measure(c));
-    narrowing narrowed = drop_columns(g, layouts, style.width);
+    }
+    narrowing narrowed = drop_columns(whole.stand_ins, g, layouts, style.width);
     // Named in the table's order, not in the order they went.
     const auto place_of = [&](const std::string& header) {
         return std::find_if(whole.columns.begin(), whole.columns.end(),
@@ -271,14 +293,14 @@ std::string render(const grid& whole, const console_style& style) {
     std::vector<std::string> header;
     std::vector<std::string> rules;
     for (std::size_t i = 0; i < g.columns.size(); ++i) {
-        header.push_back(place(g.columns[i].header, g.columns[i].alignment, layouts[i].width));
+        header.push_back(place(g.columns[i]->header, g.columns[i]->alignment, layouts[i].width));
         rules.push_back(rule(layouts[i].width));
     }
     std::string out = join_row(header) + join_row(rules);
-    for (std::size_t row = 0; row < g.rows(); ++row) {
+    for (std::size_t row = 0; row < whole.rows(); ++row) {
         std::vector<std::string> cells;
         for (std::size_t i = 0; i < g.columns.size(); ++i) {
-            const column& c = g.columns[i];
+            const column& c = *g.columns[i];
             std::string text = render_cell(c, layouts[i], c.cells[row]);
             if (style.colour && row < c.tones.size())
                 text = paint(text, colour_of(c.tones[row]));
@@ -336,11 +358,27 @@ std::string render(const item_list& list, const console_style& style) {
 
 }  // namespace
 
-std::string join_cell(const column& c, const cell& parts) {
+namespace {
+
+template <class Parts>
+std::string joined(const column& c, const Parts& parts) {
     std::string text;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        text += (i > 0 ? std::string(separator(c, i - 1)) : std::string()) + parts[i];
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0)
+            text += separator(c, i - 1);
+        text += parts[i];
+    }
     return text;
+}
+
+}  // namespace
+
+std::string join_cell(const column& c, cell_list::parts parts) {
+    return joined(c, parts);
+}
+
+std::string join_cell(const column& c, const cell& parts) {
+    return joined(c, parts);
 }
 
 std::string render_console(const document& doc, const console_style& style) {

@@ -6,7 +6,10 @@
 // tables cannot drift apart.
 
 #include <cstddef>
+#include <initializer_list>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -48,12 +51,86 @@ inline cell single(std::string text) {
     return cell{std::move(text)};
 }
 
+/// A column's cells, one per row, stored compactly: every part's text in one string, and where
+/// each part and each cell ends. A vector of strings a cell took about a hundred bytes beside its
+/// few bytes of text, so that the table of a million benchmarks held over a gigabyte.
+class cell_list {
+public:
+    /// One cell's parts, as views into the list (valid while the list is not changed).
+    class parts {
+    public:
+        parts(const cell_list& list, std::size_t first, std::size_t last) noexcept
+            : list_(&list), first_(first), last_(last) {}
+        [[nodiscard]] std::size_t size() const noexcept { return last_ - first_; }
+        [[nodiscard]] bool empty() const noexcept { return first_ == last_; }
+        std::string_view operator[](std::size_t i) const { return list_->part(first_ + i); }
+
+    private:
+        const cell_list* list_;
+        std::size_t first_;
+        std::size_t last_;
+    };
+
+    class const_iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = parts;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = parts;
+        const_iterator(const cell_list& list, std::size_t row) noexcept : list_(&list), row_(row) {}
+        parts operator*() const { return (*list_)[row_]; }
+        const_iterator& operator++() noexcept {
+            ++row_;
+            return *this;
+        }
+        bool operator==(const const_iterator& o) const noexcept { return row_ == o.row_; }
+        bool operator!=(const const_iterator& o) const noexcept { return row_ != o.row_; }
+
+    private:
+        const cell_list* list_;
+        std::size_t row_;
+    };
+
+    cell_list() = default;
+    cell_list(std::initializer_list<cell> cells) {
+        for (const cell& c : cells)
+            push_back(c);
+    }
+
+    void push_back(const cell& c) {
+        for (const std::string& part : c) {
+            text_ += part;
+            part_ends_.push_back(text_.size());
+        }
+        cell_ends_.push_back(part_ends_.size());
+    }
+    void reserve(std::size_t rows) { cell_ends_.reserve(rows); }
+    [[nodiscard]] std::size_t size() const noexcept { return cell_ends_.size(); }
+    [[nodiscard]] bool empty() const noexcept { return cell_ends_.empty(); }
+    parts operator[](std::size_t row) const {
+        return {*this, row == 0 ? 0 : cell_ends_[row - 1], cell_ends_[row]};
+    }
+    [[nodiscard]] const_iterator begin() const noexcept { return {*this, 0}; }
+    [[nodiscard]] const_iterator end() const noexcept { return {*this, size()}; }
+
+private:
+    [[nodiscard]] std::string_view part(std::size_t i) const {
+        const std::size_t from = i == 0 ? 0 : part_ends_[i - 1];
+        return std::string_view(text_).substr(from, part_ends_[i] - from);
+    }
+
+    std::string text_;
+    std::vector<std::size_t> part_ends_;  // past each part's text, in order
+    std::vector<std::size_t> cell_ends_;  // past each cell's last part
+};
+
 struct column {
     std::string header;
     align alignment = align::right;
     /// separators[i] is printed between parts i and i + 1 (one blank past the last given).
     std::vector<std::string> separators;
-    std::vector<cell> cells;  // one per row
+    cell_list cells;
     /// The cells are names: code spans in Markdown (a name like "sort<int>/64" would otherwise
     /// be read as an HTML tag); on a narrow terminal they are shortened in the middle.
     bool names = false;
@@ -111,6 +188,7 @@ struct document {
 };
 
 /// The parts of `c`'s cell joined with the column's separators, as one text.
+std::string join_cell(const column& c, cell_list::parts parts);
 std::string join_cell(const column& c, const cell& parts);
 
 /// How a terminal is written to. The default, no colour and no width, is what a pipe, a log
