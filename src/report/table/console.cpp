@@ -262,8 +262,14 @@ void shorten_columns(shown& s, std::vector<layout>& layouts, std::size_t width, 
         auto cut_column =
             std::make_unique<column>(column{was.header, was.alignment, was.separators, std::move(cut_cells),
                                             was.names, was.drop_rank, was.tones, was.cut_at_end});
+        // A column shortened again replaces its earlier copy, which nothing else shows.
+        const auto earlier = std::find_if(s.shortened.begin(), s.shortened.end(),
+                                          [&](const auto& p) { return p.get() == cols[widest]; });
         cols[widest] = cut_column.get();
-        s.shortened.push_back(std::move(cut_column));
+        if (earlier != s.shortened.end())
+            *earlier = std::move(cut_column);
+        else
+            s.shortened.push_back(std::move(cut_column));
         const std::size_t before = layouts[widest].width;
         layouts[widest] = measure(*cols[widest]);
         if (layouts[widest].width >= before)
@@ -386,7 +392,13 @@ std::string render_console(const document& doc, const console_style& style) {
     for (std::size_t i = 0; i < doc.blocks.size(); ++i) {
         if (i > 0 && !doc.blocks[i].joined)
             out += "\n";
-        out += std::visit([&](const auto& content) { return render(content, style); }, doc.blocks[i].content);
+        std::string block =
+            std::visit([&](const auto& content) { return render(content, style); }, doc.blocks[i].content);
+        // A table alone is taken as it is: a million rows' text is not copied once more.
+        if (out.empty())
+            out = std::move(block);
+        else
+            out += block;
     }
     return out;
 }

@@ -81,36 +81,38 @@ std::string render(const item_list& list) {
     return shown.empty() ? out : out + "\n" + shown;
 }
 
+// Two passes over the cells, the widths and then the lines, each cell made in each: rather than
+// every cell held as text at once, which for a million rows was a copy of the whole table.
 std::string render(const grid& g) {
-    // cells[0] is the header row.
-    std::vector<std::vector<std::string>> cells(g.rows() + 1);
+    const auto text_of = [](const column& c, std::size_t row) {
+        const std::string text = join_cell(c, c.cells[row]);
+        return c.names ? code(text) : escape_text(text);
+    };
     std::vector<std::size_t> widths(g.columns.size(), 3);  // "---" is the shortest delimiter
     for (std::size_t i = 0; i < g.columns.size(); ++i) {
-        const column& c = g.columns[i];
-        cells[0].push_back(escape_text(c.header));
-        for (std::size_t row = 0; row < g.rows(); ++row) {
-            const std::string text = join_cell(c, c.cells[row]);
-            cells[row + 1].push_back(c.names ? code(text) : escape_text(text));
-        }
-        for (const auto& row : cells)
-            widths[i] = std::max(widths[i], display_width(row[i]));
+        widths[i] = std::max(widths[i], display_width(escape_text(g.columns[i].header)));
+        for (std::size_t row = 0; row < g.rows(); ++row)
+            widths[i] = std::max(widths[i], display_width(text_of(g.columns[i], row)));
     }
-    const auto line_of = [&](const std::vector<std::string>& row) {
-        std::string out = "|";
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            const bool left = g.columns[i].alignment == align::left;
-            out += " " + (left ? pad_right(row[i], widths[i]) : pad_left(row[i], widths[i])) + " |";
-        }
-        return out + "\n";
+    const auto add = [&](std::string& out, std::size_t i, std::string_view text) {
+        const bool left = g.columns[i].alignment == align::left;
+        out += " " + (left ? pad_right(text, widths[i]) : pad_left(text, widths[i])) + " |";
     };
-    std::string out = line_of(cells[0]) + "|";
+    std::string out = "|";
+    for (std::size_t i = 0; i < g.columns.size(); ++i)
+        add(out, i, escape_text(g.columns[i].header));
+    out += "\n|";
     for (std::size_t i = 0; i < g.columns.size(); ++i) {
         const std::string dashes(widths[i] - 1, '-');
         out += g.columns[i].alignment == align::left ? " :" + dashes + " |" : " " + dashes + ": |";
     }
     out += "\n";
-    for (std::size_t row = 1; row < cells.size(); ++row)
-        out += line_of(cells[row]);
+    for (std::size_t row = 0; row < g.rows(); ++row) {
+        out += "|";
+        for (std::size_t i = 0; i < g.columns.size(); ++i)
+            add(out, i, text_of(g.columns[i], row));
+        out += "\n";
+    }
     return out;
 }
 
@@ -121,7 +123,13 @@ std::string render_markdown(const document& doc) {
     for (std::size_t i = 0; i < doc.blocks.size(); ++i) {
         if (i > 0)
             out += "\n";
-        out += std::visit([](const auto& content) { return render(content); }, doc.blocks[i].content);
+        std::string block =
+            std::visit([](const auto& content) { return render(content); }, doc.blocks[i].content);
+        // A table alone is taken as it is: a million rows' text is not copied once more.
+        if (out.empty())
+            out = std::move(block);
+        else
+            out += block;
     }
     return out;
 }
