@@ -117,6 +117,7 @@ struct html_column {
     std::string cell_class = {};                   // of every cell
 };
 
+// The column made from `c` reads its cells as the table is written: `c` outlives it.
 html_column from_text(const table::column& c) {
     return {c.header, c.alignment == table::align::left,
             [&c](std::size_t row) { return html_escape(table::join_cell(c, c.cells[row])); }};

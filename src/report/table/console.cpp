@@ -258,6 +258,7 @@ void shorten_columns(shown& s, std::vector<layout>& layouts, std::size_t width, 
                 parts.push_back(shorten(x[i], target, where));
             cut_cells.push_back(parts);
         }
+        // Every member of the column but its cells: a member added to `column` is added here too.
         const column& was = *cols[widest];
         auto cut_column =
             std::make_unique<column>(column{was.header, was.alignment, was.separators, std::move(cut_cells),
@@ -303,7 +304,9 @@ std::string render(const grid& whole, const console_style& style) {
         rules.push_back(rule(layouts[i].width));
     }
     std::string out = join_row(header) + join_row(rules);
-    for (std::size_t row = 0; row < whole.rows(); ++row) {
+    // No rows when every column was left out, as for a grid without columns.
+    const std::size_t rows = g.columns.empty() ? 0 : whole.rows();
+    for (std::size_t row = 0; row < rows; ++row) {
         std::vector<std::string> cells;
         for (std::size_t i = 0; i < g.columns.size(); ++i) {
             const column& c = *g.columns[i];

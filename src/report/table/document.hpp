@@ -73,7 +73,8 @@ public:
 
     class const_iterator {
     public:
-        using iterator_category = std::forward_iterator_tag;
+        // An input iterator: a cell is a view made on reading, not a reference into the list.
+        using iterator_category = std::input_iterator_tag;
         using value_type = parts;
         using difference_type = std::ptrdiff_t;
         using pointer = void;
