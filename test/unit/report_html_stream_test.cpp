@@ -35,7 +35,7 @@ TEST(html_report, a_runs_page_is_handed_on_a_section_at_a_time) {
     EXPECT_EQ(joined, page);
     EXPECT_GT(pieces, run.benchmarks.size());
     // The summary table is handed on in pieces of some 64 KiB, each section is a piece: no piece
-    // grows with the count of benchmarks (the summary of 2,000 was one piece of 1.3 MB).
+    // grows with the count of benchmarks (the summary of 2,000 was one piece of 369 KB).
     EXPECT_LT(largest, std::size_t{96} << 10) << pieces << " pieces of a " << page.size() << "-byte page";
 }
 
