@@ -34,7 +34,7 @@ TEST(html_report, a_runs_page_is_handed_on_a_section_at_a_time) {
     const std::string page = reporter->render(run);
     EXPECT_EQ(joined, page);
     EXPECT_GT(pieces, run.benchmarks.size());
-    // The summary table is handed on in pieces of some 64 KiB, each section is a piece: no piece
+    // The summary table is handed on a row at a time, each section is a piece: no piece
     // grows with the count of benchmarks (the summary of 2,000 was one piece of 369 KB).
     EXPECT_LT(largest, std::size_t{96} << 10) << pieces << " pieces of a " << page.size() << "-byte page";
 }

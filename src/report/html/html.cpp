@@ -140,8 +140,9 @@ std::string td_class(const html_column& c) {
     return cls.empty() ? "" : " class=\"" + cls + "\"";
 }
 
-// The table of `rows` rows to `put`, a row at a time. `row_class`: the class of a row's <tr>, or
-// none. `groups`: a heading row before each row that starts a group (its name), none when empty.
+// The table of `rows` rows to `put`, a row at a time (the file writer gathers the pieces into
+// larger writes). `row_class`: the class of a row's <tr>, or none. `groups`: a heading row before
+// each row that starts a group (its name), none when empty.
 void render_table(const std::vector<html_column>& columns, std::size_t rows,
                   const std::function<std::string(std::size_t)>& row_class,
                   const std::vector<std::string>& groups, const reporter<run_results>::sink& put) {
@@ -152,8 +153,9 @@ void render_table(const std::vector<html_column>& columns, std::size_t rows,
         out += fmt::format("<th{}>{}</th>", c.left ? " class=\"l\"" : "", html_escape(c.header));
         td.push_back("<td" + td_class(c) + ">");
     }
-    out += "</tr></thead>\n<tbody>\n";
+    put(out + "</tr></thead>\n<tbody>\n");
     for (std::size_t row = 0; row < rows; ++row) {
+        out.clear();
         if (!groups.empty() && (row == 0 || groups[row] != groups[row - 1])) {
             out += fmt::format("<tr class=\"suite\"><th colspan=\"{}\"><code>{}</code></th></tr>\n",
                                columns.size(), html_escape(groups[row]));
@@ -162,13 +164,9 @@ void render_table(const std::vector<html_column>& columns, std::size_t rows,
         out += cls.empty() ? "<tr>" : "<tr class=\"" + cls + "\">";
         for (std::size_t k = 0; k < columns.size(); ++k)
             out += td[k] + columns[k].cell(row) + "</td>";
-        out += "</tr>\n";
-        if (out.size() >= 64 * 1024) {
-            put(out);
-            out.clear();
-        }
+        put(out + "</tr>\n");
     }
-    put(out + "</tbody>\n</table></div>\n");
+    put("</tbody>\n</table></div>\n");
 }
 
 // Each kind of warning once, as a badge (the count when a kind repeats); the error's kind too.

@@ -62,7 +62,6 @@ public:
         parts(const cell_list& list, std::size_t first, std::size_t last) noexcept
             : list_(&list), first_(first), last_(last) {}
         [[nodiscard]] std::size_t size() const noexcept { return last_ - first_; }
-        [[nodiscard]] bool empty() const noexcept { return first_ == last_; }
         std::string_view operator[](std::size_t i) const { return list_->part(first_ + i); }
 
     private:
@@ -108,7 +107,6 @@ public:
     }
     void reserve(std::size_t rows) { cell_ends_.reserve(rows); }
     [[nodiscard]] std::size_t size() const noexcept { return cell_ends_.size(); }
-    [[nodiscard]] bool empty() const noexcept { return cell_ends_.empty(); }
     parts operator[](std::size_t row) const {
         return {*this, row == 0 ? 0 : cell_ends_[row - 1], cell_ends_[row]};
     }
