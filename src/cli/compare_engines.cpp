@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -198,7 +200,7 @@ private:
 
 }  // namespace
 
-bool is_process_failure(const std::optional<error_info>& e) {
+bool is_process_failure(const boxed<error_info>& e) {
     return e && (e->kind == "signal" || e->kind == "timeout" || e->kind == "crash");
 }
 
@@ -271,36 +273,86 @@ std::variant<compared, run_failure> compare_counted_executables(const compare_ar
     return out;
 }
 
-std::variant<compared, run_failure> compare_stored_files(const compare_args& args, const compare_inputs& in) {
-    compared out;
-    auto base = read_side(args.base, in.base_kind);
-    if (auto* f = std::get_if<run_failure>(&base)) {
-        return *f;
-    }
+namespace {
+
+// Head's file read as a stored comparison takes it: renamed to base's names, then its
+// benchmarks selected by those; `own` maps them back to head's.
+struct stored_head {
+    run_results results;
+    std::unordered_map<std::string, std::string> own;
+};
+
+std::variant<stored_head, run_failure> read_stored_head(const compare_args& args, const compare_inputs& in) {
     auto head = read_side(args.head, in.head_kind);
     if (auto* f = std::get_if<run_failure>(&head)) {
         return *f;
     }
-    auto own = compare::rename_results(std::get<run_results>(head), in.renames);
+    stored_head out{std::move(std::get<run_results>(head)), {}};
+    auto own = compare::rename_results(out.results, in.renames);
     if (auto* why = std::get_if<std::string>(&own)) {
         return run_failure{exit_usage, *why};
     }
-    for (auto* r : {&std::get<run_results>(base), &std::get<run_results>(head)}) {
-        std::erase_if(r->benchmarks, [&](const benchmark_result& b) { return !in.selected(b.name); });
+    out.own = std::move(std::get<0>(own));
+    std::erase_if(out.results.benchmarks, [&](const benchmark_result& b) { return !in.selected(b.name); });
+    return out;
+}
+
+// Two counted files, count by count: small beside timed ones (a row per benchmark, no samples),
+// so both are held at once.
+std::variant<compared, run_failure> compare_counted_files(const compare_args& args, const compare_inputs& in,
+                                                          const run_results& base) {
+    auto read = read_stored_head(args, in);
+    if (auto* f = std::get_if<run_failure>(&read)) {
+        return *f;
     }
-    if (auto why = counted::counted_mismatch(std::get<run_results>(base), std::get<run_results>(head))) {
+    const stored_head& head = std::get<stored_head>(read);
+    if (auto why = counted::counted_mismatch(base, head.results)) {
         return run_failure{exit_usage, *why};
     }
-    out.results = counted::is_counted(std::get<run_results>(base))
-                      ? counted::compare_counted(std::get<run_results>(base), std::get<run_results>(head),
-                                                 args.threshold_pct)
-                      : compare::compare_files(std::get<run_results>(base), std::get<run_results>(head),
-                                               in.verdicts, args.base, args.head);
-    compare::restore_head_names(out.results, std::get<0>(own));
-    out.instrumented = {compare::instrumentation_of(std::get<run_results>(base)),
-                        compare::instrumentation_of(std::get<run_results>(head))};
-    out.results.base_context = std::get<run_results>(base).context;
-    out.results.head_context = std::get<run_results>(head).context;
+    compared out;
+    out.results = counted::compare_counted(base, head.results, args.threshold_pct);
+    compare::restore_head_names(out.results, head.own);
+    out.instrumented = {compare::instrumentation_of(base), compare::instrumentation_of(head.results)};
+    out.results.base_context = base.context;
+    out.results.head_context = head.results.context;
+    return out;
+}
+
+}  // namespace
+
+std::variant<compared, run_failure> compare_stored_files(const compare_args& args, const compare_inputs& in) {
+    auto read = read_side(args.base, in.base_kind);
+    if (auto* f = std::get_if<run_failure>(&read)) {
+        return *f;
+    }
+    run_results& base = std::get<run_results>(read);
+    std::erase_if(base.benchmarks, [&](const benchmark_result& b) { return !in.selected(b.name); });
+    if (counted::is_counted(base)) {
+        return compare_counted_files(args, in, base);
+    }
+    // Timed files a side at a time: base's model becomes the comparison's rows and is released
+    // before head's is read (compare::file_comparison).
+    compared out;
+    out.instrumented.first = compare::instrumentation_of(base);
+    run_results base_context{base.context, {}, {}};
+    compare::file_comparison files(in.verdicts, args.base, args.head);
+    files.add_base(std::move(base));
+    auto head_read = read_stored_head(args, in);
+    if (auto* f = std::get_if<run_failure>(&head_read)) {
+        return *f;
+    }
+    stored_head& head = std::get<stored_head>(head_read);
+    // Base is not counted: the mismatch, if any, is head's, which base's context alone shows.
+    if (auto why = counted::counted_mismatch(base_context, head.results)) {
+        return run_failure{exit_usage, *why};
+    }
+    out.instrumented.second = compare::instrumentation_of(head.results);
+    run_context head_context = head.results.context;
+    files.add_head(std::move(head.results));
+    out.results = std::move(files).finish();
+    compare::restore_head_names(out.results, head.own);
+    out.results.base_context = std::move(base_context.context);
+    out.results.head_context = std::move(head_context);
     return out;
 }
 

@@ -61,6 +61,6 @@ std::variant<compared, run_failure> compare_in_rounds(const compare_args& args, 
 std::variant<run_results, run_failure> read_side(const std::string& path, target_kind k);
 
 /// A worker failure that means the executable could not be run to the end.
-bool is_process_failure(const std::optional<error_info>& e);
+bool is_process_failure(const boxed<error_info>& e);
 
 }  // namespace tare::cli

@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <utility>
 
 namespace tare::compare {
@@ -376,13 +375,14 @@ std::optional<paired_change> point_change(const side_figures& base, const side_f
     return c;
 }
 
-// Why a row of two files has no time verdict, or nothing when it has its replicates.
-std::optional<std::string> unjudged_reason(const std::string& base_label, const benchmark_result& b,
-                                           const std::string& head_label, const benchmark_result& h) {
+// Why a row of two files has no time verdict, or nothing when it has its replicates: a side
+// without an error has its processes' medians in round_ns when it holds two or more.
+std::optional<std::string> unjudged_reason(const std::string& base_label, const side_figures& b,
+                                           const std::string& head_label, const side_figures& h) {
     std::string which;
     int files = 0;
-    for (const auto& [label, r] : {std::pair{&base_label, &b}, std::pair{&head_label, &h}}) {
-        if (r->processes.size() < 2) {
+    for (const auto& [label, side] : {std::pair{&base_label, &b}, std::pair{&head_label, &h}}) {
+        if (side->round_ns.empty()) {
             which += (which.empty() ? "" : " and ") + *label;
             ++files;
         }
@@ -396,70 +396,94 @@ std::optional<std::string> unjudged_reason(const std::string& base_label, const 
 
 }  // namespace
 
-compare_results compare_files(const run_results& base, const run_results& head,
-                              const verdict_options& options, const std::string& base_label,
-                              const std::string& head_label) {
-    compare_results out;
-    out.base_processes = base.context.processes;
-    out.head_processes = head.context.processes;
-    out.mode =
-        base.context.processes >= 2 && head.context.processes >= 2 ? pairing::processes : pairing::unpaired;
-    out.alpha = options.alpha;
-    out.threshold_pct = options.threshold_pct;
-    // Each side's rows by name (the first of a name, as a scan would find it): pairing is then
-    // linear in the rows. Rejected: a scan of the other side for every row, quadratic.
-    const auto index = [](const run_results& r) {
-        std::unordered_map<std::string_view, const benchmark_result*> by_name;
-        by_name.reserve(r.benchmarks.size());
-        for (const auto& b : r.benchmarks) {
-            by_name.emplace(b.name, &b);
-        }
-        return by_name;
-    };
-    const auto base_by_name = index(base);
-    const auto head_by_name = index(head);
-    const auto find = [](const auto& by_name, const std::string& name) -> const benchmark_result* {
-        const auto it = by_name.find(name);
-        return it == by_name.end() ? nullptr : it->second;
-    };
+compare_results compare_files(run_results base, run_results head, const verdict_options& options,
+                              const std::string& base_label, const std::string& head_label) {
+    file_comparison files(options, base_label, head_label);
+    files.add_base(std::move(base));
+    files.add_head(std::move(head));
+    return std::move(files).finish();
+}
+
+file_comparison::file_comparison(const verdict_options& options, std::string base_label,
+                                 std::string head_label)
+    : options_(options), base_label_(std::move(base_label)), head_label_(std::move(head_label)) {}
+
+void file_comparison::add_base(run_results base) {
+    out_.base_processes = base.context.processes;
     // Reserved for every row: a vector of a million rows grown by doubling held one and a half
     // times its rows while it moved them.
-    out.rows.reserve(base.benchmarks.size());
-    std::vector<std::vector<double>> base_values;
-    std::vector<std::vector<double>> head_values;
-    base_values.reserve(base.benchmarks.size());
-    head_values.reserve(base.benchmarks.size());
-    for (const benchmark_result& b : base.benchmarks) {
-        const benchmark_result* h = find(head_by_name, b.name);
-        if (h == nullptr) {
-            out.only_in_base.push_back(b.name);
-            continue;
-        }
+    out_.rows.reserve(base.benchmarks.size());
+    for (benchmark_result& b : base.benchmarks) {
         compare_row row;
-        row.name = b.name;
+        row.name = std::move(b.name);
         row.base = side_from_result(b);
-        row.head = side_from_result(*h);
-        if (!b.error && !h->error)
-            row.unjudged = unjudged_reason(base_label, b, head_label, *h);
-        base_values.push_back(process_medians(b));
-        head_values.push_back(process_medians(*h));
-        out.rows.push_back(std::move(row));
+        // Its heap goes back to the allocator now, for the rows still to be made.
+        b = benchmark_result{};
+        out_.rows.push_back(std::move(row));
     }
-    for (const benchmark_result& h : head.benchmarks) {
-        if (find(base_by_name, h.name) == nullptr) {
-            out.only_in_head.push_back(h.name);
+    paired_.assign(out_.rows.size(), false);
+    by_name_.resize(out_.rows.size());
+    std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
+    // Pairing is then linear in head's rows times a binary search. Rejected: a scan of base for
+    // every row of head, quadratic.
+    std::sort(by_name_.begin(), by_name_.end(), [&](std::size_t x, std::size_t y) {
+        const int order = out_.rows[x].name.compare(out_.rows[y].name);
+        return order != 0 ? order < 0 : x < y;
+    });
+}
+
+void file_comparison::add_head(run_results head) {
+    out_.head_processes = head.context.processes;
+    const auto before = [&](std::size_t i, const std::string& name) { return out_.rows[i].name < name; };
+    for (benchmark_result& h : head.benchmarks) {
+        const auto first = std::lower_bound(by_name_.begin(), by_name_.end(), h.name, before);
+        if (first == by_name_.end() || out_.rows[*first].name != h.name) {
+            out_.only_in_head.push_back(std::move(h.name));
+        } else if (!paired_[*first]) {
+            // Head's first of a name is base's pair; a second of it is neither paired nor only in head.
+            const side_figures side = side_from_result(h);
+            for (auto at = first; at != by_name_.end() && out_.rows[*at].name == h.name; ++at) {
+                compare_row& row = out_.rows[*at];
+                row.head = side;
+                if (!row.base.error && !row.head.error) {
+                    row.unjudged = unjudged_reason(base_label_, row.base, head_label_, row.head);
+                }
+                paired_[*at] = true;
+            }
+        }
+        h = benchmark_result{};
+    }
+}
+
+compare_results file_comparison::finish() && {
+    by_name_ = {};
+    compare_results out = std::move(out_);
+    out.mode = out.base_processes >= 2 && out.head_processes >= 2 ? pairing::processes : pairing::unpaired;
+    out.alpha = options_.alpha;
+    out.threshold_pct = options_.threshold_pct;
+    // Rows of base without a pair leave the rows for the list of names, in base's order.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        if (!paired_[i]) {
+            out.only_in_base.push_back(std::move(out.rows[i].name));
+        } else if (kept++ != i) {
+            out.rows[kept - 1] = std::move(out.rows[i]);
         }
     }
+    out.rows.resize(kept);
+    // A side's round_ns holds its processes' medians when it has two or more and no error: the
+    // replicates the change is computed from.
     std::vector<bool> has_values;
-    for (std::size_t i = 0; i < base_values.size(); ++i) {
-        has_values.push_back(!base_values[i].empty() && !head_values[i].empty());
+    has_values.reserve(out.rows.size());
+    for (const compare_row& row : out.rows) {
+        has_values.push_back(!row.base.round_ns.empty() && !row.head.round_ns.empty());
     }
     judge_family(
         out, has_values,
         [&](std::size_t i, double level) {
-            return stats::welch_log_change(base_values[i], head_values[i], level);
+            return stats::welch_log_change(out.rows[i].base.round_ns, out.rows[i].head.round_ns, level);
         },
-        options);
+        options_);
     for (compare_row& row : out.rows) {
         if (row.unjudged)
             row.change = point_change(row.base, row.head);

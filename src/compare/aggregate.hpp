@@ -6,6 +6,10 @@
 #include "compare/rounds.hpp"
 #include "model/comparison.hpp"
 
+#include <cstddef>
+#include <string>
+#include <vector>
+
 namespace tare::compare {
 
 struct verdict_options {
@@ -51,9 +55,34 @@ void judge_stored(compare_results& out, const verdict_options& options);
 /// "slower" in 7 of 12 rows), so the row has the ratio of the sides' times without an interval
 /// and compare_row::unjudged says why, naming the file by its label. Memory is each side's
 /// figure as its file has it.
-compare_results compare_files(const run_results& base, const run_results& head,
-                              const verdict_options& options, const std::string& base_label,
-                              const std::string& head_label);
+compare_results compare_files(run_results base, run_results head, const verdict_options& options,
+                              const std::string& base_label, const std::string& head_label);
+
+/// compare_files a side at a time, so that the two files' models are never in memory together:
+/// add_base makes base's rows the comparison's rows, taking each row's figures and releasing
+/// the model with its argument; add_head fills in the head side of the rows it pairs, the same
+/// way; finish judges them. Each is called once, in that order. `tare compare A.json B.json`
+/// reads head only once base is added, so its peak is the comparison's rows and one file's
+/// model; with both models and the rows at once it was 4.5 times the two files at a million
+/// rows (bench/README.md, "Tables of a million rows").
+class file_comparison {
+public:
+    file_comparison(const verdict_options& options, std::string base_label, std::string head_label);
+    void add_base(run_results base);
+    void add_head(run_results head);
+    compare_results finish() &&;
+
+private:
+    verdict_options options_;
+    std::string base_label_;
+    std::string head_label_;
+    compare_results out_;
+    /// Base's rows by name (their indices, sorted by name and then by index): a name base holds
+    /// twice pairs each of its rows with head's first of it, as a scan would. Rejected: a hash map
+    /// of the names, some 70 bytes a row beside this one's 8.
+    std::vector<std::size_t> by_name_;
+    std::vector<bool> paired_;
+};
 
 /// The exit status asked for by --fail-on-regression=PCT: true when some row is "slower" with
 /// a change above `pct`.

@@ -111,7 +111,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
         out.samples = b.samples;
         out.peak_live_bytes = b.peak_live_bytes.value_or(0);
         if (b.error) {
-            out.error = b.error;
+            out.error = *b.error;
         }
         out.result = std::move(b);
         return out;

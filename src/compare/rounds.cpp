@@ -50,7 +50,7 @@ void record_failure(side_state& s, const worker_failure& f) {
 
 void record_result(side_state& s, benchmark_result r) {
     if (r.error) {
-        s.out->error = r.error;
+        s.out->error = *r.error;
     } else if (s.out->samples.empty()) {
         s.out->error = error_info{"no_samples", "the loop ended before a sample was measured"};
     }

@@ -54,7 +54,7 @@ std::optional<double> as_double(const std::optional<std::int64_t>& v) {
 }
 
 void put_counts(std::vector<history_figure>& out, const std::string& name,
-                const std::optional<instruction_counts>& c) {
+                const boxed<instruction_counts>& c) {
     if (!c)
         return;
     put(out, name, "instructions", c->instructions);

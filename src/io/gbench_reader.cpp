@@ -356,6 +356,7 @@ public:
         group_of_.clear();
         groups_.clear();
         names_.clear();
+        problems_.clear();
     }
     void reserve(std::size_t rows) {
         rows_.reserve(rows);
@@ -366,8 +367,17 @@ public:
             groups_.try_emplace(gbench::group_key(row), static_cast<std::uint32_t>(names_.size()));
         if (fresh)
             names_.push_back(&at->first);
-        rows_.emplace_back(row, at->first);
+        const gb_row& added = rows_.emplace_back(row, at->first);
         group_of_.push_back(at->second);
+        if (fresh)
+            problems_.push_back(0);
+        // A group's first problem of each kind is the one convert() names; a later one is not kept.
+        if (added.problem()) {
+            const std::uint8_t kind = added.aggregate() ? 2 : 1;
+            if ((problems_[at->second] & kind) != 0)
+                rows_.back().forget_problem();
+            problems_[at->second] |= kind;
+        }
     }
 
     [[nodiscard]] std::size_t groups() const { return names_.size(); }
@@ -403,6 +413,7 @@ private:
     std::vector<std::uint32_t> group_of_;  // each row's group, by first appearance
     std::unordered_map<std::string, std::uint32_t> groups_;
     std::vector<const std::string*> names_;  // the keys of groups_ (nodes that never move), in order
+    std::vector<std::uint8_t> problems_;     // each group's: 1, a repetition has a problem; 2, an aggregate
 };
 
 // Calls `at(offset, literal, quoted)` for each of GB's bare NaN, Infinity and -Infinity outside

@@ -250,6 +250,14 @@ const std::vector<std::pair<std::string, double>>& row::counters() const {
     return extra_ ? extra_->counters : none;
 }
 
+void row::forget_problem() {
+    if (!extra_)
+        return;
+    std::erase_if(extra_->texts, [](const auto& t) { return t.first == text::problem; });
+    if (extra_->texts.empty() && extra_->numbers.empty() && extra_->counters.empty())
+        extra_.reset();
+}
+
 std::optional<std::string> row::problem() const {
     const std::string_view p = text_of(text::problem);
     return p.empty() ? std::nullopt : std::optional<std::string>(p);

@@ -87,6 +87,10 @@ public:
     /// What the reader says of this row after the file's name, when a figure is one no benchmark
     /// can have (": benchmark \"x\": iterations: missing"); nullptr when there is nothing to say.
     [[nodiscard]] std::optional<std::string> problem() const;
+    /// Drops the problem, for a row whose group already keeps one of its kind: the reader names
+    /// only a group's first among its repetitions and its first among its aggregates, and a file
+    /// of a million rows that are not objects kept a message for each.
+    void forget_problem();
 
 private:
     static constexpr std::uint8_t aggregate_flag = 1;

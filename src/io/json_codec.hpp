@@ -357,6 +357,22 @@ struct value_codec<std::optional<T>> {
     }
 };
 
+/// A boxed part as an optional one: empty is null.
+template <class T>
+struct value_codec<boxed<T>> {
+    static constexpr bool reads_null = true;
+    static json write(const boxed<T>& value) {
+        return value ? json(value_codec<T>::write(*value)) : json(nullptr);
+    }
+    static void read(const json& j, boxed<T>& value, const std::string& path, const json& parent = {}) {
+        if (j.is_null()) {
+            value.reset();
+            return;
+        }
+        value_codec<T>::read(j, value.emplace(), path, parent);
+    }
+};
+
 template <class T>
 struct value_codec<std::vector<T>> {
     static json write(const std::vector<T>& values) {

@@ -64,7 +64,7 @@ void map_counts(V& v, B& b) {
 }
 
 /// The counts' own rules: a known instrument, no negative count.
-inline void check_counts(const std::optional<instruction_counts>& counts, const std::string& path) {
+inline void check_counts(const boxed<instruction_counts>& counts, const std::string& path) {
     if (!counts)
         return;
     const instruction_counts& c = *counts;

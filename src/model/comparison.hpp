@@ -77,12 +77,12 @@ struct side_figures {
     std::optional<double> mapped_bytes_per_iter;
 
     /// pairing::counted: that side's counts (time_ns is then 0 and time_ci empty: not timed).
-    std::optional<instruction_counts> counts;
+    boxed<instruction_counts> counts;
     /// pairing::counted with --profile: that side's instruction profile (docs/profiles.md).
-    std::optional<instruction_profile> profile;
+    boxed<instruction_profile> profile;
 
-    std::vector<warning> warnings;    // that side's findings (retained_growth, noisy, ...)
-    std::optional<error_info> error;  // the benchmark failed on this side: no figures
+    std::vector<warning> warnings;  // that side's findings (retained_growth, noisy, ...)
+    boxed<error_info> error;        // the benchmark failed on this side: no figures
 };
 
 /// One function whose own instructions per iteration differ between the two sides of a counted

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/boxed.hpp"
 #include "model/change.hpp"
 
 namespace tare {
@@ -187,19 +188,19 @@ struct benchmark_result {
     /// Google Benchmark's label (State::SetLabel; often the input's name); none when not set.
     std::optional<std::string> label;
     std::vector<warning> warnings;
-    std::optional<error_info> error;
+    boxed<error_info> error;
     /// The processes it was measured in, in order; empty: one process (docs/json-schema.md).
     std::vector<process_figures> processes;
     /// --alloc-sites: the pass, the top sites by allocations and by bytes, and the sites of the
     /// blocks the pass left live. Empty without the flag.
-    std::optional<tare::sites_pass> sites;
+    boxed<tare::sites_pass> sites;
     std::vector<alloc_site> alloc_sites;
     std::vector<alloc_site> retained_sites;
     /// --instrument: the region's counts. The row then has no time (no samples, time_ns null)
     /// and no page faults, which under a simulator are the simulator's.
-    std::optional<instruction_counts> counts;
+    boxed<instruction_counts> counts;
     /// --profile under --instrument=instructions: the counted pass's instruction profile.
-    std::optional<instruction_profile> profile;
+    boxed<instruction_profile> profile;
 };
 
 /// The benchmark ended in an error (its row says which), not in figures.

@@ -31,7 +31,7 @@ TOOL_TYPES = {"compare_row", "compare_results", "side_figures", "function_change
               "family_control"}
 TOOL_TYPE_PREFIXES = ("exec_", "history_")
 # The headers whose types a benchmark's libraries may name: the public API, and a run's results.
-TYPE_HEADERS = ["include/tare/*.hpp", "src/model/run.hpp", "src/model/change.hpp"]
+TYPE_HEADERS = ["include/tare/*.hpp", "src/model/run.hpp", "src/model/change.hpp", "src/model/boxed.hpp"]
 
 
 def declared_types(source: pathlib.Path) -> set:

@@ -9,11 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "alloc/accounting.hpp"
 #include "golden/compare_fixtures.hpp"
 #include "golden/fixtures.hpp"
 #include "golden/golden.hpp"
 #include "report/export/exports.hpp"
 #include "report/export/formats.hpp"
+#include "unit/many_rows.hpp"
 
 namespace tare::golden {
 namespace {
@@ -217,6 +219,22 @@ TEST(export_golden, a_comparison_exports_one_side_and_the_change) {
     const std::string csv =
         report::make_compare_export_reporter(export_format::csv, report::compare_side::head)->render(edges);
     EXPECT_NE(csv.find("head: "), std::string::npos) << csv;
+}
+
+// A CSV export makes each row's measures as it writes the row: its peak is the text it writes
+// (its storage, and the old storage while it grows), not every row's measures at once, which
+// were most of the export's peak on a file of a million rows. Measured by tare's accounting.
+TEST(export_golden, a_csv_export_holds_no_rows_measures_beside_its_text) {
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    const run_results run = test::many_rows(10000);
+    const auto csv = report::make_export_reporter(export_format::csv);
+    alloc::region_begin();
+    const std::string out = csv->render(run);
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    EXPECT_LT(c.peak, static_cast<std::int64_t>(3 * out.size() + (64 << 10)))
+        << "peak " << c.peak << " B for " << out.size() << " B of text";
 }
 
 }  // namespace

@@ -116,5 +116,28 @@ TEST(gbench_reader_stream, reading_holds_no_tree_of_the_whole_document) {
         << "peak " << parsed.peak << " B, returned " << parsed.live << " B, text " << text.size() << " B";
 }
 
+// A file of rows that are not objects: they fall into one group, and the reader names only that
+// group's first problem, so it keeps that one and no message for each of the others (a file of
+// a million such rows held a million messages). Measured by tare's accounting.
+TEST(gbench_reader_stream, rows_that_are_not_objects_keep_one_message_between_them) {
+    if (!alloc::available())
+        GTEST_SKIP() << "built without the interposer (the sanitizer owns malloc)";
+    constexpr std::size_t rows = 20000;
+    std::string text = R"({"context": {"date": "2026-12-05T10:00:00+00:00"}, "benchmarks": [1)";
+    for (std::size_t i = 1; i < rows; ++i)
+        text += ", 1";
+    text += "]}";
+    alloc::region_begin();
+    auto read = io::parse_gbench_results(text, "gb.json");
+    const alloc::counters c = alloc::snapshot();
+    alloc::region_end();
+    ASSERT_TRUE(std::holds_alternative<io::read_error>(read));
+    EXPECT_NE(std::get<io::read_error>(read).message.find("gb.json"), std::string::npos)
+        << std::get<io::read_error>(read).message;
+    // A row in short and its group's index, about 60 bytes; a message each was some 200 more.
+    EXPECT_LT(c.peak, static_cast<std::int64_t>(rows * 100))
+        << c.peak / static_cast<std::int64_t>(rows) << " B a row at the peak";
+}
+
 }  // namespace
 }  // namespace tare

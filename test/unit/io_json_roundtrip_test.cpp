@@ -43,7 +43,7 @@ void expect_same(const std::vector<warning>& a, const std::vector<warning>& b) {
     }
 }
 
-void expect_same(const std::optional<error_info>& a, const std::optional<error_info>& b) {
+void expect_same(const boxed<error_info>& a, const boxed<error_info>& b) {
     ASSERT_EQ(a.has_value(), b.has_value());
     if (a) {
         EXPECT_EQ(a->kind, b->kind);

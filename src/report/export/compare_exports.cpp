@@ -4,6 +4,7 @@
 // which no history of single runs can give. CSV is a table for people: one record per row with
 // the change, its interval and verdict, then both sides' figures.
 
+#include <algorithm>
 #include <string_view>
 
 #include "report/export/exports.hpp"
@@ -86,12 +87,10 @@ std::string error_text(const compare_row& row) {
 class compare_csv_reporter final : public reporter<compare_results> {
 public:
     std::string render(const compare_results& results) const override {
-        std::vector<std::vector<measure>> measures;
-        for (const compare_row& row : results.rows) {
-            measures.push_back(measures_of(row.base));
-            measures.push_back(measures_of(row.head));
-        }
-        const auto columns = exports::csv_columns_for(measures);
+        const bool mapped = std::any_of(results.rows.begin(), results.rows.end(), [](const compare_row& row) {
+            return exports::maps_memory(measures_of(row.base)) || exports::maps_memory(measures_of(row.head));
+        });
+        const auto columns = exports::csv_columns_for(mapped);
         std::string out = "name,verdict,change (%),change low (%),change high (%),change level";
         for (const char* label : {"base ", "head "}) {
             for (const auto& c : columns) {

@@ -254,12 +254,13 @@ std::vector<measure> exports::without_zero_mappings(std::vector<measure> measure
     return measures;
 }
 
-std::vector<exports::csv_column> exports::csv_columns_for(const std::vector<std::vector<measure>>& measures) {
+bool exports::maps_memory(const std::vector<measure>& measures) {
+    return std::any_of(measures.begin(), measures.end(),
+                       [](const measure& m) { return m.slug == "mapped-bytes-per-iter" && m.value > 0; });
+}
+
+std::vector<exports::csv_column> exports::csv_columns_for(bool mapped) {
     std::vector<csv_column> out(std::begin(csv_columns), std::end(csv_columns));
-    const bool mapped = std::any_of(measures.begin(), measures.end(), [](const std::vector<measure>& ms) {
-        return std::any_of(ms.begin(), ms.end(),
-                           [](const measure& m) { return m.slug == "mapped-bytes-per-iter" && m.value > 0; });
-    });
     if (mapped) {
         const auto bytes = std::find_if(out.begin(), out.end(), [](const csv_column& c) {
             return std::string_view(c.slug) == "bytes-per-iter";
@@ -274,19 +275,18 @@ namespace {
 class csv_reporter final : public reporter<run_results> {
 public:
     std::string render(const run_results& results) const override {
-        std::vector<std::vector<measure>> measures;
-        for (const auto& r : results.benchmarks)
-            measures.push_back(measures_of(r));
-        const auto columns = exports::csv_columns_for(measures);
+        const bool mapped =
+            std::any_of(results.benchmarks.begin(), results.benchmarks.end(),
+                        [](const benchmark_result& r) { return exports::maps_memory(measures_of(r)); });
+        const auto columns = exports::csv_columns_for(mapped);
         std::string out = "name";
         for (const auto& c : columns) {
             out += ",";
             out += c.header;
         }
         out += ",iterations,samples,error\r\n";
-        for (std::size_t i = 0; i < results.benchmarks.size(); ++i) {
-            const auto& r = results.benchmarks[i];
-            const auto& ms = measures[i];
+        for (const benchmark_result& r : results.benchmarks) {
+            const auto ms = measures_of(r);
             out += csv_field(r.name);
             for (const auto& c : columns) {
                 out += "," + exports::csv_cell(ms, c.slug);

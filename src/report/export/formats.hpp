@@ -48,10 +48,14 @@ extern const csv_column csv_columns[12];
 /// series per benchmark that maps nothing would say nothing.
 std::vector<measure> without_zero_mappings(std::vector<measure> measures);
 
-/// csv_columns, with the mapped bytes' column after the bytes' when some benchmark of
-/// `measures` (one list per benchmark or side) mapped memory: a file without mappings keeps
-/// its columns.
-std::vector<csv_column> csv_columns_for(const std::vector<std::vector<measure>>& measures);
+/// Whether a benchmark (or side) of `measures` mapped memory: a column of its own in a CSV.
+bool maps_memory(const std::vector<measure>& measures);
+
+/// csv_columns, with the mapped bytes' column after the bytes' when some benchmark mapped
+/// memory (`mapped`, maps_memory of any): a file without mappings keeps its columns. The
+/// reporters find `mapped` in a first pass over the rows and make each row's measures again
+/// as they write it: held for every row at once, the measures were most of a CSV export's peak.
+std::vector<csv_column> csv_columns_for(bool mapped);
 
 /// The cell of column `slug` for a benchmark with `measures`: the figure's text, or empty when
 /// it was not measured.
