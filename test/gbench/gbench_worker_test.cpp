@@ -291,14 +291,19 @@ json run_row(const std::string& suite, const std::string& name, const std::strin
 // A slow row's samples are warm iterations, as Google Benchmark's own run's are: every run's
 // first iteration faults in the 4096 pages its setup mapped, and a sample that was one run had
 // that first iteration in it, about 4096 faults an iteration and a fresh_memory warning for a
-// loop that allocates nothing. The calibration is warm too, so a sample holds many iterations.
+// loop that allocates nothing. The calibration is warm too, so a sample holds many iterations
+// (some 1,000 of 41 us in the optimised build). Under ThreadSanitizer on a loaded machine one warm
+// iteration has taken as long as a sample (3 samples of 1), so that count is checked without a
+// sanitizer; the faults and the warning are checked in every build.
 TEST(gbench_worker, a_slow_rows_samples_are_warm_iterations) {
     const json row = run_row(test::suite(TARE_GBENCH_WARM), "BM_fresh_pages", "0.1");
     ASSERT_TRUE(row.is_object());
     ASSERT_TRUE(row.at("error").is_null()) << row.dump();
     const auto samples = row.at("samples_ns").size();
     ASSERT_GT(samples, 0U);
-    EXPECT_GT(row.at("iterations").get<double>() / static_cast<double>(samples), 1.0) << row.dump();
+    if (TARE_SANITIZED == 0) {
+        EXPECT_GT(row.at("iterations").get<double>() / static_cast<double>(samples), 1.0) << row.dump();
+    }
     if (row.at("page_faults_per_iter").is_number()) {
         EXPECT_LT(row.at("page_faults_per_iter").get<double>(), 4096 * 0.05) << row.dump();
     }
