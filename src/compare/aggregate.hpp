@@ -79,7 +79,7 @@ private:
     compare_results out_;
     /// Base's rows by name (their indices, sorted by name and then by index): a name base holds
     /// twice pairs each of its rows with head's first of it, as a scan would. Rejected: a hash map
-    /// of the names, some 70 bytes a row beside this one's 8.
+    /// of the names, a node and a bucket a name beside this one's 8 bytes.
     std::vector<std::size_t> by_name_;
     std::vector<bool> paired_;
 };
