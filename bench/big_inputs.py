@@ -17,9 +17,13 @@ file run: `tare report --html` and `tare export` in each format.
 With several builds (`--tare before=PATH,after=PATH`), each command runs on each build in turn,
 so that what else the machine does falls on both alike; the inputs are written by the last one.
 
+With --samples=K, each process of a run row has K samples instead of one, each with its
+iterations, the iterations before it and its live bytes: rows as tare's own loop writes them
+(`tare run --processes=3` writes about 160 a process), where the samples are most of the file.
+
 Usage: bench/big_inputs.py --tare [LABEL=]build/tare[,...] [--sizes 1000,10000,100000,1000000]
                            [--limit 300] [--out DIR] [--only report,export-bmf,...] [--gbench]
-                           [--keep]
+                           [--samples K] [--keep]
 """
 
 import argparse
@@ -32,24 +36,39 @@ import sys
 import tempfile
 
 
-def row(i, slower, rng):
-    """One benchmark of 3 processes of 1 sample each, as `tare run --processes=3` writes it, with
-    the optional fields left out (about 400 bytes): the rows of the largest file tare reads."""
+def median(values):
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+
+
+def row(i, slower, rng, per_process=1):
+    """One benchmark of 3 processes of `per_process` samples each, as `tare run --processes=3`
+    writes it, with the optional fields left out (about 400 bytes at one sample a process: the
+    rows of the largest file tare reads). With more, each sample has its iterations, the
+    iterations before it and its live bytes, as a run of tare's own loop writes them (about
+    38 bytes a sample)."""
     base = 100.0 * (1 + i % 17) * slower
-    samples = [round(base * (1 + rng.gauss(0, 0.02)), 2) for _ in range(3)]
+    n = 3 * per_process
+    samples = [round(base * (1 + rng.gauss(0, 0.02)), 2) for _ in range(n)]
     ordered = sorted(samples)
-    mean = sum(samples) / 3
-    sd = (sum((x - mean) ** 2 for x in samples) / 2) ** 0.5
-    half = 4.303 * sd / 3 ** 0.5
+    mean = sum(samples) / n
+    sd = (sum((x - mean) ** 2 for x in samples) / (n - 1)) ** 0.5
+    half = (4.303 if n == 3 else 1.96) * sd / n ** 0.5
     r = {
         "name": f"suite/family_{i // 4}/{4 ** (i % 4)}",
         "iterations": 3000,
-        "time_ns": {"mean": round(mean, 3), "median": ordered[1], "stddev": round(sd, 3), "min": ordered[0],
+        "time_ns": {"mean": round(mean, 3), "median": median(samples), "stddev": round(sd, 3), "min": ordered[0],
                     "max": ordered[-1], "ci_low": round(max(mean - half, 0.0), 3), "ci_high": round(mean + half, 3)},
         "samples_ns": samples,
         "allocs_per_iter": float(i % 3), "bytes_per_iter": 64.0 * (i % 3),
-        "processes": [{"samples": 1, "median_ns": x} for x in samples],
+        "processes": [{"samples": per_process, "median_ns": median(samples[p * per_process:(p + 1) * per_process])}
+                      for p in range(3)],
     }
+    if per_process > 1:
+        r["sample_iterations"] = [1000] * n
+        r["sample_iterations_before"] = [1000 * (k % per_process) for k in range(n)]
+        r["sample_live_bytes"] = [64 * (k % 5) for k in range(n)]
     if i % 5 == 0:
         r["counters"] = {"items": float(i % 7)}
     if i % 9 == 0:
@@ -57,14 +76,20 @@ def row(i, slower, rng):
     return r
 
 
-def write_run(path, template, n, slower, seed, first=0, count=None):
+def write_run(path, template, n, slower, seed, first=0, count=None, per_process=1):
+    """Written a row at a time: a million rows of many samples each would not fit in memory."""
     rng = random.Random(seed)
-    doc = dict(template)
     count = n if count is None else count
-    rows = [row(i, slower, rng) for i in range(n)][first:first + count]
-    doc["benchmarks"] = rows
+    doc = dict(template)
+    doc["benchmarks"] = "@rows@"
+    head, tail = json.dumps(doc).split('"@rows@"')
     with open(path, "w") as f:
-        json.dump(doc, f)
+        f.write(head + "[")
+        for i in range(n):
+            r = row(i, slower, rng, per_process)
+            if first <= i < first + count:
+                f.write((", " if i > first else "") + json.dumps(r))
+        f.write("]" + tail)
 
 
 def gbench_row(i, rng):
@@ -137,6 +162,7 @@ def main():
     parser.add_argument("--out", default=None)
     parser.add_argument("--only", default="", help="comma-separated command names (default: all)")
     parser.add_argument("--gbench", action="store_true", help="a Google Benchmark file: report and export")
+    parser.add_argument("--samples", type=int, default=1, help="samples a process of each run row")
     parser.add_argument("--keep", action="store_true", help="keep the files written under --out (to profile)")
     args = parser.parse_args()
     if not os.path.exists("/usr/bin/time"):
@@ -164,10 +190,11 @@ def main():
             run_gbench(args, builds, d, n, results)
             shutil.rmtree(d, ignore_errors=True)
             continue
-        write_run(f"{d}/a.json", template, n, 1.0, 1)
-        write_run(f"{d}/b.json", template, n, 1.02, 2)
-        write_run(f"{d}/shard1.json", template, n, 1.0, 1, 0, n // 2)
-        write_run(f"{d}/shard2.json", template, n, 1.0, 1, n // 2, n - n // 2)
+        k = args.samples
+        write_run(f"{d}/a.json", template, n, 1.0, 1, per_process=k)
+        write_run(f"{d}/b.json", template, n, 1.02, 2, per_process=k)
+        write_run(f"{d}/shard1.json", template, n, 1.0, 1, 0, n // 2, per_process=k)
+        write_run(f"{d}/shard2.json", template, n, 1.0, 1, n // 2, n - n // 2, per_process=k)
         subprocess.run([writer, "compare", f"{d}/a.json", f"{d}/b.json", f"--json={d}/compare.json"],
                        stdout=subprocess.DEVNULL, check=False)
         files[n] = (os.path.getsize(f"{d}/a.json"), os.path.getsize(f"{d}/compare.json")

@@ -108,7 +108,7 @@ side_round run_one(const std::string& exe, const std::string& name, const rounds
         if (b.name != name) {
             continue;
         }
-        out.samples = b.samples;
+        out.samples = b.samples.to_vector();
         out.peak_live_bytes = b.peak_live_bytes.value_or(0);
         if (b.error) {
             out.error = *b.error;

@@ -74,7 +74,7 @@ benchmark_result pool_benchmark(const std::string& name, const std::vector<run_r
     std::vector<double> process_means;
     for (const benchmark_result* b : of) {
         out.iterations += b->iterations;
-        out.samples.insert(out.samples.end(), b->samples.begin(), b->samples.end());
+        out.samples.append(b->samples);
         out.samples_ns.insert(out.samples_ns.end(), b->samples_ns.begin(), b->samples_ns.end());
         out.sample_heap_measured = out.sample_heap_measured && b->sample_heap_measured;
         out.processes.push_back({b->samples_ns.size(), stats::median(b->samples_ns)});
@@ -88,9 +88,11 @@ benchmark_result pool_benchmark(const std::string& name, const std::vector<run_r
     }
     if (!out.sample_heap_measured) {
         // The heap columns are one per sample, all or none.
-        for (sample& s : out.samples) {
+        for (std::size_t i = 0; i < out.samples.size(); ++i) {
+            sample s = out.samples[i];
             s.live_bytes_end = 0;
             s.iterations_before = 0;
+            out.samples.set(i, s);
         }
     }
 

@@ -161,7 +161,7 @@ void derive_time(const detail::loop_outcome& loop, benchmark_result& result) {
         result.samples_ns.push_back(s.elapsed_ns / static_cast<double>(s.iterations));
         result.iterations += s.iterations;
     }
-    result.samples = loop.samples;
+    result.samples = sample_list(loop.samples);
     result.time = stats::summarize(result.samples_ns);
     result.outliers = stats::classify_outliers(result.samples_ns);
     if (auto w = stats::noise_warning(result.time, result.outliers, result.samples_ns.size())) {

@@ -11,6 +11,8 @@
 
 #include "model/boxed.hpp"
 #include "model/change.hpp"
+#include "model/sample.hpp"
+#include "model/sample_list.hpp"
 
 namespace tare {
 
@@ -47,20 +49,6 @@ struct warning {
 struct error_info {
     std::string kind;
     std::string message;
-};
-
-/// One sample: `iterations` consecutive iterations timed as one block.
-struct sample {
-    std::uint64_t iterations = 0;
-    double elapsed_ns = 0;
-    std::uint64_t allocs = 0;             // allocation calls inside the sample
-    std::uint64_t bytes = 0;              // bytes requested inside the sample
-    std::uint64_t page_faults = 0;        // minor + major
-    std::uint64_t copied_bytes = 0;       // through memcpy, memmove, mempcpy (tare::copies)
-    std::uint64_t set_bytes = 0;          // through memset (tare::copies)
-    std::uint64_t mapped_bytes = 0;       // anonymous mappings the body made (mmap, mremap)
-    std::int64_t live_bytes_end = 0;      // live heap of the region at the sample's end
-    std::uint64_t iterations_before = 0;  // loop iterations that ran before this sample
 };
 
 /// One process of a benchmark recorded in several (`tare run --processes=N`): its share of the
@@ -157,7 +145,7 @@ struct instruction_profile {
 struct benchmark_result {
     std::string name;
     std::uint64_t iterations = 0;  // measured iterations (warm-up excluded)
-    std::vector<sample> samples;   // measured samples only
+    sample_list samples;           // measured samples only
     /// samples[].live_bytes_end and iterations_before were measured by tare's own loop with
     /// accounting on (false for imported results, whose samples carry times only).
     bool sample_heap_measured = false;

@@ -31,7 +31,8 @@ TOOL_TYPES = {"compare_row", "compare_results", "side_figures", "function_change
               "family_control"}
 TOOL_TYPE_PREFIXES = ("exec_", "history_")
 # The headers whose types a benchmark's libraries may name: the public API, and a run's results.
-TYPE_HEADERS = ["include/tare/*.hpp", "src/model/run.hpp", "src/model/change.hpp", "src/model/boxed.hpp"]
+TYPE_HEADERS = ["include/tare/*.hpp", "src/model/run.hpp", "src/model/sample.hpp", "src/model/sample_list.hpp",
+                "src/model/change.hpp", "src/model/boxed.hpp"]
 
 
 def declared_types(source: pathlib.Path) -> set:

@@ -139,9 +139,11 @@ run_results findings_run() {
     set_memory(growing, 212, 9.63e6, 602LL * 1024 * 1024, 6.02 * mib, 1540);
     // The live heap the slope was fitted on: 6.02 MiB more at each sample's end (4 iterations a
     // sample, 1.5 MiB an iteration), after 120 MiB kept by warm-up.
-    for (std::size_t i = 0; i < growing.samples.size(); ++i)
-        growing.samples[i].live_bytes_end =
-            static_cast<std::int64_t>(120 * mib + 6.02 * mib * static_cast<double>(i + 1));
+    for (std::size_t i = 0; i < growing.samples.size(); ++i) {
+        sample s = growing.samples[i];
+        s.live_bytes_end = static_cast<std::int64_t>(120 * mib + 6.02 * mib * static_cast<double>(i + 1));
+        growing.samples.set(i, s);
+    }
     growing.warnings.push_back({"retained_growth",
                                 "live heap grows by 6.02 MiB per iteration (peak 602 MiB): the timed loop "
                                 "keeps what it allocates"});

@@ -43,9 +43,11 @@ run_results growing_heap_run() {
     run_results run = typical_run();
     benchmark_result& b = run.benchmarks[1];
     std::int64_t live = 0;
-    for (auto& s : b.samples) {
+    for (std::size_t i = 0; i < b.samples.size(); ++i) {
+        sample s = b.samples[i];
         live += static_cast<std::int64_t>(s.iterations) * 48;
         s.live_bytes_end = live;
+        b.samples.set(i, s);
     }
     b.retained_bytes_per_iter = 48;
     b.samples_ns[3] *= 3;
@@ -173,12 +175,14 @@ TEST(html_golden, a_page_stays_small_however_many_samples) {
     benchmark_result& b = run.benchmarks[1];
     const std::size_t n = 100000;
     b.samples_ns.resize(n);
-    b.samples.resize(n);
+    b.samples.clear();
     for (std::size_t i = 0; i < n; ++i) {
         b.samples_ns[i] = 100 + static_cast<double>(i % 7);
-        b.samples[i].iterations = 1000;
-        b.samples[i].iterations_before = 1000 * i;
-        b.samples[i].live_bytes_end = static_cast<std::int64_t>(48 * i);  // a heap to plot
+        sample s;
+        s.iterations = 1000;
+        s.iterations_before = 1000 * i;
+        s.live_bytes_end = static_cast<std::int64_t>(48 * i);  // a heap to plot
+        b.samples.push_back(s);
     }
     b.samples_ns[77777] = 90;  // the fastest, off the stride: drawn all the same
     const std::string page = render(run);

@@ -528,7 +528,7 @@ TEST(compare_aggregate, a_file_comparison_keeps_base_as_its_rows_alone) {
     for (std::size_t i = 0; i < rows; ++i) {
         benchmark_result b;
         b.name = "suite/a_name_past_the_small_string_buffer/" + std::to_string(i);
-        b.samples = std::vector<sample>(3);
+        b.samples.assign(3, sample{});
         b.samples_ns = {100.0, 101.0, 99.0};
         b.processes = {{1, 100.0}, {1, 101.0}, {1, 99.0}};
         b.counters = {{"items", 1.0}};

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -276,6 +277,49 @@ TEST(results_reader, samples_and_comparisons_round_trip) {
     ASSERT_TRUE(cb.change);
     EXPECT_DOUBLE_EQ(cb.change->interval_pct->low, 90);
     EXPECT_DOUBLE_EQ(cb.change->p_value, 0.001);
+}
+
+// A row read back holds its samples in little more than their text: a file of tare's own loop
+// keeps hundreds of samples a row, at some 27 bytes of JSON each (per-iteration time,
+// iterations, iterations before, live bytes; 59 in this test's). Held as whole sample records
+// grown by doubling, they took 119 bytes each here, beside their text.
+TEST(results_reader, a_rows_samples_take_little_more_than_their_text) {
+    if (!alloc::available())
+        GTEST_SKIP() << "tare's allocation accounting is not in this build";
+    run_results r;
+    r.context.accounting = true;
+    benchmark_result b;
+    b.name = "loop";
+    b.allocs_per_iter = 1;
+    b.sample_heap_measured = true;
+    const std::size_t n = 3000;
+    for (std::size_t i = 0; i < n; ++i) {
+        sample s;
+        s.iterations = 1000;
+        s.elapsed_ns = 41000.0 + static_cast<double>(i % 7);
+        s.iterations_before = 1000 * i;
+        s.live_bytes_end = static_cast<std::int64_t>(64 * (i % 5));
+        b.samples.push_back(s);
+        b.samples_ns.push_back(s.elapsed_ns / 1000);
+    }
+    r.benchmarks.push_back(b);
+    const std::string text = report::make_json_reporter<run_results>()->render(r);
+
+    alloc::region_begin();
+    std::optional<run_results> held;
+    {
+        auto read = io::parse_results(text, "mem");
+        ASSERT_TRUE(std::holds_alternative<run_results>(read)) << std::get<io::read_error>(read).message;
+        held = std::move(std::get<run_results>(read));
+    }
+    const alloc::counters kept = alloc::snapshot();
+    alloc::region_end();
+    ASSERT_EQ(held->benchmarks.at(0).samples.size(), n);
+    EXPECT_EQ(held->benchmarks[0].samples[n - 1].iterations_before, 1000 * (n - 1));
+    const double per_sample = static_cast<double>(kept.live) / static_cast<double>(n);
+    // 32 bytes of time and heap level and 8 of per-iteration time a sample, and the row's own.
+    EXPECT_LT(per_sample, 48.0) << "bytes held a sample, against "
+                                << static_cast<double>(text.size()) / static_cast<double>(n) << " of text";
 }
 
 }  // namespace
