@@ -2,6 +2,7 @@
 // A benchmark's samples as a row holds them: its times and heap levels always, its counts only
 // when some sample has one.
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>

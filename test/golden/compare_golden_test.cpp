@@ -16,20 +16,12 @@
 #include "golden/golden.hpp"
 #include "report/reporter.hpp"
 #include "report/table/units.hpp"
+#include "text_helpers.hpp"
 
 namespace tare::golden {
 namespace {
 
 using ordered = nlohmann::ordered_json;
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line);
-    }
-    return lines;
-}
 
 // A line as code points, so positions are display columns (the reporters count the same way).
 std::vector<std::string> code_points(const std::string& line) {

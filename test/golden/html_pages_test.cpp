@@ -22,15 +22,15 @@
 namespace tare::golden {
 namespace {
 
-std::string render(const run_results& r) {
+std::string page_of(const run_results& r) {
     return report::make_html_reporter<run_results>()->render(r);
 }
 
-std::string render(const compare_results& r) {
+std::string page_of(const compare_results& r) {
     return report::make_html_reporter<compare_results>()->render(r);
 }
 
-std::size_t count(const std::string& text, const std::string& needle) {
+std::size_t occurrences(const std::string& text, const std::string& needle) {
     std::size_t n = 0;
     for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size()))
         ++n;
@@ -62,7 +62,7 @@ benchmark_result measured(const std::string& name, std::vector<double> samples_n
 TEST(html_pages, every_comparison_fixture_matches_its_approved_page) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
-        expect_matches_approved("compare_" + f.name + ".html", render(f.make()));
+        expect_matches_approved("compare_" + f.name + ".html", page_of(f.make()));
     }
 }
 
@@ -70,8 +70,8 @@ TEST(html_pages, a_comparison_has_a_forest_row_and_a_table_row_per_benchmark) {
     for (const auto& f : all_compare_fixtures()) {
         SCOPED_TRACE(f.name);
         const compare_results r = f.make();
-        const std::string html = render(r);
-        EXPECT_EQ(count(html, "<g class=\"row "), r.rows.size());
+        const std::string html = page_of(r);
+        EXPECT_EQ(occurrences(html, "<g class=\"row "), r.rows.size());
         for (std::size_t i = 0; i < r.rows.size(); ++i) {
             const std::string id = "r-" + std::to_string(i + 1);
             EXPECT_NE(html.find("<tr id=\"" + id + "\""), std::string::npos) << id;
@@ -85,7 +85,7 @@ TEST(html_pages, a_comparison_has_a_forest_row_and_a_table_row_per_benchmark) {
         const bool flames = std::any_of(r.rows.begin(), r.rows.end(), [](const compare_row& row) {
             return row.base.profile && row.head.profile;
         });
-        EXPECT_EQ(count(html, "<script>"), (r.rows.empty() ? 0U : 1U) + (flames ? 1U : 0U));
+        EXPECT_EQ(occurrences(html, "<script>"), (r.rows.empty() ? 0U : 1U) + (flames ? 1U : 0U));
         EXPECT_EQ(html.find("http"), std::string::npos);
         EXPECT_EQ(html.find(" src="), std::string::npos);
     }
@@ -93,9 +93,9 @@ TEST(html_pages, a_comparison_has_a_forest_row_and_a_table_row_per_benchmark) {
 
 TEST(html_pages, the_forest_colours_by_verdict_and_draws_the_band) {
     const compare_results r = compare_threshold_run();
-    const std::string html = render(r);
+    const std::string html = page_of(r);
     ASSERT_GT(r.threshold_pct, 0);
-    EXPECT_EQ(count(html, "<rect class=\"threshold\""), 2U);  // the legend's and the plot's
+    EXPECT_EQ(occurrences(html, "<rect class=\"threshold\""), 2U);  // the legend's and the plot's
     for (const compare_row& row : r.rows) {
         const std::string cls = row.verdict == verdict::faster   ? "faster"
                                 : row.verdict == verdict::slower ? "slower"
@@ -104,13 +104,13 @@ TEST(html_pages, the_forest_colours_by_verdict_and_draws_the_band) {
             << row.name;
         EXPECT_NE(html.find("<td class=\"l verdict " + cls + "\">"), std::string::npos) << row.name;
     }
-    EXPECT_EQ(count(render(compare_rounds_run()), "<rect class=\"threshold\""), 0U);
+    EXPECT_EQ(occurrences(page_of(compare_rounds_run()), "<rect class=\"threshold\""), 0U);
 }
 
 TEST(html_pages, a_comparison_marks_errors_and_changed_memory_and_escapes_names) {
     compare_results r = compare_edges_run();
     r.rows[0].name = "sort<int>/\"a&b\"";
-    const std::string html = render(r);
+    const std::string html = page_of(r);
     EXPECT_EQ(html.find("sort<int>"), std::string::npos);
     EXPECT_NE(html.find("sort&lt;int&gt;/&quot;a&amp;b&quot;"), std::string::npos);
     EXPECT_NE(html.find("<tr id=\"r-2\" class=\"error\">"), std::string::npos);
@@ -126,7 +126,7 @@ TEST(html_pages, an_interval_past_the_forest_axis_ends_in_an_arrow) {
     plot.rows = {{"a", "", 1.0, std::pair{0.5, 1.5}, "same", ""},
                  {"b", "", 2.0, std::pair{-300.0, 400.0}, "same", ""}};
     const std::string svg = report::detail::render_forest(plot);
-    EXPECT_EQ(count(svg, "<path class=\"arrow\""), 2U);  // both ends of b's
+    EXPECT_EQ(occurrences(svg, "<path class=\"arrow\""), 2U);  // both ends of b's
     // The axis spans the estimates and 0, and as far again: not b's -300 %.
     const std::string ticks = between(svg, "<g class=\"xt\">", "</g>");
     EXPECT_EQ(ticks.find("-300"), std::string::npos) << ticks;
@@ -140,7 +140,7 @@ TEST(html_pages, one_outlier_does_not_flatten_the_time_axis) {
         samples[i] = 1.40e6 + 1e3 * static_cast<double>(i % 5);
     samples[17] = 19e6;  // one 19 ms sample among fifty at 1.4 ms
     run.benchmarks = {measured("spiky", samples)};
-    const std::string html = render(run);
+    const std::string html = page_of(run);
     const std::string svg = between(html, "<svg", "</svg>");
     // The outlier is a triangle on the edge that names it, and the caption counts it.
     EXPECT_NE(svg.find("<path class=\"clipped\""), std::string::npos);
@@ -171,9 +171,9 @@ TEST(html_pages, the_distribution_has_the_rice_rule_bins) {
     for (int i = 0; i < 100; ++i)
         samples.push_back(1000 + i);  // evenly spread: every one of the 10 bins holds 10
     run.benchmarks = {measured("even", samples)};
-    const std::string html = render(run);
+    const std::string html = page_of(run);
     const std::string bars = between(html, "<path class=\"bar\" d=\"", "\"");
-    EXPECT_EQ(count(bars, "z"), 10U) << bars;
+    EXPECT_EQ(occurrences(bars, "z"), 10U) << bars;
     EXPECT_NE(html.find("their distribution (10 bins)"), std::string::npos);
 }
 
@@ -188,7 +188,7 @@ TEST(html_pages, a_family_is_plotted_across_its_argument) {
         run.benchmarks.push_back(b);
     }
     run.benchmarks.push_back(measured("other/fast", {5, 5}));
-    const std::string html = render(run);
+    const std::string html = page_of(run);
     const std::string families = between(html, "<section id=\"families\">", "</section>");
     EXPECT_NE(families.find("<h3><code>skip</code> across BatchSize</h3>"), std::string::npos);
     // A logarithmic axis: 1, 10, 100, 1k evenly apart.
@@ -196,11 +196,11 @@ TEST(html_pages, a_family_is_plotted_across_its_argument) {
     EXPECT_NE(families.find(">1k</text>"), std::string::npos);
     EXPECT_NE(families.find("(logarithmic axis)"), std::string::npos);
     // Bytes change across the argument and are plotted; time too.
-    EXPECT_EQ(count(families, "<svg"), 2U);
+    EXPECT_EQ(occurrences(families, "<svg"), 2U);
     EXPECT_NE(families.find("bytes / iteration"), std::string::npos);
     // Two members are not a family.
     run.benchmarks.resize(2);
-    EXPECT_EQ(render(run).find("id=\"families\""), std::string::npos);
+    EXPECT_EQ(page_of(run).find("id=\"families\""), std::string::npos);
 }
 
 TEST(html_pages, a_summary_groups_suites_and_shows_warnings_as_badges) {
@@ -208,9 +208,9 @@ TEST(html_pages, a_summary_groups_suites_and_shows_warnings_as_badges) {
     run.context.executable = "./build/a_bench ./build/b_bench";
     for (std::size_t i = 0; i < run.benchmarks.size(); ++i)
         run.benchmarks[i].name = (i < 2 ? "a_bench/" : "b_bench/") + run.benchmarks[i].name;
-    const std::string html = render(run);
+    const std::string html = page_of(run);
     const std::string summary = between(html, "<section id=\"summary\">", "</section>");
-    EXPECT_EQ(count(summary, "<tr class=\"suite\">"), 2U);
+    EXPECT_EQ(occurrences(summary, "<tr class=\"suite\">"), 2U);
     EXPECT_NE(summary.find("<code>a_bench</code>"), std::string::npos);
     EXPECT_EQ(summary.find("<code>a_bench/"), std::string::npos) << "names shown without their suite";
     // Both executables on their own line.
@@ -227,7 +227,7 @@ TEST(html_pages, a_summary_groups_suites_and_shows_warnings_as_badges) {
         }
     }
     // One executable: no suite rows.
-    EXPECT_EQ(render(findings_run()).find("<tr class=\"suite\">"), std::string::npos);
+    EXPECT_EQ(page_of(findings_run()).find("<tr class=\"suite\">"), std::string::npos);
 }
 
 TEST(html_pages, a_counter_of_few_rows_goes_to_their_sections) {
@@ -235,13 +235,13 @@ TEST(html_pages, a_counter_of_few_rows_goes_to_their_sections) {
     for (auto& b : run.benchmarks)
         b.counters.clear();
     run.benchmarks[0].counters = {{"rare_counter", 3}};
-    const std::string html = render(run);
+    const std::string html = page_of(run);
     const std::string summary = between(html, "<section id=\"summary\">", "</section>");
     EXPECT_EQ(summary.find("rare_counter"), std::string::npos);
     EXPECT_NE(html.find("<dt>rare_counter</dt><dd>3</dd>"), std::string::npos);
     for (auto& b : run.benchmarks)
         b.counters = {{"common_counter", 1}};
-    EXPECT_NE(between(render(run), "<section id=\"summary\">", "</section>").find("common_counter"),
+    EXPECT_NE(between(page_of(run), "<section id=\"summary\">", "</section>").find("common_counter"),
               std::string::npos);
 }
 

@@ -20,19 +20,12 @@
 #include "report/profile/profile_files.hpp"
 #include "report/reporter.hpp"
 #include "report/table/units.hpp"
+#include "text_helpers.hpp"
 
 namespace tare::golden {
 namespace {
 
 using nlohmann::json;
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
 
 std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
     std::vector<std::string> keys;

@@ -11,7 +11,7 @@
 namespace tare {
 namespace {
 
-core::name_filter filter(const std::string& pattern) {
+core::name_filter filter_of(const std::string& pattern) {
     return std::get<core::name_filter>(core::name_filter::parse(pattern));
 }
 
@@ -84,7 +84,7 @@ TEST(variants, a_filter_matching_one_member_runs_the_whole_group) {
     auto all = instances_of({&a, &lone, &b});
     auto groups = core::resolve_variants(all, {{"ctx", {"reused", "fresh"}}}).instances;
 
-    auto units = core::plan_units(all, groups, filter("fresh/64$"));
+    auto units = core::plan_units(all, groups, filter_of("fresh/64$"));
     ASSERT_EQ(units.size(), 1U);
     EXPECT_EQ(units[0].name(), "ctx/64");
     ASSERT_EQ(units[0].instances().size(), 2U);
@@ -92,15 +92,15 @@ TEST(variants, a_filter_matching_one_member_runs_the_whole_group) {
     EXPECT_EQ(units[0].instances()[1].name, "fresh/64");
 
     // Everything: a group takes the place of its first member, in registration order.
-    auto every = core::plan_units(all, groups, filter(""));
+    auto every = core::plan_units(all, groups, filter_of(""));
     ASSERT_EQ(every.size(), 3U);
     EXPECT_EQ(every[0].name(), "ctx/8");
     EXPECT_EQ(every[1].name(), "ctx/64");
     EXPECT_EQ(every[2].name(), "lone");
     EXPECT_FALSE(every[2].group);
 
-    EXPECT_EQ(core::plan_units(all, groups, filter("^ctx/8$")).size(), 1U);  // the group's own name
-    EXPECT_TRUE(core::plan_units(all, groups, filter("nothing")).empty());
+    EXPECT_EQ(core::plan_units(all, groups, filter_of("^ctx/8$")).size(), 1U);  // the group's own name
+    EXPECT_TRUE(core::plan_units(all, groups, filter_of("nothing")).empty());
 }
 
 TEST(variants, block_order_alternates_forward_and_reversed) {

@@ -22,7 +22,7 @@ callgrind_graph graph_of(const std::string& text) {
     return std::get<callgrind_graph>(std::move(r));
 }
 
-std::string error_of(const std::string& text) {
+std::string graph_error_of(const std::string& text) {
     auto r = parse_callgrind_graph(text, "cg.out.2");
     if (auto* e = std::get_if<io::read_error>(&r)) {
         return e->message;
@@ -53,7 +53,7 @@ std::map<std::pair<std::string, std::string>, std::pair<std::uint64_t, std::uint
 // The shape Callgrind 3.19 writes with --cache-sim=yes --dump-line=no, Ir second here to check
 // that the event is found by name: compressed names defined once and used again, a call's cost
 // line after its "calls=", files switched inside a function, trailing zero costs left out.
-constexpr const char* dump = R"(# callgrind format
+constexpr const char* graph_dump = R"(# callgrind format
 version: 1
 creator: callgrind-3.19.0
 pid: 19938
@@ -98,7 +98,7 @@ totals: 3052 13219 2083
 )";
 
 TEST(callgrind_graph, reads_self_costs_and_calls_of_the_event_named) {
-    const callgrind_graph g = graph_of(dump);
+    const callgrind_graph g = graph_of(graph_dump);
     EXPECT_EQ(g.total, 13219u);
     EXPECT_EQ(self_of(g, "work(int)"), 6005u + 14 + 1 + 5);
     EXPECT_EQ(self_of(g, "(below main)"), 0u);
@@ -143,24 +143,25 @@ fn=(9)
 }
 
 TEST(callgrind_graph, names_the_line_and_column_of_what_it_cannot_read) {
-    EXPECT_EQ(error_of("events: Ir\nsummary: 1\nfn=(4)\n"),
+    EXPECT_EQ(graph_error_of("events: Ir\nsummary: 1\nfn=(4)\n"),
               "cg.out.2:3:4: the name id (4) is used before it is defined");
     EXPECT_EQ(
-        error_of("events: Ir\nsummary: 1\nfn=(1) f\ncalls=1 0\n0 1\n"),
+        graph_error_of("events: Ir\nsummary: 1\nfn=(1) f\ncalls=1 0\n0 1\n"),
         "cg.out.2:4:1: \"calls=\" before the \"fn=\" and \"cfn=\" lines that name its caller and callee");
-    EXPECT_EQ(error_of("events: Ir\nsummary: 1\nfn=(1) f\n0 1 2\n"),
+    EXPECT_EQ(graph_error_of("events: Ir\nsummary: 1\nfn=(1) f\n0 1 2\n"),
               "cg.out.2:4:5: more costs than the 1 events");
-    EXPECT_EQ(error_of("events: Ir\nsummary: 1\nfn=(1) f\n0 x\n"), "cg.out.2:4:3: \"x\" is not a count");
-    EXPECT_EQ(error_of("events: Ir\nsummary: 1\nfn=(1) f\nq1 2\n"),
+    EXPECT_EQ(graph_error_of("events: Ir\nsummary: 1\nfn=(1) f\n0 x\n"),
+              "cg.out.2:4:3: \"x\" is not a count");
+    EXPECT_EQ(graph_error_of("events: Ir\nsummary: 1\nfn=(1) f\nq1 2\n"),
               "cg.out.2:4:1: not a Callgrind line: \"q1 2\"");
-    EXPECT_EQ(error_of("events: Ir\nsummary: 1\nfn=(1) f\n0 18446744073709551615\n0 1\n"),
+    EXPECT_EQ(graph_error_of("events: Ir\nsummary: 1\nfn=(1) f\n0 18446744073709551615\n0 1\n"),
               "cg.out.2:5:1: a function's cost past 2^64");
-    EXPECT_EQ(error_of("events: Dr\nsummary: 1\n"), "cg.out.2:1:1: the dump does not count \"Ir\"");
-    EXPECT_EQ(error_of("events: Ir\nfn=(1) f\ncfn=(2) g\ncalls=1 0\n"),
+    EXPECT_EQ(graph_error_of("events: Dr\nsummary: 1\n"), "cg.out.2:1:1: the dump does not count \"Ir\"");
+    EXPECT_EQ(graph_error_of("events: Ir\nfn=(1) f\ncfn=(2) g\ncalls=1 0\n"),
               "cg.out.2: the dump ends after a \"calls=\" line, before its cost");
-    EXPECT_EQ(error_of("events: Ir\nfn=(1) f\n0 1\n"),
+    EXPECT_EQ(graph_error_of("events: Ir\nfn=(1) f\n0 1\n"),
               "cg.out.2: a Callgrind dump without its \"summary:\" line");
-    EXPECT_EQ(error_of("fn=(1) f\n"), "cg.out.2: not a Callgrind dump (no \"events:\" line)");
+    EXPECT_EQ(graph_error_of("fn=(1) f\n"), "cg.out.2: not a Callgrind dump (no \"events:\" line)");
 }
 
 // A graph from (caller, callee, cost) calls and self costs, the harness above the body as a

@@ -17,17 +17,12 @@
 #include <sstream>
 #include <string>
 
+#include "text_helpers.hpp"
+
 namespace tare {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 TEST(atomic_file, writes_and_replaces_leaving_no_temporary) {
     fs::path dir = fs::temp_directory_path() / ("tare_atomic_" + std::to_string(::getpid()));

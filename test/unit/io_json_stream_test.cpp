@@ -102,7 +102,7 @@ TEST(json_stream, count_rows_counts_the_named_arrays_elements_only) {
     EXPECT_EQ(io::codec::count_rows(R"({"rows": [1, 2, )", "rows"), 2U);  // malformed: as far as it went
 }
 
-std::string run_error(const std::string& text) {
+std::string stream_error_of(const std::string& text) {
     auto read = io::parse_run_json(text, "r.json");
     return std::holds_alternative<io::read_error>(read) ? std::get<io::read_error>(read).message : "";
 }
@@ -111,25 +111,25 @@ std::string run_error(const std::string& text) {
 // tree gave them: malformed JSON first, then the schema, then the fields in mapping order.
 TEST(json_stream, errors_come_in_the_order_a_whole_tree_gives_them) {
     const std::string bad_row = R"({"name": "a", "iterations": -1})";
-    EXPECT_EQ(run_error(R"({"schema": "tare/1", "benchmarks": [)" + bad_row + "], ]"),
+    EXPECT_EQ(stream_error_of(R"({"schema": "tare/1", "benchmarks": [)" + bad_row + "], ]"),
               "r.json:1:71: malformed JSON: syntax error while parsing object key - unexpected ']'; "
               "expected string literal");
-    EXPECT_EQ(run_error(R"({"benchmarks": [)" + bad_row + R"(], "schema": "tare-exec/1"})"),
+    EXPECT_EQ(stream_error_of(R"({"benchmarks": [)" + bad_row + R"(], "schema": "tare-exec/1"})"),
               "r.json: unsupported schema \"tare-exec/1\" (expected \"tare/1\")");
-    EXPECT_EQ(run_error(R"({"schema": "tare/1", "benchmarks": [)" + bad_row + R"(], "context": []})"),
+    EXPECT_EQ(stream_error_of(R"({"schema": "tare/1", "benchmarks": [)" + bad_row + R"(], "context": []})"),
               "r.json:1:82: context: expected an object");
+    EXPECT_EQ(stream_error_of(R"({"schema": "tare/1", "benchmarks": [{"name": "a"}, )" + bad_row + ", " +
+                              bad_row + "]}"),
+              "r.json:1:80: benchmarks[1].iterations: expected a non-negative integer");
     EXPECT_EQ(
-        run_error(R"({"schema": "tare/1", "benchmarks": [{"name": "a"}, )" + bad_row + ", " + bad_row + "]}"),
-        "r.json:1:80: benchmarks[1].iterations: expected a non-negative integer");
-    EXPECT_EQ(
-        run_error(
+        stream_error_of(
             "{\"schema\": \"tare/1\", \"benchmarks\": [\n{\"name\": \"a\", \"allocs_per_iter\": 1e400}]}"),
         "r.json:2:34: malformed JSON: number overflow parsing '1e400'");
     // A key given twice: its last value is the one read, as nlohmann's tree keeps it.
     auto read = io::parse_run_json(
         R"({"schema": "tare/1", "benchmarks": [)" + bad_row + R"(], "benchmarks": [{"name": "b"}]})",
         "r.json");
-    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << run_error(R"({"benchmarks": 1})");
+    ASSERT_TRUE(std::holds_alternative<run_results>(read)) << stream_error_of(R"({"benchmarks": 1})");
     ASSERT_EQ(std::get<run_results>(read).benchmarks.size(), 1U);
     EXPECT_EQ(std::get<run_results>(read).benchmarks[0].name, "b");
 }

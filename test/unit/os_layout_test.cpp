@@ -14,18 +14,12 @@
 #include "os/channel.hpp"
 #include "os/layout.hpp"
 #include "os/process.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 struct placement {
     std::string code;   // start of the program's first mapping

@@ -13,6 +13,7 @@
 #include "report/run_table.hpp"
 #include "report/table/document.hpp"
 #include "report/table/units.hpp"
+#include "text_helpers.hpp"
 #include "unit/many_rows.hpp"
 
 namespace tare::report {
@@ -24,14 +25,6 @@ using table::console_style;
 using table::document;
 using table::grid;
 using table::tone;
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
 
 document sample_document() {
     column names{
