@@ -61,7 +61,7 @@ struct sample_iterations_codec {
         value_codec<std::vector<std::uint64_t>>::read(j, iterations, path);
         if (!iterations.empty() && iterations.size() != b.samples_ns.size())
             throw field_error(path, entries(b.samples_ns.size()) + ", one per samples_ns");
-        // Reserved: grown by doubling, a row of 300 samples took room for 512 of 80 bytes.
+        // Reserved: grown by doubling, a row of 300 samples took room for 512.
         b.samples.clear();
         b.samples.reserve(iterations.size());
         for (std::size_t i = 0; i < iterations.size(); ++i) {
