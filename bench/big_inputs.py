@@ -19,7 +19,8 @@ so that what else the machine does falls on both alike; the inputs are written b
 
 With --samples=K, each process of a run row has K samples instead of one, each with its
 iterations, the iterations before it and its live bytes: rows as tare's own loop writes them
-(`tare run --processes=3` writes about 160 a process), where the samples are most of the file.
+(`tare run --processes=3` of the compare test's executable wrote about 100 a process), where
+the samples are most of the file.
 
 Usage: bench/big_inputs.py --tare [LABEL=]build/tare[,...] [--sizes 1000,10000,100000,1000000]
                            [--limit 300] [--out DIR] [--only report,export-bmf,...] [--gbench]
