@@ -21,22 +21,10 @@ namespace tare::cli {
 // The flag checks the benchmark executable shares (main/flag_checks.hpp).
 using namespace flags;
 
-CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
-    CLI::App* cmd = app.add_subcommand(
-        "compare",
-        "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
-    cmd->add_option("BASE", args.base, "the base: a benchmark executable or a results file")
-        ->required()
-        ->type_name("EXE|FILE");
-    cmd->add_option("HEAD", args.head, "the head: of the same kind as the base")
-        ->required()
-        ->type_name("EXE|FILE");
-    cmd->footer(
-        "Examples:\n"
-        "  tare compare build-main/bench/codec_bench build/bench/codec_bench --md --fail-on-regression=2\n"
-        "  tare compare main.json pr.json --threshold=1 --html=compare.html\n"
-        "Method and every flag: " +
-        doc_path("compare.md") + ", " + doc_path("cli.md"));
+namespace {
+
+// How the rounds of fresh processes run: their number and length, and where the workers run.
+void add_round_options(CLI::App* cmd, compare_args& args) {
     cmd->add_option("--rounds", args.rounds, "rounds of fresh processes of both sides (default 20)")
         ->type_name("N")
         ->check(whole_number(1, 100000));
@@ -63,6 +51,27 @@ CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
         ->type_name("SECONDS")
         ->check(positive_seconds())
         ->each([&args](const std::string&) { args.timeout_given = true; });
+}
+
+}  // namespace
+
+CLI::App* add_compare_command(CLI::App& app, compare_args& args) {
+    CLI::App* cmd = app.add_subcommand(
+        "compare",
+        "compare HEAD against BASE: two executables (rounds of fresh processes) or two results files");
+    cmd->add_option("BASE", args.base, "the base: a benchmark executable or a results file")
+        ->required()
+        ->type_name("EXE|FILE");
+    cmd->add_option("HEAD", args.head, "the head: of the same kind as the base")
+        ->required()
+        ->type_name("EXE|FILE");
+    cmd->footer(
+        "Examples:\n"
+        "  tare compare build-main/bench/codec_bench build/bench/codec_bench --md --fail-on-regression=2\n"
+        "  tare compare main.json pr.json --threshold=1 --html=compare.html\n"
+        "Method and every flag: " +
+        doc_path("compare.md") + ", " + doc_path("cli.md"));
+    add_round_options(cmd, args);
     cmd->add_option("--filter", args.filter,
                     "compare only names that REGEX matches (default: every benchmark)")
         ->type_name("REGEX");

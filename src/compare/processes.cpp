@@ -50,6 +50,26 @@ std::optional<double> pooled_throughput(const benchmark_result& first, std::opti
     return per_iteration * 1e9 / pooled_mean_ns;
 }
 
+// Counters: the mean over the processes that have each, in the first process's order.
+std::vector<std::pair<std::string, double>> pooled_counters(const std::vector<const benchmark_result*>& of) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& [key, value] : of.front()->counters) {
+        double sum = 0;
+        std::size_t n = 0;
+        for (const benchmark_result* b : of) {
+            for (const auto& [k, v] : b->counters) {
+                if (k == key) {
+                    sum += v;
+                    ++n;
+                    break;
+                }
+            }
+        }
+        out.emplace_back(key, sum / static_cast<double>(n));
+    }
+    return out;
+}
+
 benchmark_result pool_benchmark(const std::string& name, const std::vector<run_results>& runs) {
     benchmark_result out;
     out.name = name;
@@ -119,21 +139,7 @@ benchmark_result pool_benchmark(const std::string& name, const std::vector<run_r
     out.bytes_per_second = pooled_throughput(*of.front(), of.front()->bytes_per_second, out.time.mean);
     out.items_per_second = pooled_throughput(*of.front(), of.front()->items_per_second, out.time.mean);
 
-    // Counters: the mean over processes, in the first process's order.
-    for (const auto& [key, value] : of.front()->counters) {
-        double sum = 0;
-        std::size_t n = 0;
-        for (const benchmark_result* b : of) {
-            for (const auto& [k, v] : b->counters) {
-                if (k == key) {
-                    sum += v;
-                    ++n;
-                    break;
-                }
-            }
-        }
-        out.counters.emplace_back(key, sum / static_cast<double>(n));
-    }
+    out.counters = pooled_counters(of);
     return out;
 }
 

@@ -194,6 +194,33 @@ std::vector<int> block_order(std::size_t block) {
     return block % 2 == 0 ? std::vector<int>{0, 1, 1, 0} : std::vector<int>{1, 0, 0, 1};
 }
 
+namespace {
+
+// The first round's start: both sides' lists of benchmarks, paired into data's rows, and what
+// each side's allocation accounting can see.
+std::optional<rounds_failure> list_and_pair(side_state (&sides)[2], const rounds_options& o,
+                                            rounds_data& data) {
+    std::vector<std::string> names[2];
+    for (int k = 0; k < 2; ++k) {
+        auto l = sides[k].worker->list();
+        if (auto* f = std::get_if<worker_failure>(&l)) {
+            return rounds_failure{3, f->message};
+        }
+        names[k] = std::move(std::get<std::vector<std::string>>(l));
+    }
+    if (auto why = pair_names(o, std::move(names[base_side]), std::move(names[head_side]), data)) {
+        return rounds_failure{2, std::move(*why)};
+    }
+    data.base_accounting = sides[base_side].worker->accounting();
+    data.head_accounting = sides[head_side].worker->accounting();
+    if (o.kind == worker_kind::gbench && (data.base_accounting || data.head_accounting)) {
+        data.gbench_memory = "region";  // the region hooks' figures, sample by sample
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
     rounds_data data;
     const std::size_t rounds = std::max<std::size_t>(o.rounds, 1);
@@ -227,21 +254,8 @@ std::variant<rounds_data, rounds_failure> run_rounds(const rounds_options& o) {
             }
         }
         if (r == 0) {
-            std::vector<std::string> names[2];
-            for (int k = 0; k < 2; ++k) {
-                auto l = sides[k].worker->list();
-                if (auto* f = std::get_if<worker_failure>(&l)) {
-                    return rounds_failure{3, f->message};
-                }
-                names[k] = std::move(std::get<std::vector<std::string>>(l));
-            }
-            if (auto why = pair_names(o, std::move(names[base_side]), std::move(names[head_side]), data)) {
-                return rounds_failure{2, std::move(*why)};
-            }
-            data.base_accounting = sides[base_side].worker->accounting();
-            data.head_accounting = sides[head_side].worker->accounting();
-            if (o.kind == worker_kind::gbench && (data.base_accounting || data.head_accounting)) {
-                data.gbench_memory = "region";  // the region hooks' figures, sample by sample
+            if (auto f = list_and_pair(sides, o, data)) {
+                return *f;
             }
             failed.assign(data.rows.size(), false);
             sizes.assign(data.rows.size(), std::nullopt);

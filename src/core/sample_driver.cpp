@@ -221,10 +221,61 @@ std::uint64_t sample_driver::next_calibration_size(std::uint64_t n, double elaps
     return to_count(next);
 }
 
+std::uint64_t sample_driver::end_unmeasured_sample(double t, std::uint64_t n) {
+    const double target = target_sample_ns();
+    unmeasured_ns_ += t;
+    out_.warmup_iterations += n;
+    if (phase_ == phase::calibrating && t < 0.5 * target) {
+        // A billion iterations in under 0.01 ns each is less than a cycle apiece: the
+        // compiler removed the loop's work, and growing n further would never end.
+        if (n >= plan_.optimized_away_iterations && t < 0.01 * static_cast<double>(n)) {
+            out_.optimized_away = true;
+            plan_.fixed_samples = plan_.min_samples;
+            phase_ = phase::measuring;
+            return controller_ != nullptr ? controller_->calibrated(n) : n;
+        }
+        return next_calibration_size(n, t);
+    }
+    // Calibrated: each warm-up sample refines the size from the latest reading.
+    phase_ = phase::warming;
+    std::uint64_t next = plan_.fixed_iterations != 0
+                             ? plan_.fixed_iterations
+                             : to_count(static_cast<double>(n) * target / std::max(t, 1.0));
+    if (unmeasured_ns_ >= plan_.warmup_fraction * plan_.budget_ns) {
+        phase_ = phase::measuring;
+        if (controller_ != nullptr) {
+            return controller_->calibrated(next);
+        }
+    }
+    return next;
+}
+
+std::uint64_t sample_driver::end_measured_sample(double t, std::uint64_t n) {
+    record_measured();
+    measured_ns_ += t;
+    if (controller_ != nullptr) {
+        std::uint64_t next = controller_->measured(cur_, out_.peak_live_bytes);
+        if (next == 0) {
+            phase_ = phase::done;
+        }
+        return next;
+    }
+    const auto count = static_cast<std::uint64_t>(out_.samples.size());
+    bool done = false;
+    if (plan_.fixed_samples != 0) {
+        done = count >= plan_.fixed_samples;
+    } else {
+        done = enough_samples(plan_, count, measured_ns_);
+    }
+    if (done) {
+        return after_measuring();
+    }
+    return n;
+}
+
 std::uint64_t sample_driver::end_sample() {
     const double t = cur_.elapsed_ns;
     const std::uint64_t n = cur_.iterations;
-    const double target = target_sample_ns();
     if (phase_ == phase::checking) {
         out_.growth_check.iterations = n;
         out_.growth_check.grown =
@@ -249,55 +300,10 @@ std::uint64_t sample_driver::end_sample() {
     }
     switch (phase_) {
     case phase::calibrating:
-    case phase::warming: {
-        unmeasured_ns_ += t;
-        out_.warmup_iterations += n;
-        if (phase_ == phase::calibrating && t < 0.5 * target) {
-            // A billion iterations in under 0.01 ns each is less than a cycle apiece: the
-            // compiler removed the loop's work, and growing n further would never end.
-            if (n >= plan_.optimized_away_iterations && t < 0.01 * static_cast<double>(n)) {
-                out_.optimized_away = true;
-                plan_.fixed_samples = plan_.min_samples;
-                phase_ = phase::measuring;
-                return controller_ != nullptr ? controller_->calibrated(n) : n;
-            }
-            return next_calibration_size(n, t);
-        }
-        // Calibrated: each warm-up sample refines the size from the latest reading.
-        phase_ = phase::warming;
-        std::uint64_t next = plan_.fixed_iterations != 0
-                                 ? plan_.fixed_iterations
-                                 : to_count(static_cast<double>(n) * target / std::max(t, 1.0));
-        if (unmeasured_ns_ >= plan_.warmup_fraction * plan_.budget_ns) {
-            phase_ = phase::measuring;
-            if (controller_ != nullptr) {
-                return controller_->calibrated(next);
-            }
-        }
-        return next;
-    }
-    case phase::measuring: {
-        record_measured();
-        measured_ns_ += t;
-        if (controller_ != nullptr) {
-            std::uint64_t next = controller_->measured(cur_, out_.peak_live_bytes);
-            if (next == 0) {
-                phase_ = phase::done;
-            }
-            return next;
-        }
-        const auto count = static_cast<std::uint64_t>(out_.samples.size());
-        bool done = false;
-        if (plan_.fixed_samples != 0) {
-            done = count >= plan_.fixed_samples;
-        } else {
-            done = enough_samples(plan_, count, measured_ns_);
-        }
-        if (done) {
-            return after_measuring();
-        }
-        return n;
-    }
+    case phase::warming:
+        return end_unmeasured_sample(t, n);
+    case phase::measuring:
+        return end_measured_sample(t, n);
     case phase::checking:
     case phase::diagnosing:
     case phase::growing:

@@ -157,6 +157,10 @@ private:
     std::uint64_t end_sites_stretch(double elapsed_ns);
     // Records the finished sample and returns the next sample's size, or 0 when done.
     std::uint64_t end_sample();
+    // end_sample's two ordinary cases: a calibration or warm-up sample (`t` ns, `n` iterations),
+    // and a measured one.
+    std::uint64_t end_unmeasured_sample(double t, std::uint64_t n);
+    std::uint64_t end_measured_sample(double t, std::uint64_t n);
     std::uint64_t next_calibration_size(std::uint64_t n, double elapsed_ns) const;
     // The measured samples are over: the diagnostic pass's size, its region opened, or 0 for none.
     std::uint64_t begin_sites_pass();

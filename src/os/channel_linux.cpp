@@ -26,6 +26,50 @@ double now_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// The descriptors the forked worker starts from, all open in the parent before fork.
+struct child_fds {
+    int down_read;     // the parent's messages
+    int up_write;      // the worker's replies
+    int null;          // its standard output
+    int err;           // its standard error
+    int status_write;  // closed on exec; written with errno when exec fails
+};
+
+// The forked child's side, async-signal-safe calls only: its own group, death with the
+// controller, the channel's pipes on their fixed descriptors, then exec.
+[[noreturn]] void become_worker(const exec_plan& plan, pid_t parent, const std::vector<int>& cpus,
+                                const child_fds& fds) {
+    setpgid(0, 0);                     // its own group (os/interrupt.hpp)
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the controller, as run_child's children
+    if (getppid() != parent) {
+        _exit(126);
+    }
+    if (!cpus.empty()) {
+        pin_to_cpus(cpus);
+    }
+    // dup2 clears close-on-exec on the new descriptors; the originals close on exec.
+    // Move every source above the target numbers first so no dup2 clobbers another's source
+    // (a standard error pipe made in the parent may well be descriptor 3 or 4).
+    int r = fcntl(fds.down_read, F_DUPFD_CLOEXEC, 10);
+    int w = fcntl(fds.up_write, F_DUPFD_CLOEXEC, 10);
+    int out = fds.null >= 0 ? fcntl(fds.null, F_DUPFD_CLOEXEC, 10) : -1;
+    int err = fds.err >= 0 ? fcntl(fds.err, F_DUPFD_CLOEXEC, 10) : -1;
+    if (r < 0 || w < 0 || dup2(r, child_read_fd) < 0 || dup2(w, child_write_fd) < 0) {
+        _exit(126);
+    }
+    if (out >= 0) {
+        dup2(out, 1);
+    }
+    if (err >= 0) {
+        dup2(err, 2);
+    }
+    plan.exec();
+    int e = errno;
+    ssize_t ignored = write(fds.status_write, &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+}
+
 }  // namespace
 
 channel_child spawn_with_channel(const std::vector<std::string>& argv,
@@ -80,35 +124,7 @@ channel_child spawn_with_channel(const std::vector<std::string>& argv, int stder
         return fail("fork");
     }
     if (pid == 0) {
-        setpgid(0, 0);                     // its own group (os/interrupt.hpp)
-        prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the controller, as run_child's children
-        if (getppid() != parent) {
-            _exit(126);
-        }
-        if (!cpus.empty()) {
-            pin_to_cpus(cpus);
-        }
-        // dup2 clears close-on-exec on the new descriptors; the originals close on exec.
-        // Move every source above the target numbers first so no dup2 clobbers another's source
-        // (a standard error pipe made in the parent may well be descriptor 3 or 4).
-        int r = fcntl(down[0], F_DUPFD_CLOEXEC, 10);
-        int w = fcntl(up[1], F_DUPFD_CLOEXEC, 10);
-        int out = null_fd >= 0 ? fcntl(null_fd, F_DUPFD_CLOEXEC, 10) : -1;
-        int err = err_fd >= 0 ? fcntl(err_fd, F_DUPFD_CLOEXEC, 10) : -1;
-        if (r < 0 || w < 0 || dup2(r, child_read_fd) < 0 || dup2(w, child_write_fd) < 0) {
-            _exit(126);
-        }
-        if (out >= 0) {
-            dup2(out, 1);
-        }
-        if (err >= 0) {
-            dup2(err, 2);
-        }
-        plan.exec();
-        int e = errno;
-        ssize_t ignored = write(status[1], &e, sizeof e);
-        (void)ignored;
-        _exit(127);
+        become_worker(plan, parent, cpus, {down[0], up[1], null_fd, err_fd, status[1]});
     }
     close(down[0]);
     close(up[1]);
