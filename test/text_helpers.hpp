@@ -1,6 +1,6 @@
 #pragma once
-// Text helpers the unit and golden tests share: one home, so that test files compiled together
-// (the sanitizer legs' unity batches) define each once.
+// Text helpers the test programs share: one home, so that test files compiled together (the
+// sanitizer legs' unity batches) define each once.
 
 #include <filesystem>
 #include <fstream>
@@ -16,6 +16,12 @@ inline std::string slurp(const std::filesystem::path& p) {
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+/// Writes `text` to the file at `p`, replacing what was there.
+inline void write_text(const std::filesystem::path& p, const std::string& text) {
+    std::ofstream out(p);
+    out << text;
 }
 
 /// `text` split at its newlines, without them.

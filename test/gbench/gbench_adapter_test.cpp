@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "command.hpp"
 #include "gbench/suites.hpp"
 #include "integration/heap.hpp"
 #include "integration/run_process.hpp"
@@ -28,12 +29,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
 
-constexpr bool accounting_expected = TARE_ACCOUNTING_EXPECTED != 0;
 constexpr bool sanitized = TARE_SANITIZED != 0;
-// Exact allocation counts need the interposer and an unsanitized allocator path.
-constexpr bool exact_counts = accounting_expected && !sanitized;
 
-const std::string tare_cmd = TARE_COMMAND;
 const std::string alloc_bench = test::suite(TARE_GBENCH_ALLOC_COUNTS);
 
 using test::scratch;

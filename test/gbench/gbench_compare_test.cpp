@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "command.hpp"
 #include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
 
@@ -20,8 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
-
-const std::string tare_cmd = TARE_COMMAND;
 
 TEST(gbench_compare, two_gb_executables_give_a_verdict_table) {
     const fs::path out = fs::temp_directory_path() / ("tare_gbcmp_" + std::to_string(::getpid()) + ".json");

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "command.hpp"
 #include "gbench/suites.hpp"
 #include "integration/run_process.hpp"
 #include "integration/scratch.hpp"
@@ -23,8 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
-
-const std::string tare_cmd = TARE_COMMAND;
 
 // The sites pass captures stacks inside the allocation hook: not in a sanitizer's build, whose
 // runtime intercepts both; and nothing to locate without the interposer.

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "command.hpp"
 #include "gbench/suites.hpp"
 #include "integration/heap.hpp"
 #include "integration/run_process.hpp"
@@ -24,11 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
-
-constexpr bool accounting_expected = TARE_ACCOUNTING_EXPECTED != 0;
-constexpr bool exact_counts = accounting_expected && TARE_SANITIZED == 0;
-
-const std::string tare_cmd = TARE_COMMAND;
 
 // One worker, spoken to line by line as tare compare does.
 class worker {

@@ -1,4 +1,5 @@
-// Where the tests find the Google Benchmark suites they run (test/gbench/suites.cmake).
+// Where the tests find the Google Benchmark suites they run (test/gbench/suites.cmake), and what
+// their figures can be held to: one home for the test files that a unity batch compiles together.
 #pragma once
 
 #include <cstdlib>
@@ -23,3 +24,12 @@ inline std::string suite(const char* built_here) {
 }
 
 }  // namespace tare::test
+
+namespace tare {
+
+// What the suites' figures can be held to, from the build's definitions.
+inline constexpr bool accounting_expected = TARE_ACCOUNTING_EXPECTED != 0;
+// Exact allocation counts need the interposer and an unsanitized allocator path.
+inline constexpr bool exact_counts = accounting_expected && TARE_SANITIZED == 0;
+
+}  // namespace tare

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
 
@@ -60,11 +61,6 @@ std::map<std::string, kinds> isolated_kinds() {
 // 2-core machine one that crashes or exits at once has been seen to pass 3 s: under a sanitizer
 // the bound is 10 s, so only `spins` ever reaches it.
 const std::string timeout_flag = TARE_SANITIZED ? "--timeout=10" : "--timeout=3";
-
-json read_json(const fs::path& p) {
-    std::ifstream in(p);
-    return json::parse(in);  // throws, failing the test, on anything but valid JSON
-}
 
 std::string kind_of(const json& row) {
     return row["error"].is_null() ? "" : row["error"]["kind"].get<std::string>();

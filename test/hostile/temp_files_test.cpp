@@ -17,6 +17,7 @@
 
 #include "run_process.hpp"
 #include "scratch.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
@@ -26,13 +27,6 @@ using test::run_process;
 using test::scratch;
 
 constexpr int nobody = 65534;
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // Every name an earlier tare built from a process id in $TMPDIR, for process `pid`.
 std::vector<std::string> predictable_names(pid_t pid) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 
 namespace tare {
@@ -17,40 +18,38 @@ namespace {
 using nlohmann::json;
 using test::run_process;
 
-const std::string bench = TARE_CONTRACT_BENCH;
-
 TEST(bench_executable, list_prints_every_instance) {
-    auto r = run_process({bench, "--list"});
+    auto r = run_process({contract_bench, "--list"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(r.out, "round_trip/1\nround_trip/1000\nsum_inputs\nthrows_midway\nempty_body\n");
 }
 
 TEST(bench_executable, filter_selects_by_regex_search) {
-    auto r = run_process({bench, "--list", "--filter=trip/1$"});
+    auto r = run_process({contract_bench, "--list", "--filter=trip/1$"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(r.out, "round_trip/1\n");
 }
 
 TEST(bench_executable, bad_arguments_exit_2_naming_the_argument) {
-    auto bad_regex = run_process({bench, "--filter=(", "--list"});
+    auto bad_regex = run_process({contract_bench, "--filter=(", "--list"});
     EXPECT_EQ(bad_regex.exit_code, 2);
     EXPECT_NE(bad_regex.err.find("--filter"), std::string::npos) << bad_regex.err;
 
-    auto unknown = run_process({bench, "--frobnicate"});
+    auto unknown = run_process({contract_bench, "--frobnicate"});
     EXPECT_EQ(unknown.exit_code, 2);
     EXPECT_NE(unknown.err.find("--frobnicate"), std::string::npos) << unknown.err;
 
-    auto bad_time = run_process({bench, "--min-time=soon"});
+    auto bad_time = run_process({contract_bench, "--min-time=soon"});
     EXPECT_EQ(bad_time.exit_code, 2);
     EXPECT_NE(bad_time.err.find("min-time"), std::string::npos) << bad_time.err;
 
-    auto negative = run_process({bench, "--min-time=-1"});
+    auto negative = run_process({contract_bench, "--min-time=-1"});
     EXPECT_EQ(negative.exit_code, 2);
 
     // NaN passes a comparison with 0 (it ran forever), infinity an open upper end. --list makes
     // a flag that is wrongly accepted end at once instead of running.
     for (const char* flag : {"--min-time=nan", "--min-time=inf", "--min-time=1e300", "--timeout=nan"}) {
-        auto r = run_process({bench, "--isolate", flag, "--list"});
+        auto r = run_process({contract_bench, "--isolate", flag, "--list"});
         EXPECT_EQ(r.exit_code, 2) << flag;
         EXPECT_NE(r.err.find(std::string(flag).substr(0, std::string(flag).find('='))), std::string::npos)
             << flag << ": " << r.err;
@@ -58,7 +57,7 @@ TEST(bench_executable, bad_arguments_exit_2_naming_the_argument) {
 }
 
 TEST(bench_executable, timeout_without_isolate_is_refused_not_ignored) {
-    auto r = run_process({bench, "--timeout=5"});
+    auto r = run_process({contract_bench, "--timeout=5"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--timeout"), std::string::npos) << r.err;
 }
@@ -143,7 +142,7 @@ void validate_contract(const json& doc, bool accounting) {
 }
 
 TEST(bench_executable, json_to_stdout_validates_against_the_contract) {
-    auto r = run_process({bench, "--json=-", "--min-time=0.02"});
+    auto r = run_process({contract_bench, "--json=-", "--min-time=0.02"});
     EXPECT_EQ(r.exit_code, 1) << "throws_midway fails, the others run: " << r.err;
     json doc;
     ASSERT_NO_THROW(doc = json::parse(r.out)) << r.out;
@@ -170,7 +169,7 @@ TEST(bench_executable, json_file_is_written_and_table_printed) {
     std::string path =
         (std::filesystem::temp_directory_path() / ("tare_contract_" + std::to_string(::getpid()) + ".json"))
             .string();
-    auto r = run_process({bench, "--json=" + path, "--min-time=0.01", "--filter=round_trip"});
+    auto r = run_process({contract_bench, "--json=" + path, "--min-time=0.01", "--filter=round_trip"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("round_trip/1"), std::string::npos);
     std::ifstream in(path);
@@ -182,7 +181,7 @@ TEST(bench_executable, json_file_is_written_and_table_printed) {
 }
 
 TEST(bench_executable, markdown_table) {
-    auto r = run_process({bench, "--md", "--min-time=0.01", "--filter=round_trip/1$"});
+    auto r = run_process({contract_bench, "--md", "--min-time=0.01", "--filter=round_trip/1$"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("| `round_trip/1`"), std::string::npos) << r.out;
 }

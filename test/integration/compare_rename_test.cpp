@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
 
@@ -18,22 +19,13 @@ using nlohmann::json;
 using test::run_process;
 using test::scratch;
 
-const std::string tare_cmd = TARE_COMMAND;
-const std::string base = TARE_COMPARE_BASE;
-const std::string head = TARE_COMPARE_HEAD;
-
-json read_json(const fs::path& p) {
-    std::ifstream in(p);
-    return json::parse(in);
-}
-
 // Head's `only_in_head` is compared as base's `spin`, and head's own `spin` moves out of the way;
 // the filter picks by the names rows are paired by.
 TEST(compare_rename, two_executables_pair_a_renamed_benchmark_and_each_side_runs_its_own) {
     const fs::path out = scratch("renamed.json");
-    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=4",
-                          "--rename=^spin$=spin_before", "--rename=^only_in_head$=spin", "--filter=^spin",
-                          "--json=" + out.string()});
+    auto r = run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=2", "--min-time=0.05",
+                          "--samples=4", "--rename=^spin$=spin_before", "--rename=^only_in_head$=spin",
+                          "--filter=^spin", "--json=" + out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("paired by --rename: head's only_in_head as spin"), std::string::npos) << r.out;
     const json doc = read_json(out);
@@ -49,11 +41,11 @@ TEST(compare_rename, two_executables_pair_a_renamed_benchmark_and_each_side_runs
 
 TEST(compare_rename, rules_that_make_two_of_heads_benchmarks_one_are_refused) {
     // The flag before BASE and HEAD: one rule a flag, the paths after it are not rules.
-    auto r = run_process(
-        {tare_cmd, "compare", "--rename=^only_in_head$=spin", base, head, "--rounds=1", "--min-time=0.02"});
+    auto r = run_process({tare_cmd, "compare", "--rename=^only_in_head$=spin", compare_base, compare_head,
+                          "--rounds=1", "--min-time=0.02"});
     EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
     EXPECT_NE(r.err.find("'spin' and 'only_in_head' both become 'spin'"), std::string::npos) << r.err;
-    auto bad = run_process({tare_cmd, "compare", base, head, "--rename=spin"});
+    auto bad = run_process({tare_cmd, "compare", compare_base, compare_head, "--rename=spin"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("expected REGEX=REPLACEMENT"), std::string::npos) << bad.err;
 }
@@ -63,9 +55,10 @@ TEST(compare_rename, rules_that_make_two_of_heads_benchmarks_one_are_refused) {
 TEST(compare_rename, two_files_name_the_closest_match_and_pair_with_the_flag) {
     const fs::path a = scratch("a.json");
     const fs::path b = scratch("b.json");
-    ASSERT_EQ(run_process({base, "--filter=^spin$|^allocate$", "--min-time=0.02", "--json=" + a.string()})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_process({compare_base, "--filter=^spin$|^allocate$", "--min-time=0.02", "--json=" + a.string()})
+            .exit_code,
+        0);
     json renamed = read_json(a);
     for (json& row : renamed["benchmarks"]) {
         if (row["name"] == "spin") {

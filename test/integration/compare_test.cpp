@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "compare/worker_process.hpp"
+#include "executables.hpp"
 #include "os/layout.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
@@ -26,18 +27,9 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
 
-const std::string tare_cmd = TARE_COMMAND;
-const std::string base = TARE_COMPARE_BASE;
-const std::string head = TARE_COMPARE_HEAD;
-
 using test::scratch;
 
-json read_json(const fs::path& p) {
-    std::ifstream in(p);
-    return json::parse(in);
-}
-
-const json* row_named(const json& doc, const std::string& name) {
+const json* compare_row_named(const json& doc, const std::string& name) {
     for (const auto& r : doc["rows"]) {
         if (r["name"] == name) {
             return &r;
@@ -52,8 +44,8 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     // preempted pair or three on a loaded machine (ctest -j2, a sanitizer build beside it) cannot
     // turn a round; with three rounds of four, one round whose base ran 2.5x slow left the
     // threefold slowdown inside the interval (t on 2 degrees of freedom at the family's level).
-    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=6", "--min-time=0.15", "--samples=8",
-                          "--json=" + out.string(), "--filter=spin|allocate|only_in_head"});
+    auto r = run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=6", "--min-time=0.15",
+                          "--samples=8", "--json=" + out.string(), "--filter=spin|allocate|only_in_head"});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     // Standard error is not a terminal here, as in CI: a line per finished round shows life.
     EXPECT_NE(r.err.find("[1/6] round 1 (2 benchmarks) done in "), std::string::npos) << r.err;
@@ -72,7 +64,7 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_EQ(doc["context"]["comparisons"], 2);
 
     // Three times the work: slower, by far more than this machine's noise.
-    const json* spin = row_named(doc, "spin");
+    const json* spin = compare_row_named(doc, "spin");
     ASSERT_NE(spin, nullptr);
     EXPECT_EQ((*spin)["verdict"], "slower") << spin->dump(2);
     EXPECT_GT((*spin)["change_pct"]["ci_low"].get<double>(), 0);
@@ -90,7 +82,7 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
     EXPECT_EQ((*spin)["base"]["iterations"], (*spin)["head"]["iterations"]);
 
 #if TARE_ACCOUNTING_EXPECTED
-    const json* alloc = row_named(doc, "allocate");
+    const json* alloc = compare_row_named(doc, "allocate");
     ASSERT_NE(alloc, nullptr);
     EXPECT_EQ((*alloc)["base"]["allocs_per_iter"], 1.0);
     EXPECT_EQ((*alloc)["base"]["bytes_per_iter"], 64.0);
@@ -102,7 +94,7 @@ TEST(compare, two_executables_give_verdicts_memory_and_one_side_lists) {
 // `tare compare ... > log 2>&1`, as CI keeps it: a whole line per round, all of them before the
 // table, none among its rows.
 TEST(compare, a_joined_log_keeps_progress_out_of_the_table) {
-    auto r = test::run_logged({tare_cmd, "compare", base, head, "--rounds=3", "--samples=4",
+    auto r = test::run_logged({tare_cmd, "compare", compare_base, compare_head, "--rounds=3", "--samples=4",
                                "--min-time=0.05", "--filter=spin|allocate"},
                               "compare.log");
     ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -129,9 +121,9 @@ TEST(compare, shards_of_a_comparison_merge_into_one_judged_table) {
     std::size_t rows = 0;
     for (const char* shard : {"1/2", "2/2"}) {
         const fs::path out = scratch(std::string("cshard") + shard[0] + ".json");
-        auto r = run_process({tare_cmd, "compare", base, head, std::string("--shard=") + shard, "--rounds=8",
-                              "--min-time=0.08", "--samples=8", "--filter=spin|allocate",
-                              "--json=" + out.string()});
+        auto r = run_process({tare_cmd, "compare", compare_base, compare_head,
+                              std::string("--shard=") + shard, "--rounds=8", "--min-time=0.08", "--samples=8",
+                              "--filter=spin|allocate", "--json=" + out.string()});
         ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
         rows += read_json(out)["rows"].size();
         files.push_back(out.string());
@@ -146,7 +138,7 @@ TEST(compare, shards_of_a_comparison_merge_into_one_judged_table) {
     EXPECT_EQ(doc["schema"], "tare-compare/1");
     ASSERT_EQ(doc["rows"].size(), 2U);
     EXPECT_EQ(doc["context"]["comparisons"], 2);
-    const json* spin = row_named(doc, "spin");
+    const json* spin = compare_row_named(doc, "spin");
     ASSERT_NE(spin, nullptr);
     EXPECT_EQ((*spin)["verdict"], "slower");
     EXPECT_GT((*spin)["change_pct"]["log_se"].get<double>(), 0);
@@ -163,7 +155,7 @@ TEST(compare, shards_of_a_comparison_merge_into_one_judged_table) {
     // A results file among comparisons is refused before anything is written.
     const fs::path results = scratch("cresults.json");
     auto run = run_process(
-        {tare_cmd, "run", base, "--filter=^spin$", "--min-time=0.01", "--json=" + results.string()});
+        {tare_cmd, "run", compare_base, "--filter=^spin$", "--min-time=0.01", "--json=" + results.string()});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const fs::path none = scratch("cnone.json");
     auto mixed = run_process({tare_cmd, "merge", files[0], results.string(), "--json=" + none.string()});
@@ -178,11 +170,11 @@ TEST(compare, shards_of_a_comparison_merge_into_one_judged_table) {
 
 TEST(compare, default_samples_come_in_equal_pairs_within_the_round_budget) {
     fs::path out = scratch("pairs.json");
-    auto r = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.1", "--filter=^spin$",
-                          "--json=" + out.string()});
+    auto r = run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=2", "--min-time=0.1",
+                          "--filter=^spin$", "--json=" + out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     const json doc = read_json(out);
-    const json* spin = row_named(doc, "spin");
+    const json* spin = compare_row_named(doc, "spin");
     ASSERT_NE(spin, nullptr);
     // Up to 40 a side a round (the default), in whole A B B A blocks; the blocks stop once a
     // side has spent its share of --min-time, and every base sample has a head partner.
@@ -196,8 +188,8 @@ TEST(compare, default_samples_come_in_equal_pairs_within_the_round_budget) {
 
 TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
     fs::path out = scratch("cpu.json");
-    auto none = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
-                             "--filter=^spin$", "--cpu=none", "--json=" + out.string()});
+    auto none = run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=2", "--min-time=0.05",
+                             "--samples=2", "--filter=^spin$", "--cpu=none", "--json=" + out.string()});
     ASSERT_EQ(none.exit_code, 0) << none.err << none.out;
     EXPECT_NE(
         none.out.find("2 rounds of fresh processes, both sides of a round in one random address layout, "
@@ -206,32 +198,33 @@ TEST(compare, cpu_option_pins_or_not_and_rejects_what_it_cannot_use) {
         << none.out;
     EXPECT_TRUE(read_json(out)["context"]["cpus"].is_null());
 
-    auto bad = run_process({tare_cmd, "compare", base, head, "--cpu=banana"});
+    auto bad = run_process({tare_cmd, "compare", compare_base, compare_head, "--cpu=banana"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--cpu=banana: expected auto, none or a list of CPUs"), std::string::npos)
         << bad.err;
-    auto absent = run_process({tare_cmd, "compare", base, head, "--cpu=4000-4001"});
+    auto absent = run_process({tare_cmd, "compare", compare_base, compare_head, "--cpu=4000-4001"});
     EXPECT_EQ(absent.exit_code, 2);
     EXPECT_NE(absent.err.find("CPU 4000 is not one this process may use"), std::string::npos) << absent.err;
 }
 
 TEST(compare, layouts_are_matched_by_default_or_the_kernels_own) {
     fs::path out = scratch("layout.json");
-    auto matched = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
-                                "--samples=2", "--filter=^spin$", "--json=" + out.string()});
+    auto matched =
+        run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=2", "--min-time=0.05",
+                     "--samples=2", "--filter=^spin$", "--json=" + out.string()});
     ASSERT_EQ(matched.exit_code, 0) << matched.err << matched.out;
     EXPECT_NE(matched.out.find(", both sides of a round in one random address layout,"), std::string::npos)
         << matched.out;
     EXPECT_EQ(read_json(out)["context"]["layout"], "matched");
 
     auto kernel =
-        run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05", "--samples=2",
-                     "--filter=^spin$", "--layout=kernel", "--json=" + out.string()});
+        run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=2", "--min-time=0.05",
+                     "--samples=2", "--filter=^spin$", "--layout=kernel", "--json=" + out.string()});
     ASSERT_EQ(kernel.exit_code, 0) << kernel.err << kernel.out;
     EXPECT_EQ(kernel.out.find("address layout"), std::string::npos) << kernel.out;
     EXPECT_EQ(read_json(out)["context"]["layout"], "kernel");
 
-    auto bad = run_process({tare_cmd, "compare", base, head, "--layout=fixed"});
+    auto bad = run_process({tare_cmd, "compare", compare_base, compare_head, "--layout=fixed"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--layout"), std::string::npos) << bad.err;
 }
@@ -252,12 +245,12 @@ std::string soft_limit(int pid, const std::string& what) {
 }
 
 TEST(compare, a_worker_started_in_a_layout_gives_back_what_the_launch_changed) {
-    compare::worker_process w(base, 30, {}, 12345);
+    compare::worker_process w(compare_base, 30, {}, 12345);
     ASSERT_FALSE(w.start().has_value());
     ASSERT_GT(w.pid(), 0);
     const std::string proc = "/proc/" + std::to_string(w.pid());
     // It did start through the loader, in the layout (the launch is not vacuous here)...
-    EXPECT_EQ(fs::read_symlink(proc + "/exe"), fs::canonical(*os::program_interpreter(base)));
+    EXPECT_EQ(fs::read_symlink(proc + "/exe"), fs::canonical(*os::program_interpreter(compare_base)));
     // ...and after its greeting it has this process's stack limit, not the launch's 128 MiB + k
     // pages, and starts its own children with the kernel's randomisation again.
     rlimit mine{};
@@ -274,21 +267,21 @@ TEST(compare, a_worker_started_in_a_layout_gives_back_what_the_launch_changed) {
 TEST(compare, fail_on_regression_exits_1_only_above_the_threshold) {
     // Enough rounds and samples that a loaded machine's preempted round cannot hide the slowdown
     // (see shards_of_a_comparison_merge_into_one_judged_table).
-    auto strict = run_process({tare_cmd, "compare", base, head, "--rounds=6", "--samples=8",
+    auto strict = run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=6", "--samples=8",
                                "--min-time=0.05", "--filter=^spin$", "--fail-on-regression"});
     EXPECT_EQ(strict.exit_code, 1) << strict.err << strict.out;
     // The flag without a value before the positionals does not swallow one of them.
-    auto first = run_process({tare_cmd, "compare", "--fail-on-regression", base, head, "--rounds=6",
-                              "--samples=8", "--min-time=0.1", "--filter=^spin$"});
+    auto first = run_process({tare_cmd, "compare", "--fail-on-regression", compare_base, compare_head,
+                              "--rounds=6", "--samples=8", "--min-time=0.1", "--filter=^spin$"});
     EXPECT_EQ(first.exit_code, 1) << first.err << first.out;
-    auto lenient = run_process({tare_cmd, "compare", base, head, "--rounds=2", "--min-time=0.05",
-                                "--filter=^spin$", "--fail-on-regression=100000"});
+    auto lenient = run_process({tare_cmd, "compare", compare_base, compare_head, "--rounds=2",
+                                "--min-time=0.05", "--filter=^spin$", "--fail-on-regression=100000"});
     EXPECT_EQ(lenient.exit_code, 0) << lenient.err << lenient.out;
 }
 
 TEST(compare, markdown_table_is_ready_to_paste) {
-    auto r = run_process(
-        {tare_cmd, "compare", base, base, "--rounds=2", "--min-time=0.05", "--filter=^allocate$", "--md"});
+    auto r = run_process({tare_cmd, "compare", compare_base, compare_base, "--rounds=2", "--min-time=0.05",
+                          "--filter=^allocate$", "--md"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("| `allocate`"), std::string::npos) << r.out;
 }
@@ -299,10 +292,12 @@ TEST(compare, markdown_table_is_ready_to_paste) {
 TEST(compare, two_results_files_of_one_process_are_not_judged_on_time_and_say_so) {
     fs::path a = scratch("a.json");
     fs::path b = scratch("b.json");
-    ASSERT_EQ(run_process({base, "--filter=spin", "--min-time=0.05", "--json=" + a.string()}).exit_code, 0);
-    ASSERT_EQ(run_process({head, "--filter=spin|only_in_head", "--min-time=0.05", "--json=" + b.string()})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_process({compare_base, "--filter=spin", "--min-time=0.05", "--json=" + a.string()}).exit_code, 0);
+    ASSERT_EQ(
+        run_process({compare_head, "--filter=spin|only_in_head", "--min-time=0.05", "--json=" + b.string()})
+            .exit_code,
+        0);
     fs::path out = scratch("files.json");
     auto r = run_process(
         {tare_cmd, "compare", a.string(), b.string(), "--json=" + out.string(), "--fail-on-regression"});
@@ -332,7 +327,7 @@ TEST(compare, two_results_files_of_one_process_are_not_judged_on_time_and_say_so
 TEST(compare, files_recorded_in_several_processes_are_judged_on_them) {
     fs::path a = scratch("a3.json");
     fs::path b = scratch("b3.json");
-    for (const auto& [exe, path] : {std::pair{base, a}, std::pair{head, b}}) {
+    for (const auto& [exe, path] : {std::pair{compare_base, a}, std::pair{compare_head, b}}) {
         auto rec = run_process({tare_cmd, "run", exe, "--filter=^spin$", "--min-time=0.05", "--processes=3",
                                 "--json=" + path.string()});
         ASSERT_EQ(rec.exit_code, 0) << rec.err << rec.out;
@@ -370,8 +365,8 @@ TEST(compare, files_recorded_in_several_processes_are_judged_on_them) {
 TEST(compare, files_whose_accounting_differs_are_mixed_instrumentation) {
     fs::path a = scratch("acc.json");
     fs::path b = scratch("noacc.json");
-    auto rec = run_process({tare_cmd, "run", base, "--filter=^spin$", "--min-time=0.03", "--processes=2",
-                            "--json=" + a.string()});
+    auto rec = run_process({tare_cmd, "run", compare_base, "--filter=^spin$", "--min-time=0.03",
+                            "--processes=2", "--json=" + a.string()});
     ASSERT_EQ(rec.exit_code, 0) << rec.err << rec.out;
     json other = read_json(a);
     const bool accounting = other["context"]["accounting"];
@@ -407,7 +402,9 @@ TEST(compare, files_whose_accounting_differs_are_mixed_instrumentation) {
 // --processes is for executables: a results file cannot be run again.
 TEST(compare, processes_of_a_results_file_are_refused) {
     fs::path a = scratch("one.json");
-    ASSERT_EQ(run_process({base, "--filter=^spin$", "--min-time=0.02", "--json=" + a.string()}).exit_code, 0);
+    ASSERT_EQ(
+        run_process({compare_base, "--filter=^spin$", "--min-time=0.02", "--json=" + a.string()}).exit_code,
+        0);
     auto r = run_process({tare_cmd, "run", a.string(), "--processes=2"});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("--processes runs executables"), std::string::npos) << r.err;
@@ -415,19 +412,19 @@ TEST(compare, processes_of_a_results_file_are_refused) {
 
 TEST(compare, a_crashing_benchmark_is_reported_by_name_and_the_others_still_compare) {
     fs::path out = scratch("crash.json");
-    auto r =
-        run_process({"/usr/bin/env", "TARE_TEST_CRASH=spin", tare_cmd, "compare", base, head, "--rounds=2",
-                     "--min-time=0.05", "--filter=^spin$|^allocate$", "--json=" + out.string()});
+    auto r = run_process({"/usr/bin/env", "TARE_TEST_CRASH=spin", tare_cmd, "compare", compare_base,
+                          compare_head, "--rounds=2", "--min-time=0.05", "--filter=^spin$|^allocate$",
+                          "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 3) << r.err << r.out;
     EXPECT_NE(r.err.find("spin"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("SIGABRT"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("crashing on purpose"), std::string::npos) << r.err;  // its last words
     json doc = read_json(out);  // the results are still written
-    const json* alloc = row_named(doc, "allocate");
+    const json* alloc = compare_row_named(doc, "allocate");
     ASSERT_NE(alloc, nullptr);
     EXPECT_TRUE((*alloc)["base"]["error"].is_null());
     EXPECT_EQ((*alloc)["base"]["round_ns"].size(), 2U);
-    const json* spin = row_named(doc, "spin");
+    const json* spin = compare_row_named(doc, "spin");
     ASSERT_NE(spin, nullptr);
     EXPECT_EQ((*spin)["verdict"], "error");
     EXPECT_TRUE((*spin)["change_pct"].is_null());
@@ -435,8 +432,9 @@ TEST(compare, a_crashing_benchmark_is_reported_by_name_and_the_others_still_comp
 
 TEST(compare, a_hanging_worker_is_stopped_at_the_timeout) {
     const auto start = std::chrono::steady_clock::now();
-    auto r = run_process({"/usr/bin/env", "TARE_TEST_HANG=spin", tare_cmd, "compare", base, head,
-                          "--rounds=2", "--min-time=0.05", "--filter=^spin$|^allocate$", "--timeout=1"});
+    auto r =
+        run_process({"/usr/bin/env", "TARE_TEST_HANG=spin", tare_cmd, "compare", compare_base, compare_head,
+                     "--rounds=2", "--min-time=0.05", "--filter=^spin$|^allocate$", "--timeout=1"});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(r.exit_code, 3) << r.err << r.out;
     EXPECT_NE(r.err.find("timeout"), std::string::npos) << r.err;
@@ -445,14 +443,15 @@ TEST(compare, a_hanging_worker_is_stopped_at_the_timeout) {
 }
 
 TEST(compare, a_throwing_benchmark_is_an_error_row_not_a_failed_run) {
-    auto r = run_process({"/usr/bin/env", "TARE_TEST_THROW=1", tare_cmd, "compare", base, head, "--rounds=2",
-                          "--min-time=0.05", "--filter=^throws_in_setup$|^allocate$"});
+    auto r =
+        run_process({"/usr/bin/env", "TARE_TEST_THROW=1", tare_cmd, "compare", compare_base, compare_head,
+                     "--rounds=2", "--min-time=0.05", "--filter=^throws_in_setup$|^allocate$"});
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("setup failed on purpose"), std::string::npos) << r.out;
 }
 
 TEST(compare, missing_files_and_bad_input_exit_2) {
-    auto missing = run_process({tare_cmd, "compare", "/nonexistent/base", head});
+    auto missing = run_process({tare_cmd, "compare", "/nonexistent/base", compare_head});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("/nonexistent/base: no such file"), std::string::npos) << missing.err;
 
@@ -463,17 +462,19 @@ TEST(compare, missing_files_and_bad_input_exit_2) {
     EXPECT_NE(malformed.err.find(bad.string() + ":3:"), std::string::npos) << malformed.err;
 
     fs::path good = scratch("good.json");
-    ASSERT_EQ(run_process({base, "--filter=^spin$", "--min-time=0.02", "--json=" + good.string()}).exit_code,
+    ASSERT_EQ(run_process({compare_base, "--filter=^spin$", "--min-time=0.02", "--json=" + good.string()})
+                  .exit_code,
               0);
-    auto mixed = run_process({tare_cmd, "compare", good.string(), head});
+    auto mixed = run_process({tare_cmd, "compare", good.string(), compare_head});
     EXPECT_EQ(mixed.exit_code, 2);
     EXPECT_NE(mixed.err.find("two executables or two results files"), std::string::npos) << mixed.err;
 
-    auto nothing = run_process({tare_cmd, "compare", base, head, "--filter=^no_such_benchmark$"});
+    auto nothing =
+        run_process({tare_cmd, "compare", compare_base, compare_head, "--filter=^no_such_benchmark$"});
     EXPECT_EQ(nothing.exit_code, 2);
     EXPECT_NE(nothing.err.find("no benchmark is on both sides"), std::string::npos) << nothing.err;
 
-    auto bad_regex = run_process({tare_cmd, "compare", base, head, "--filter=("});
+    auto bad_regex = run_process({tare_cmd, "compare", compare_base, compare_head, "--filter=("});
     EXPECT_EQ(bad_regex.exit_code, 2);
 }
 
@@ -481,7 +482,8 @@ TEST(compare, missing_files_and_bad_input_exit_2) {
 // whatever is wrong with one is unreadable input (2) with the reader's message.
 TEST(compare, a_file_is_read_by_its_content_and_its_errors_exit_2) {
     fs::path good = scratch("good.json");
-    ASSERT_EQ(run_process({base, "--filter=^spin$", "--min-time=0.02", "--json=" + good.string()}).exit_code,
+    ASSERT_EQ(run_process({compare_base, "--filter=^spin$", "--min-time=0.02", "--json=" + good.string()})
+                  .exit_code,
               0);
     std::stringstream text;
     text << std::ifstream(good).rdbuf();
@@ -505,7 +507,8 @@ TEST(compare, a_file_is_read_by_its_content_and_its_errors_exit_2) {
     for (const auto& c : cases) {
         const fs::path file = scratch(c.name);
         std::ofstream(file) << c.text;
-        for (const auto& [b, h] : {std::pair{file.string(), good.string()}, std::pair{file.string(), head}}) {
+        for (const auto& [b, h] :
+             {std::pair{file.string(), good.string()}, std::pair{file.string(), compare_head}}) {
             auto r = run_process({tare_cmd, "compare", b, h});
             EXPECT_EQ(r.exit_code, 2) << c.name << " against " << h << ": " << r.err;
             EXPECT_EQ(r.err.find("error: " + file.string() + c.message), 0U) << c.name << ": " << r.err;
@@ -581,7 +584,7 @@ TEST(compare, a_worker_that_sends_too_much_is_stopped_and_named) {
 }
 
 TEST(compare, an_executable_that_is_not_a_tare_worker_exits_3) {
-    auto t = run_process({tare_cmd, "compare", "/bin/true", head});
+    auto t = run_process({tare_cmd, "compare", "/bin/true", compare_head});
     EXPECT_EQ(t.exit_code, 3);
     EXPECT_NE(t.err.find("/bin/true"), std::string::npos) << t.err;
 }

@@ -10,18 +10,12 @@
 
 #include "run_process.hpp"
 #include "scratch.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
 
 using nlohmann::json;
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::map<std::string, json> run(const char* exe) {
     auto r = test::run_process({exe, "--json=-"});
@@ -94,7 +88,7 @@ TEST(copies, a_comparison_shows_both_sides_copies) {
     auto r = test::run_process({TARE_COMMAND, "compare", TARE_COPIES_BENCH, TARE_COPIES_BENCH, "--rounds=2",
                                 "--min-time=0.05", "--filter=^copy_and_move$", "--json=" + out});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    json doc = json::parse(read_text(out), nullptr, false);
+    json doc = json::parse(slurp(out), nullptr, false);
     ASSERT_FALSE(doc.is_discarded());
     ASSERT_EQ(doc["rows"].size(), 1U);
     const json& row = doc["rows"][0];
@@ -110,7 +104,7 @@ TEST(copies, a_comparison_shows_both_sides_copies) {
         test::run_process({TARE_COMMAND, "compare", TARE_COPIES_BENCH, TARE_COPIES_BENCH_PLAIN, "--rounds=2",
                            "--min-time=0.05", "--filter=^copy_and_move$", "--json=" + out});
     ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
-    doc = json::parse(read_text(out), nullptr, false);
+    doc = json::parse(slurp(out), nullptr, false);
     EXPECT_EQ(doc["rows"][0]["base"]["copied_bytes_per_iter"], 1052672.0);
     EXPECT_FALSE(doc["rows"][0]["head"].contains("copied_bytes_per_iter"));
     // Only base pays for counting its copies, so its time is not the head's to compare with

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
 
@@ -18,14 +19,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
 
-const std::string tare_cmd = TARE_COMMAND;
-
 using test::scratch;
-
-json read_json(const fs::path& p) {
-    std::ifstream in(p);
-    return json::parse(in);  // throws on NaN/Infinity literals: strictness is checked too
-}
 
 void expect_interval_around_mean(const json& change) {
     ASSERT_TRUE(change.is_object()) << change;

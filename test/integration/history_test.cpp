@@ -14,8 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
@@ -24,16 +26,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
 using test::scratch;
-
-const std::string tare_cmd = TARE_COMMAND;
-const std::string bench = TARE_CONTRACT_BENCH;
-
-std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 void scale_time(json& b, double factor) {
     for (auto& [key, value] : b["time_ns"].items()) {
@@ -54,9 +46,10 @@ class history_cli : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         const fs::path base = scratch("base.json");
-        auto r = run_process({bench, "--filter=^round_trip/", "--min-time=0.02", "--json=" + base.string()});
+        auto r = run_process(
+            {contract_bench, "--filter=^round_trip/", "--min-time=0.02", "--json=" + base.string()});
         ASSERT_EQ(r.exit_code, 0) << r.err;
-        const json original = json::parse(read(base));
+        const json original = json::parse(slurp(base));
         for (std::size_t i = 0; i < 12; ++i) {
             json run = original;
             for (json& b : run["benchmarks"]) {
@@ -122,7 +115,7 @@ TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_co
     const std::string page = scratch("history.html").string();
     auto html = run_process({tare_cmd, "history", "report", "--db=" + db(), "--html=" + page});
     EXPECT_EQ(html.exit_code, 0) << html.err;
-    const std::string text = read(page);
+    const std::string text = slurp(page);
     EXPECT_NE(text.find("<g class=\"change regression\">"), std::string::npos);
     EXPECT_NE(text.find(commit_of(6).substr(0, 7)), std::string::npos);
     auto no_page = run_process({tare_cmd, "history", "report", "--db=" + db()});
@@ -148,7 +141,7 @@ TEST_F(history_cli, a_slower_build_and_an_extra_allocation_are_found_at_their_co
 // main's noise is no change; a slower time and an extra allocation are, and fail the gate.
 TEST_F(history_cli, a_head_run_is_compared_with_the_level_since_the_last_change_point) {
     add_all();
-    const json original = json::parse(read(scratch("run11.json")));
+    const json original = json::parse(slurp(scratch("run11.json")));
     json same = original;
     json worse = original;
     for (json& b : same["benchmarks"])
@@ -251,9 +244,6 @@ TEST_F(history_cli, a_file_added_twice_is_kept_once_and_a_bad_one_changes_nothin
     EXPECT_NE(date.err.find("--date: 'last tuesday' is not an ISO 8601 date"), std::string::npos) << date.err;
 }
 
-const std::string base_build = TARE_COMPARE_BASE;
-const std::string head_build = TARE_COMPARE_HEAD;
-
 // Real runs of two builds, counted rather than timed (a loaded machine's timings of a few runs
 // can hide even a threefold step; counts cannot): four of the base, then four of a head whose
 // `spin` does three times the work and whose `allocate` allocates nothing. The history finds
@@ -264,7 +254,7 @@ TEST(history_builds, a_slower_build_is_found_at_its_first_run) {
     const std::string store = scratch("builds.db").string();
     for (std::size_t i = 0; i < 8; ++i) {
         const std::string json_path = scratch("build" + std::to_string(i) + ".json").string();
-        auto r = run_process({i < 4 ? base_build : head_build, "--filter=^(spin|allocate)$",
+        auto r = run_process({i < 4 ? compare_base : compare_head, "--filter=^(spin|allocate)$",
                               "--instrument=instructions", "--json=" + json_path});
         if (r.exit_code == 2 && r.err.find("valgrind") != std::string::npos)
             GTEST_SKIP() << r.err;

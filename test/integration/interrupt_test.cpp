@@ -20,6 +20,7 @@
 
 #include "run_process.hpp"
 #include "scratch.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
@@ -168,13 +169,6 @@ int wait_for(pid_t pid, double seconds) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &status, 0);
     return -1;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 void sleep_seconds(double s) {

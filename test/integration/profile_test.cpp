@@ -13,19 +13,13 @@
 
 #include "run_process.hpp"
 #include "scratch.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 const json* row_named(const json& doc, const std::string& name) {
     for (const json& b : doc["benchmarks"])
@@ -97,7 +91,7 @@ TEST(profile, a_counted_region_is_profiled_by_function_and_stack) {
     EXPECT_TRUE(heavy_under_body) << p.dump();
 
     // The folded stacks: whole counts over the counted iterations, one stack a line.
-    const std::string folded = read_file(dir / "calls_two.instructions.folded");
+    const std::string folded = slurp(dir / "calls_two.instructions.folded");
     ASSERT_FALSE(folded.empty());
     double folded_total = 0;
     std::istringstream lines(folded);
@@ -111,7 +105,7 @@ TEST(profile, a_counted_region_is_profiled_by_function_and_stack) {
     EXPECT_NEAR(folded_total, counted * iterations, 0.5 * static_cast<double>(p["stacks"].size()));
 
     // speedscope's file: one sampled profile of the same stacks per iteration.
-    const json speedscope = json::parse(read_file(dir / "calls_two.speedscope.json"));
+    const json speedscope = json::parse(slurp(dir / "calls_two.speedscope.json"));
     EXPECT_EQ(speedscope["$schema"], "https://www.speedscope.app/file-format-schema.json");
     ASSERT_EQ(speedscope["profiles"].size(), 1u);
     const json& sampled = speedscope["profiles"][0];
@@ -151,7 +145,7 @@ TEST(profile, a_counted_run_has_the_allocation_stacks_too) {
     ASSERT_EQ((*row)["alloc_sites"].size(), 1u) << row->dump();
     EXPECT_NEAR((*row)["alloc_sites"][0]["allocs_per_iter"].get<double>(), 1.0, 1e-9);
     EXPECT_EQ((*row)["alloc_sites"][0]["stack"][0]["function"], "(anonymous namespace)::one_allocation");
-    const json speedscope = json::parse(read_file(dir / "one_allocation.speedscope.json"));
+    const json speedscope = json::parse(slurp(dir / "one_allocation.speedscope.json"));
     ASSERT_EQ(speedscope["profiles"].size(), 4u);  // instructions, allocations, bytes, retained
     EXPECT_TRUE(fs::exists(dir / "one_allocation.instructions.folded"));
     EXPECT_TRUE(fs::exists(dir / "one_allocation.bytes.folded"));
@@ -179,11 +173,11 @@ TEST(profile, a_timed_run_writes_its_allocation_stacks) {
     if ((*row)["allocs_per_iter"].is_null())
         GTEST_SKIP() << "allocation accounting is off in this build";
     ASSERT_FALSE((*row)["alloc_sites"].empty()) << row->dump();
-    const std::string folded = read_file(dir / "one_allocation.allocations.folded");
+    const std::string folded = slurp(dir / "one_allocation.allocations.folded");
     // Whole allocations over the sites pass: one an iteration.
     const auto pass = (*row)["alloc_sites_pass"]["iterations"].get<std::uint64_t>();
     EXPECT_EQ(folded, "(anonymous namespace)::one_allocation " + std::to_string(pass) + "\n");
-    const json speedscope = json::parse(read_file(dir / "one_allocation.speedscope.json"));
+    const json speedscope = json::parse(slurp(dir / "one_allocation.speedscope.json"));
     ASSERT_EQ(speedscope["profiles"].size(), 3u);
     EXPECT_EQ(speedscope["profiles"][1]["unit"], "bytes");
     double allocations = 0;

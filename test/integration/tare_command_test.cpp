@@ -10,8 +10,10 @@
 #include <set>
 #include <sstream>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
+#include "text_helpers.hpp"
 
 namespace tare {
 namespace {
@@ -20,15 +22,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
 
-const std::string tare_cmd = TARE_COMMAND;
-const std::string bench = TARE_CONTRACT_BENCH;
-
 using test::scratch;
-
-void write(const fs::path& p, const std::string& text) {
-    std::ofstream out(p);
-    out << text;
-}
 
 TEST(tare_command, version_and_help) {
     auto v = run_process({tare_cmd, "--version"});
@@ -38,7 +32,7 @@ TEST(tare_command, version_and_help) {
     EXPECT_EQ(h.exit_code, 0);
     EXPECT_NE(h.out.find("compare"), std::string::npos);
     // A benchmark executable says its tare version too.
-    auto bv = run_process({bench, "--version"});
+    auto bv = run_process({contract_bench, "--version"});
     EXPECT_EQ(bv.exit_code, 0) << bv.err;
     EXPECT_EQ(bv.out, v.out);
 }
@@ -63,7 +57,7 @@ TEST(tare_command, help_and_range_errors_read_as_words) {
             EXPECT_NE(h.out.find("--color WHEN"), std::string::npos) << sub;
         }
     }
-    auto bench_help = run_process({bench, "--help"});
+    auto bench_help = run_process({contract_bench, "--help"});
     EXPECT_EQ(bench_help.out.find("{5}"), std::string::npos) << bench_help.out;
     auto zero = run_process({tare_cmd, "compare", "a", "b", "--min-time=0"});
     EXPECT_EQ(zero.exit_code, 2);
@@ -86,8 +80,8 @@ TEST(tare_command, bare_tare_lists_the_subcommands) {
 
 TEST(tare_command, run_an_executable_prints_the_table_and_writes_json) {
     fs::path out = scratch("run.json");
-    auto r = run_process(
-        {tare_cmd, "run", bench, "--filter=round_trip", "--min-time=0.01", "--json=" + out.string()});
+    auto r = run_process({tare_cmd, "run", contract_bench, "--filter=round_trip", "--min-time=0.01",
+                          "--json=" + out.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("round_trip/1000"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("allocs/iter"), std::string::npos) << r.out;
@@ -99,7 +93,8 @@ TEST(tare_command, run_an_executable_prints_the_table_and_writes_json) {
 
 TEST(tare_command, run_reads_a_results_file_and_prints_markdown) {
     fs::path file = scratch("results.json");
-    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    auto made =
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
     ASSERT_EQ(made.exit_code, 0) << made.err;
     auto r = run_process({tare_cmd, "run", file.string(), "--md"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -110,7 +105,8 @@ TEST(tare_command, run_reads_a_results_file_and_prints_markdown) {
 // benchmark executable's own --json does the same.
 TEST(tare_command, json_to_dev_stdout_is_written_through) {
     fs::path file = scratch("results_stdout.json");
-    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    auto made =
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
     ASSERT_EQ(made.exit_code, 0) << made.err;
     auto r = run_process({tare_cmd, "run", file.string(), "--json=/dev/stdout"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -119,7 +115,8 @@ TEST(tare_command, json_to_dev_stdout_is_written_through) {
     EXPECT_NE(table, std::string::npos) << r.out;
     ASSERT_NE(doc, std::string::npos) << r.out;
     EXPECT_LT(table, doc);
-    auto direct = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=/dev/stdout"});
+    auto direct =
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=/dev/stdout"});
     EXPECT_EQ(direct.exit_code, 0) << direct.err;
     const std::size_t direct_doc = direct.out.find("\"schema\": \"tare/1\"");
     ASSERT_NE(direct_doc, std::string::npos) << direct.out;
@@ -130,12 +127,12 @@ TEST(tare_command, json_to_dev_stdout_is_written_through) {
 // with status 2, naming the flag: --min-time=nan once ran a benchmark forever.
 TEST(tare_command, number_flags_refuse_nan_infinity_and_out_of_range) {
     const std::vector<std::vector<std::string>> cases = {
-        {"run", bench, "--min-time=nan"},
-        {"run", bench, "--min-time=inf"},
-        {"run", bench, "--min-time=-1"},
-        {"compare", bench, bench, "--threshold=nan"},
-        {"compare", bench, bench, "--min-time=inf"},
-        {"compare", bench, bench, "--timeout=nan"},
+        {"run", contract_bench, "--min-time=nan"},
+        {"run", contract_bench, "--min-time=inf"},
+        {"run", contract_bench, "--min-time=-1"},
+        {"compare", contract_bench, contract_bench, "--threshold=nan"},
+        {"compare", contract_bench, contract_bench, "--min-time=inf"},
+        {"compare", contract_bench, contract_bench, "--timeout=nan"},
         {"exec", "--timeout=nan", "--", "true"},
         {"exec", "--threshold=inf", "--", "true"},
     };
@@ -156,31 +153,32 @@ TEST(tare_command, a_standard_output_that_fails_is_reported) {
         GTEST_SKIP() << "no /dev/full";
     }
     fs::path file = scratch("results_full.json");
-    ASSERT_EQ(run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()})
+            .exit_code,
+        0);
     const auto to_full = [](const std::string& command) {
         return run_process({"/bin/sh", "-c", "exec " + command + " >/dev/full"});
     };
     auto run = to_full(tare_cmd + " run " + file.string());
     EXPECT_EQ(run.exit_code, 2) << run.err;
     EXPECT_NE(run.err.find("cannot write standard output"), std::string::npos) << run.err;
-    auto list = to_full(bench + " --list");
+    auto list = to_full(contract_bench + " --list");
     EXPECT_EQ(list.exit_code, 1) << list.err;
     EXPECT_NE(list.err.find("cannot write standard output"), std::string::npos) << list.err;
-    auto to_stdout = to_full(bench + " '--filter=round_trip/1$' --min-time=0.01 --json=-");
+    auto to_stdout = to_full(contract_bench + " '--filter=round_trip/1$' --min-time=0.01 --json=-");
     EXPECT_EQ(to_stdout.exit_code, 1) << to_stdout.err;
 }
 
 TEST(tare_command, a_failing_benchmark_is_shown_and_exits_1) {
-    auto r = run_process({tare_cmd, "run", bench, "--filter=throws", "--min-time=0.01"});
+    auto r = run_process({tare_cmd, "run", contract_bench, "--filter=throws", "--min-time=0.01"});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.out.find("fixture exploded"), std::string::npos) << r.out;
 }
 
 TEST(tare_command, malformed_json_names_file_line_and_column) {
     fs::path bad = scratch("bad.json");
-    write(bad, "{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [1, 2,, 3]\n}\n");
+    write_text(bad, "{\n  \"schema\": \"tare/1\",\n  \"benchmarks\": [1, 2,, 3]\n}\n");
     auto r = run_process({tare_cmd, "run", bad.string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find(bad.string() + ":3:"), std::string::npos) << r.err;
@@ -188,7 +186,7 @@ TEST(tare_command, malformed_json_names_file_line_and_column) {
 
 TEST(tare_command, wrong_schema_and_missing_files_exit_2) {
     fs::path other = scratch("other.json");
-    write(other, R"({"schema": "something/9", "benchmarks": []})");
+    write_text(other, R"({"schema": "something/9", "benchmarks": []})");
     auto r = run_process({tare_cmd, "run", other.string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("something/9"), std::string::npos) << r.err;
@@ -200,7 +198,7 @@ TEST(tare_command, wrong_schema_and_missing_files_exit_2) {
 
 TEST(tare_command, an_executable_that_cannot_run_exits_3) {
     fs::path not_exec = scratch("no_format");
-    write(not_exec, "just text");  // executable, but no program: the kernel refuses it
+    write_text(not_exec, "just text");  // executable, but no program: the kernel refuses it
     fs::permissions(not_exec, fs::perms::owner_all);
     auto r = run_process({tare_cmd, "run", not_exec.string()});
     EXPECT_EQ(r.exit_code, 3) << r.err;
@@ -229,7 +227,7 @@ TEST(tare_command, a_file_that_is_not_executable_is_read_as_results_and_exits_2)
     };
     for (const auto& c : cases) {
         const fs::path file = scratch(c.name);
-        write(file, c.text);
+        write_text(file, c.text);
         auto r = run_process({tare_cmd, "run", file.string()});
         EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
         EXPECT_EQ(r.err.find("error: " + file.string() + c.message), 0U) << c.name << ": " << r.err;
@@ -239,7 +237,8 @@ TEST(tare_command, a_file_that_is_not_executable_is_read_as_results_and_exits_2)
 
 TEST(tare_command, json_nested_deep_inside_a_results_file_is_refused_without_crashing) {
     fs::path file = scratch("deep.json");
-    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    auto made =
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
     ASSERT_EQ(made.exit_code, 0) << made.err;
     std::ifstream in(file);
     json doc = json::parse(in);
@@ -247,7 +246,7 @@ TEST(tare_command, json_nested_deep_inside_a_results_file_is_refused_without_cra
     doc["benchmarks"][0]["counters"] = {{"x", "DEEP"}};
     std::string text = doc.dump();
     text.replace(text.find("\"DEEP\""), 6, std::string(200000, '[') + std::string(200000, ']'));
-    write(file, text);
+    write_text(file, text);
     auto r = run_process({tare_cmd, "run", file.string()});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find(file.string() + ":1:"), std::string::npos) << r.err;
@@ -256,7 +255,8 @@ TEST(tare_command, json_nested_deep_inside_a_results_file_is_refused_without_cra
 
 TEST(tare_command, counters_of_the_wrong_type_are_refused_naming_the_key) {
     fs::path file = scratch("counters.json");
-    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    auto made =
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
     ASSERT_EQ(made.exit_code, 0) << made.err;
     std::ifstream in(file);
     json doc = json::parse(in);
@@ -264,7 +264,7 @@ TEST(tare_command, counters_of_the_wrong_type_are_refused_naming_the_key) {
     for (const json& wrong : {json::object(), json("1"), json::array()}) {
         doc["benchmarks"][0]["counters"] = {{"x", wrong}};
         const std::string text = doc.dump(2);
-        write(file, text);
+        write_text(file, text);
         // Named by the line and column of the value, as an editor shows them.
         const std::size_t at = text.find("\"x\": ") + 5;
         const std::size_t line = 1 + static_cast<std::size_t>(std::count(
@@ -278,7 +278,7 @@ TEST(tare_command, counters_of_the_wrong_type_are_refused_naming_the_key) {
 }
 
 TEST(tare_command, a_bad_filter_is_one_error_and_exits_2) {
-    auto r = run_process({tare_cmd, "run", bench, "--filter=("});
+    auto r = run_process({tare_cmd, "run", contract_bench, "--filter=("});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_EQ(r.err.rfind("error: --filter: '(' is not a valid regular expression: ", 0), 0U) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -294,9 +294,10 @@ TEST(tare_command, an_executable_that_writes_no_results_is_named_not_tares_tempo
               "0)\n");
 
     fs::path script = scratch("writes_garbage");
-    write(script,
-          "#!/bin/sh\nfor a; do case $a in --json=*) echo '{\"schema\": \"tare/1\",,' > \"${a#--json=}\";; "
-          "esac; done\n");
+    write_text(
+        script,
+        "#!/bin/sh\nfor a; do case $a in --json=*) echo '{\"schema\": \"tare/1\",,' > \"${a#--json=}\";; "
+        "esac; done\n");
     fs::permissions(script, fs::perms::owner_all);
     auto g = run_process({tare_cmd, "run", script.string()});
     EXPECT_EQ(g.exit_code, 3) << g.err;
@@ -310,14 +311,15 @@ TEST(tare_command, an_executable_that_writes_no_results_is_named_not_tares_tempo
 
 TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_nothing) {
     fs::path file = scratch("first.json");
-    auto made = run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
+    auto made =
+        run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file.string()});
     ASSERT_EQ(made.exit_code, 0) << made.err;
     fs::path merged = scratch("merged.json");
-    auto r = run_process({tare_cmd, "run", file.string(), "/no/such/suite", bench, "--filter=round_trip/1000",
-                          "--min-time=0.01", "--json=" + merged.string()});
+    auto r = run_process({tare_cmd, "run", file.string(), "/no/such/suite", contract_bench,
+                          "--filter=round_trip/1000", "--min-time=0.01", "--json=" + merged.string()});
     EXPECT_EQ(r.exit_code, 2) << "a missing target is reported, the others still run";
     EXPECT_NE(r.err.find("/no/such/suite"), std::string::npos) << r.err;
-    EXPECT_NE(r.out.find("== " + bench), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("== " + contract_bench), std::string::npos) << r.out;
     std::ifstream in(merged);
     json doc = json::parse(in);
     ASSERT_EQ(doc["benchmarks"].size(), 2U);
@@ -329,8 +331,8 @@ TEST(tare_command, several_targets_make_one_document_and_a_broken_one_loses_noth
 // suite's progress lines (from the executable, on standard error) come whole and before its
 // table, and the next suite's after it; buffered, both suites' progress came before either table.
 TEST(tare_command, a_joined_log_keeps_each_suites_progress_before_its_table) {
-    const std::string a = test::private_copy(bench, "suite_a");
-    const std::string b = test::private_copy(bench, "suite_b");
+    const std::string a = test::private_copy(contract_bench, "suite_a");
+    const std::string b = test::private_copy(contract_bench, "suite_b");
     auto r = run_process({"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", tare_cmd, "run", a, b,
                           "--filter=round_trip", "--min-time=0.01"});
     ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -379,7 +381,7 @@ TEST(tare_command, a_joined_log_keeps_each_suites_progress_before_its_table) {
 // tare run --shard passes the shard to a tare executable: the shards' results are disjoint and
 // together the whole suite; a malformed shard is refused before anything runs.
 TEST(tare_command, shards_of_a_run_cover_the_suite_once) {
-    auto listed = run_process({bench, "--list"});
+    auto listed = run_process({contract_bench, "--list"});
     ASSERT_EQ(listed.exit_code, 0);
     std::multiset<std::string> all;
     std::istringstream lines(listed.out);
@@ -388,8 +390,8 @@ TEST(tare_command, shards_of_a_run_cover_the_suite_once) {
     std::multiset<std::string> seen;
     for (const char* shard : {"1/3", "2/3", "3/3"}) {
         const fs::path out = scratch(std::string("shard") + shard[0] + ".json");
-        auto r = run_process({tare_cmd, "run", bench, std::string("--shard=") + shard, "--min-time=0.01",
-                              "--json=" + out.string()});
+        auto r = run_process({tare_cmd, "run", contract_bench, std::string("--shard=") + shard,
+                              "--min-time=0.01", "--json=" + out.string()});
         ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;  // the suite has a throwing benchmark
         std::ifstream in(out);
         const json doc = json::parse(in);  // named: a range-for over a temporary's member dangles
@@ -397,7 +399,7 @@ TEST(tare_command, shards_of_a_run_cover_the_suite_once) {
             seen.insert(b.at("name").get<std::string>());
     }
     EXPECT_EQ(seen, all);
-    auto bad = run_process({tare_cmd, "run", bench, "--shard=1/x"});
+    auto bad = run_process({tare_cmd, "run", contract_bench, "--shard=1/x"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_TRUE(bad.out.empty());
 }
@@ -408,8 +410,8 @@ TEST(tare_command, shard_files_merge_into_the_whole_suite) {
     std::vector<std::string> files;
     for (const char* shard : {"1/2", "2/2"}) {
         const fs::path out = scratch(std::string("part") + shard[0] + ".json");
-        auto r = run_process({tare_cmd, "run", bench, std::string("--shard=") + shard, "--min-time=0.01",
-                              "--json=" + out.string()});
+        auto r = run_process({tare_cmd, "run", contract_bench, std::string("--shard=") + shard,
+                              "--min-time=0.01", "--json=" + out.string()});
         ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
         files.push_back(out.string());
     }
@@ -422,7 +424,7 @@ TEST(tare_command, shard_files_merge_into_the_whole_suite) {
     std::multiset<std::string> names;
     for (const auto& b : doc.at("benchmarks"))
         names.insert(b.at("name").get<std::string>());
-    auto listed = run_process({bench, "--list"});
+    auto listed = run_process({contract_bench, "--list"});
     std::multiset<std::string> all;
     std::istringstream lines(listed.out);
     for (std::string line; std::getline(lines, line);)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "executables.hpp"
 #include "run_process.hpp"
 #include "scratch.hpp"
 
@@ -18,9 +19,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using test::run_process;
 using test::scratch;
-
-const std::string tare_cmd = TARE_COMMAND;
-const std::string bench = TARE_CONTRACT_BENCH;
 
 // A mistyped command or flag is named with the one meant, as git, cargo and hyperfine do; CLI11's
 // own "A subcommand is required" said nothing of the word typed.
@@ -163,7 +161,8 @@ TEST(tare_front_door, a_flag_without_its_value_or_with_a_wrong_one_is_said_in_th
 // temporary file tare writes first; standard input named twice is refused before it is read.
 TEST(tare_front_door, an_output_without_its_directory_and_standard_input_twice_are_named) {
     const std::string file = scratch("in.json").string();
-    ASSERT_EQ(run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file}).exit_code,
+    ASSERT_EQ(run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file})
+                  .exit_code,
               0);
     const std::string nowhere = scratch("no_such_dir").string() + "/out.csv";
     auto r = run_process({tare_cmd, "export", file, "--format=csv", "--output=" + nowhere});
@@ -200,11 +199,13 @@ TEST(tare_front_door, dash_is_standard_output_for_every_output_flag) {
     const fs::path dir = scratch("dash");
     fs::create_directories(dir);
     const std::string file = (dir / "results.json").string();
-    ASSERT_EQ(run_process({bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file}).exit_code,
+    ASSERT_EQ(run_process({contract_bench, "--filter=round_trip/1$", "--min-time=0.01", "--json=" + file})
+                  .exit_code,
               0);
     const std::string other = (dir / "other.json").string();
-    ASSERT_EQ(
-        run_process({bench, "--filter=round_trip/1000", "--min-time=0.01", "--json=" + other}).exit_code, 0);
+    ASSERT_EQ(run_process({contract_bench, "--filter=round_trip/1000", "--min-time=0.01", "--json=" + other})
+                  .exit_code,
+              0);
     const std::string cmp = (dir / "compare.json").string();
     ASSERT_EQ(run_process({tare_cmd, "compare", file, file, "--json=" + cmp}).exit_code, 0);
     const std::string run_table = "accounting:";

@@ -18,19 +18,19 @@ namespace {
 
 using nlohmann::json;
 
-const std::string bench = TARE_VARIANTS_BENCH;
+const std::string variants_bench = TARE_VARIANTS_BENCH;
 
 TEST(variants_executable, list_prints_members_as_ordinary_benchmarks) {
-    auto r = test::run_process({bench, "--list"});
+    auto r = test::run_process({variants_bench, "--list"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "no_allocs/3\nk_allocs/3\nwork_1x\nwork_3x\nlone\nsame_a\nsame_b\n");
 }
 
 TEST(variants_executable, filter_matching_one_member_selects_its_whole_group) {
-    auto r = test::run_process({bench, "--list", "--filter=work_3x"});
+    auto r = test::run_process({variants_bench, "--list", "--filter=work_3x"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "work_1x\nwork_3x\n");
-    auto by_group = test::run_process({bench, "--list", "--filter=^allocs"});
+    auto by_group = test::run_process({variants_bench, "--list", "--filter=^allocs"});
     EXPECT_EQ(by_group.out, "no_allocs/3\nk_allocs/3\n");
 }
 
@@ -48,7 +48,8 @@ TEST(variants_executable, a_malformed_group_is_a_start_up_error) {
 // Under --isolate a group runs in a child of its own (docs/variants.md), as every benchmark
 // outside groups does; both kinds of rows and the comparison come back.
 TEST(variants_executable, isolate_keeps_the_comparison) {
-    auto r = test::run_process({bench, "--isolate", "--filter=work|lone", "--min-time=0.05", "--json=-"});
+    auto r =
+        test::run_process({variants_bench, "--isolate", "--filter=work|lone", "--min-time=0.05", "--json=-"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json doc = json::parse(r.out);
     ASSERT_EQ(doc["benchmarks"].size(), 3U);
@@ -61,8 +62,8 @@ TEST(variants_executable, isolate_keeps_the_comparison) {
 // --isolate --timeout stops a group whose member never ends: both members are named with the
 // timeout, the rest of the suite still runs.
 TEST(variants_executable, isolate_and_timeout_stop_a_stuck_group) {
-    auto r = test::run_process({"/usr/bin/env", "TARE_TEST_STUCK_GROUP=1", bench, "--isolate", "--timeout=2",
-                                "--filter=^(stuck|lone)$", "--min-time=0.05", "--json=-"});
+    auto r = test::run_process({"/usr/bin/env", "TARE_TEST_STUCK_GROUP=1", variants_bench, "--isolate",
+                                "--timeout=2", "--filter=^(stuck|lone)$", "--min-time=0.05", "--json=-"});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     const json doc = json::parse(r.out);
     ASSERT_EQ(doc["benchmarks"].size(), 3U) << r.out;
@@ -83,7 +84,7 @@ TEST(variants_executable, isolate_and_timeout_stop_a_stuck_group) {
 class variants_run : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        auto r = test::run_process({bench, "--json=-", "--min-time=0.2"});
+        auto r = test::run_process({variants_bench, "--json=-", "--min-time=0.2"});
         exit_code_ = r.exit_code;
         table_ = r.err;
         doc_ = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
@@ -182,7 +183,7 @@ TEST_F(variants_run, allocations_differ_exactly) {
 // is in one shard, whole (its name decides).
 TEST(variants, a_shard_keeps_a_group_whole_and_the_shards_cover_the_suite) {
     const auto list = [](const std::vector<std::string>& extra) {
-        std::vector<std::string> argv = {bench, "--list"};
+        std::vector<std::string> argv = {variants_bench, "--list"};
         argv.insert(argv.end(), extra.begin(), extra.end());
         auto r = test::run_process(argv);
         EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -208,7 +209,7 @@ TEST(variants, a_shard_keeps_a_group_whole_and_the_shards_cover_the_suite) {
             EXPECT_EQ(shard_of[a], shard_of[b]) << a << " and " << b << " of one group, " << n << " shards";
         }
     }
-    auto bad = test::run_process({bench, "--list", "--shard=3/2"});
+    auto bad = test::run_process({variants_bench, "--list", "--shard=3/2"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--shard=3/2"), std::string::npos) << bad.err;
 }

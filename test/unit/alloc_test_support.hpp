@@ -86,8 +86,11 @@ inline const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 
 /// The allocator's usable size of `p`: what the live heap counts for it. Asking allocates
 /// nothing, so it may be asked inside a region; a block about to be freed is asked first.
-inline std::int64_t usable(const void* p) {
-    return static_cast<std::int64_t>(malloc_usable_size(const_cast<void*>(p)));
+/// A template, not a `const void*` parameter: GCC takes a pointer to const as read through and,
+/// unoptimised, warns of a block fresh from malloc as used uninitialised.
+template <class T>
+std::int64_t usable(T* p) {
+    return static_cast<std::int64_t>(malloc_usable_size(const_cast<void*>(static_cast<const void*>(p))));
 }
 
 /// The figures of a region in which one block of `held` usable bytes was counted and is still
