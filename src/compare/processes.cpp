@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "core/variants.hpp"
+#include "core/variant_groups.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/difference.hpp"
 #include "stats/outliers.hpp"

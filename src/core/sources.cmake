@@ -7,5 +7,5 @@ set(tare_core_sources
   src/core/runner.cpp
   src/core/sample_driver.cpp
   src/core/state.cpp
-  src/core/variants.cpp
+  src/core/variant_groups.cpp
 )

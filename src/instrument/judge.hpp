@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/variants.hpp"
+#include "core/variant_groups.hpp"
 #include "model/change.hpp"
 #include "model/run.hpp"
 

@@ -17,7 +17,7 @@
 
 #include "core/runner.hpp"
 #include "core/shard.hpp"
-#include "core/variants.hpp"
+#include "core/variant_groups.hpp"
 #include "instrument/judge.hpp"
 #include "instrument/launch.hpp"
 #include "io/atomic_file.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/runner.hpp"
-#include "core/variants.hpp"
+#include "core/variant_groups.hpp"
 #include "model/run.hpp"
 
 namespace tare::driver {

@@ -4,7 +4,9 @@
 Reads the levels of src/'s folders from the code block under "## Dependencies" (a line a level,
 the highest first; folders separated by two spaces, a description after three or more), then
 every `#include "FOLDER/..."` under src/: a folder may include its own files and folders on a
-lower line, nothing else. A folder the drawing leaves out is an error too.
+lower line, nothing else. A folder the drawing leaves out is an error too. And no two files of
+src/ and include/tare/ share a name (each folder's sources.cmake aside): a name says which file
+it is in an include, an error message or a search, without its folder.
 
     layers_check.py SOURCE_DIR
 """
@@ -51,11 +53,16 @@ def main() -> int:
             elif level[target] >= level[own]:
                 errors.append(f"{path.relative_to(root)}:{number}: src/{own}/ includes src/{target}/, "
                               "which is not on a lower line")
+    seen = {}
+    for path in sorted(list(src.rglob("*.[ch]pp")) + list((root / "include" / "tare").rglob("*.[ch]pp"))):
+        if path.name in seen:
+            errors.append(f"{path.relative_to(root)}: the same name as {seen[path.name].relative_to(root)}")
+        seen.setdefault(path.name, path)
     for e in errors:
         print(e)
     if errors:
         return 1
-    print(f"{len(level)} folders, every include points down")
+    print(f"{len(level)} folders, every include points down; {len(seen)} file names, each once")
     return 0
 
 

@@ -1,4 +1,4 @@
-#include "core/variants.hpp"
+#include "core/variant_groups.hpp"
 
 #include <algorithm>
 #include <cmath>
