@@ -1,4 +1,4 @@
-# Test files gathered into one executable compiled in unity batches (TARE_UNITY_BUILD, as CI's
+# Test files gathered into one executable compiled in unity batches (TARE_UNITY_TESTS, as CI's
 # sanitizer legs configure): a test file compiled alone spends most of its time on what its
 # neighbours share (GoogleTest's, nlohmann-json's and fmt's templates and inline functions, and
 # under a sanitizer their instrumentation), which a batch generates once, and the executables
