@@ -1,6 +1,6 @@
-# Test files gathered into one executable compiled in unity batches (TARE_UNITY_TESTS, as CI's
-# sanitizer legs configure): a test file compiled alone spends most of its time on what its
-# neighbours share (GoogleTest's, nlohmann-json's and fmt's templates and inline functions, and
+# Test files gathered into one executable compiled in unity batches (TARE_UNITY_TESTS, as every
+# leg of CI configures): a test file compiled alone spends most of its time on what its neighbours
+# share (GoogleTest's, nlohmann-json's and fmt's templates and inline functions, and
 # under a sanitizer their instrumentation), which a batch generates once, and the executables
 # link once instead of once a file (bench/README.md, "The unit tests in unity batches"). Each test
 # is still a ctest test of its own, a process of its own, under the same name as in the layout
