@@ -238,7 +238,7 @@ run_results variants_run() {
     auto reused = timed("ctx_reused/64", 1742.0, 0.01, 40, 4096);
     set_memory(reused, 0, 0, 0, 0, 0);
     auto fresh = timed("ctx_fresh/64", 1811.0, 0.012, 40, 4096);
-    set_memory(fresh, 2, 1.25 * mib, 1.25 * 1024 * 1024, 0, 0);
+    set_memory(fresh, 2, 1.25 * mib, 5 * 1024 * 1024 / 4, 0, 0);
     auto write = timed("encode_write/1024", 48.2e3, 0.01, 40, 64);
     set_memory(write, 64, 72 * kib, 12 * 1024, 0, 0);
     auto encode_to = timed("encode_to/1024", 31.9e3, 0.01, 40, 64);

@@ -646,10 +646,10 @@ TEST(accounting, posix_memalign_validates_the_alignment) {
 
 TEST(accounting, aligned_alloc_rejects_an_alignment_that_is_not_a_power_of_two) {
     errno = 0;
-    EXPECT_EQ(aligned_alloc(48, 96), nullptr);
+    EXPECT_EQ(aligned_alloc(opaque(std::size_t{48}), 96), nullptr);
     EXPECT_EQ(errno, EINVAL);
     errno = 0;
-    EXPECT_EQ(aligned_alloc(0, 16), nullptr);
+    EXPECT_EQ(aligned_alloc(opaque(std::size_t{0}), 16), nullptr);
     EXPECT_EQ(errno, EINVAL);
 }
 
@@ -658,7 +658,7 @@ TEST(accounting, memalign_rounds_an_odd_alignment_up) {
     GTEST_SKIP() << "the allocator underneath is TSan's, which refuses what glibc rounds up, with tare "
                     "or without it";
 #endif
-    void* p = memalign(48, 10);
+    void* p = memalign(opaque(std::size_t{48}), 10);
     ASSERT_NE(p, nullptr);
     EXPECT_TRUE(aligned_to(p, 64));
     std::free(p);

@@ -306,7 +306,7 @@ void report(const char* name, const coverage_result& r) {
               << 100 * r.truth_below << " %, below " << 100 * r.truth_above << " %)\n";
 }
 
-TEST(stats_interval_coverage, normal_n30) {
+TEST(stats_interval_coverage, simulated_normal_n30) {
     // Measured 94.6 % for this seed. Over 20,000 trials the figure is 93.2 %: bootstrap
     // intervals of the mean are too narrow by sqrt((n - 1) / n) and use z, not t; for
     // n = 30 that predicts ~93.6 %. So 93-97 % holds here, but with little margin.
@@ -317,7 +317,7 @@ TEST(stats_interval_coverage, normal_n30) {
     EXPECT_NEAR(r.truth_below, r.truth_above, 0.02);  // symmetric data: misses balance
 }
 
-TEST(stats_interval_coverage, normal_n10) {
+TEST(stats_interval_coverage, simulated_normal_n10) {
     // Measured 90.1 % (90.0 % over 20,000 trials): the small-n narrowness of every bootstrap
     // interval, documented rather than hidden.
     const coverage_result r = measure_coverage(10, false, 1000);
@@ -326,7 +326,7 @@ TEST(stats_interval_coverage, normal_n10) {
     EXPECT_LE(r.covered, 0.95);
 }
 
-TEST(stats_interval_coverage, lognormal_n30) {
+TEST(stats_interval_coverage, simulated_lognormal_n30) {
     // Measured 90.5 % (89.1 % over 20,000 trials; Student t gives 88.2 % with 11.6 % of its
     // misses on one side). Asserted loosely: the point is that BCa follows the skew, so its
     // upper bound misses far less often than a symmetric interval's would.
@@ -337,7 +337,7 @@ TEST(stats_interval_coverage, lognormal_n30) {
     EXPECT_LT(r.truth_above, 0.10);
 }
 
-TEST(stats_interval_coverage, lognormal_n10) {
+TEST(stats_interval_coverage, simulated_lognormal_n10) {
     const coverage_result r = measure_coverage(10, true, 1000);
     report("lognormal, n = 10", r);
     EXPECT_GE(r.covered, 0.75);

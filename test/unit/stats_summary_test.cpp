@@ -56,7 +56,7 @@ TEST(stats_summarize, one_sample_has_no_interval) {
 // of normal and of skewed (lognormal, sigma 0.25: skewness 0.78, the shape of timing samples)
 // data is inside in at least 93 % of seeded trials at n = 2 to 40. The bootstrap alone covered
 // 53 % at n = 2 and 85 % at n = 5. bench/interval_coverage.cpp runs the same with more trials.
-TEST(stats_summarize, the_interval_covers_the_mean_at_every_sample_count) {
+TEST(stats_summarize, simulated_interval_covers_the_mean_at_every_sample_count) {
     xoshiro256ss rng(20260101);
     for (const bool skewed : {false, true}) {
         const double sigma = skewed ? 0.25 : 0.1;

@@ -135,7 +135,8 @@ void add_user_counters(const ::benchmark::BenchmarkReporter::Run& r, double weig
         if (key.starts_with("tare_")) {
             continue;
         }
-        auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& kv) { return kv.first == key; });
+        auto it = std::find_if(sums.begin(), sums.end(),
+                               [&name = key](const auto& kv) { return kv.first == name; });
         if (it == sums.end()) {
             sums.emplace_back(key, 0.0);
             it = sums.end() - 1;

@@ -69,8 +69,17 @@ __real__ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_NSt7__cx
     ::benchmark::BenchmarkReporter*, ::benchmark::BenchmarkReporter*, std::string) __attribute__((weak));
 benchmark_family* __real__ZN9benchmark8internal25RegisterBenchmarkInternalEPNS0_9BenchmarkE(benchmark_family*)
     __attribute__((weak));
-// benchmark::GetBenchmarkVersion(), from 1.8 on; weak, so a 1.7 library leaves it null.
+// benchmark::GetBenchmarkVersion(), from 1.8 on; weak, so a 1.7 library leaves it null. Its
+// mangled name declares the C++ function, which returns a std::string: clang's warning that a C
+// function cannot return one does not apply.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wreturn-type-c-linkage"
+#endif
 std::string _ZN9benchmark19GetBenchmarkVersionB5cxx11Ev() __attribute__((weak));
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 }
 
 namespace tare::gbench {
@@ -280,7 +289,7 @@ private:
         cpu_seconds_ += r.cpu_seconds;
         for (const auto& [key, value] : r.counters) {
             auto it = std::find_if(counter_sums_.begin(), counter_sums_.end(),
-                                   [&](const auto& kv) { return kv.first == key; });
+                                   [&name = key](const auto& kv) { return kv.first == name; });
             if (it == counter_sums_.end()) {
                 counter_sums_.emplace_back(key, value);
             } else {
