@@ -1,4 +1,4 @@
-// The allocator underneath: one source, built once per allocator (test/alloc/CMakeLists.txt)
+// The allocator underneath: one source, linked once per allocator (test/alloc/CMakeLists.txt)
 // — glibc, jemalloc linked and LD_PRELOADed, mimalloc, tcmalloc_minimal — each executable
 // linked with tare::tare as a benchmark is. It checks that the blocks the program gets come
 // from the allocator it linked, as they would without tare, and that the counts stay exact.
@@ -6,9 +6,8 @@
 // The allocator's own API is looked up with dlsym rather than declared, so that one source
 // serves the linked and the preloaded builds alike.
 //
-// TARE_TEST_ALLOCATOR names the allocator the executable was built for ("glibc", "jemalloc",
-// "mimalloc", "tcmalloc"); TARE_TEST_ALLOCATOR_ABSENT, when defined, says why it could not be
-// built with it (the library is not installed): every test then skips with that reason.
+// allocator_setup.hpp names the allocator the executable was built for, and, when its library is
+// not installed, why: every test then skips with that reason.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <malloc.h>
@@ -31,7 +30,7 @@ namespace {
 
 namespace alloc = tare::alloc;
 
-const std::string expected = TARE_TEST_ALLOCATOR;
+const std::string expected = tare::alloc::test::allocator_name;
 using tare::alloc::test::reallocations_to_grow;
 
 void escape(void* p) {
@@ -119,11 +118,7 @@ TEST_F(allocator_test, the_allocator_is_named_with_what_is_counted) {
     EXPECT_EQ(line.rfind(expected, 0), 0U) << line;
     EXPECT_NE(line.find(": malloc family, new/delete"), std::string::npos) << line;
     EXPECT_NE(line.find("declared pools"), std::string::npos) << line;
-#if defined(TARE_TEST_PRELOADED)
-    const bool linked = false;
-#else
-    const bool linked = true;
-#endif
+    const bool linked = !tare::alloc::test::allocator_preloaded;
     const char* own = expected == "jemalloc"   ? ", mallocx family"
                       : expected == "mimalloc" ? ", mi_ functions"
                       : expected == "tcmalloc" ? ", tc_ functions"

@@ -22,7 +22,7 @@ namespace {
 
 namespace alloc = tare::alloc;
 
-const std::string expected = TARE_TEST_ALLOCATOR;
+const std::string expected = tare::alloc::test::allocator_name;
 
 void escape(void* p) {
     asm volatile("" : : "g"(p) : "memory");

@@ -116,7 +116,7 @@ std::size_t tc_malloc_size(void* p) {
     return find<std::size_t (*)(void*)>("tc_malloc_size")(p);
 }
 
-const std::string expected = TARE_TEST_ALLOCATOR;
+const std::string expected = tare::alloc::test::allocator_name;
 
 void escape(void* p) {
     asm volatile("" : : "g"(p) : "memory");
