@@ -91,7 +91,7 @@ TEST(gbench_adapter, own_json_has_k_plus_the_harness_constant) {
 // 63.6 and 1.0625 allocs/iter for a body like BM_setup_and_pause).
 TEST(gbench_adapter, the_region_hooks_count_the_timed_region_exactly) {
     // 0.1 s a benchmark runs the cheap bodies through millions of iterations, the paused and the
-    // threaded ones through over a hundred thousand: as many as a per-iteration error needs to show.
+    // threaded ones through about a hundred thousand: as many as a per-iteration error needs.
     for (const char* min_time : {"0.01", "0.1"}) {
         SCOPED_TRACE(min_time);
         auto run = run_process({test::suite(TARE_GBENCH_REGION), "--benchmark_format=json",
