@@ -288,16 +288,22 @@ json run_row(const std::string& suite, const std::string& name, const std::strin
 // first iteration faults in the 4096 pages its setup mapped, and a sample that was one run had
 // that first iteration in it, about 4096 faults an iteration and a fresh_memory warning for a
 // loop that allocates nothing. The calibration is warm too, so a sample holds many iterations
-// (some 1,000 of 41 us in the optimised build). Under ThreadSanitizer on a loaded machine one warm
-// iteration has taken as long as a sample (3 samples of 1), so that count is checked without a
-// sanitizer; the faults and the warning are checked in every build.
+// (some 1,000 of 41 us in the optimised build). Where the run had a processor for only part of
+// its time, one warm iteration has taken as long as a sample: 3 samples of 1 under ThreadSanitizer,
+// and 10 samples of 1 in an optimised build beside other tests, on a processor 7 % of the time,
+// which the row's `contended` warning said. So that count is checked without a sanitizer and when
+// the row ran uncontended; the faults and the warning are checked in every build.
 TEST(gbench_worker, a_slow_rows_samples_are_warm_iterations) {
     const json row = run_row(test::suite(TARE_GBENCH_WARM), "BM_fresh_pages", "0.1");
     ASSERT_TRUE(row.is_object());
     ASSERT_TRUE(row.at("error").is_null()) << row.dump();
     const auto samples = row.at("samples_ns").size();
     ASSERT_GT(samples, 0U);
-    if (TARE_SANITIZED == 0) {
+    bool contended = false;
+    for (const json& w : row.at("warnings")) {
+        contended = contended || w.at("kind") == "contended";
+    }
+    if (TARE_SANITIZED == 0 && !contended) {
         EXPECT_GT(row.at("iterations").get<double>() / static_cast<double>(samples), 1.0) << row.dump();
     }
     if (row.at("page_faults_per_iter").is_number()) {
